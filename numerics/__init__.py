@@ -1,0 +1,2 @@
+"""Simulation: gradient-flow ODEs (scipy), batched torch training, datasets, metrics, and
+vectorised evaluations of ``theory``'s closed forms."""

@@ -1,0 +1,63 @@
+"""Vectorised evaluations of the mode law of ``theory.mode_law`` (cross-checked against the
+sympy forms in ``tests/``).
+
+Time units: every function takes the paper's time ``t`` and constant ``tau`` separately; only
+``t / tau`` matters.  Convert training steps with ``theory.conventions.flow_time``.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from numerics.checks import finite_array, positive
+
+
+def _one_minus_exp_over_x(x):
+    """(1 - e^{-x}) / x, stable at x = 0."""
+    x = np.asarray(x, dtype=float)
+    small = np.abs(x) < 1e-8
+    safe = np.where(small, 1.0, x)
+    return np.where(small, 1.0 - x / 2, -np.expm1(-safe) / safe)
+
+
+def mode_strength(t, s, d, a0, tau=1.0):
+    """a(t) solving ``tau da/dt = 2 a (s - d a)``, a(0) = a0 (BL-Eq(7), BA-Eq(3), MHS-A-Eq(7)).
+
+    Written as ``a0 / (e^{-x} + 2 d a0 (t/tau) (1 - e^{-x})/x)`` with ``x = 2 s t / tau``, which
+    equals the printed form, never overflows for t -> inf, and is continuous through s -> 0
+    (``a0 / (1 + 2 d a0 t/tau)``) and d = 0 (``a0 e^x``).  Broadcasts over all arguments.
+    """
+    t = positive(t, "t", allow_zero=True)
+    s = positive(s, "s", allow_zero=True)
+    d = positive(d, "d", allow_zero=True)
+    a0 = positive(a0, "a0")
+    tau = positive(tau, "tau")
+    x = 2 * s * t / tau
+    with np.errstate(over="ignore"):
+        return a0 / (np.exp(-x) + 2 * d * a0 * (t / tau) * _one_minus_exp_over_x(x))
+
+
+def hitting_time(rho, s, d, a0, tau=1.0):
+    """Time at which ``mode_strength`` reaches ``rho`` (BL-Eq(13), MHS-A-Time), on its domain.
+
+    Raises ``ValueError`` naming ``rho`` where the target is never reached: rho must lie between
+    a0 and the plateau s/d (either side of a0).
+    """
+    rho = positive(rho, "rho")
+    s = positive(s, "s")
+    d = positive(d, "d")
+    a0 = positive(a0, "a0")
+    tau = positive(tau, "tau")
+    plateau = s / d
+    reachable = ((a0 <= rho) & (rho < plateau)) | ((plateau < rho) & (rho <= a0))
+    if not np.all(reachable):
+        raise ValueError("rho must lie between a0 and the plateau s/d, where the mode reaches it")
+    return tau / (2 * s) * np.log(rho * (s - d * a0) / (a0 * (s - d * rho)))
+
+
+def loss_from_modes(a, s, d, y_norm2, n_samples):
+    """``L = 1/2 ||Y||^2 - (P/2) sum_a (2 s a - d a^2)`` for the 1/2-sum loss (BL-Eq(7) catalogue).
+
+    ``a``, ``s``, ``d`` carry modes on the last axis.
+    """
+    a = finite_array(a, "a")
+    return 0.5 * y_norm2 - 0.5 * n_samples * np.sum(2 * s * a - d * a ** 2, axis=-1)

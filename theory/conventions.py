@@ -1,0 +1,98 @@
+"""Each paper's loss normalisation and clock, written once (DESIGN.md, "Conventions").
+
+Every paper writes its dynamics as ``tau * dtheta/dt = -grad L_flow(theta)`` for some reference
+loss ``L_flow = factor * sum_i ||y_i - yhat_i||^2``.  Training, in turn, takes ``steps`` full-batch
+gradient steps of size ``lr`` on some loss ``L_train`` (again ``factor * sum``).  The single
+conversion :func:`flow_time` maps training steps to the paper's dimensionless time ``t / tau``;
+:func:`tau` is its reciprocal per step.  Nothing else in the suite folds a factor of P or 2.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from theory.registry import PAPERS
+
+
+@dataclass(frozen=True)
+class LossNorm:
+    """``L = (1/2 if half) * (1/P if mean) * sum_i ||y_i - yhat_i||^2``."""
+
+    mean: bool
+    half: bool
+
+    def factor(self, n_samples: int) -> float:
+        if not (isinstance(n_samples, (int, np.integer)) and n_samples > 0):
+            raise ValueError(f"n_samples={n_samples!r} must be a positive integer")
+        return (0.5 if self.half else 1.0) / (n_samples if self.mean else 1)
+
+    def __str__(self) -> str:
+        return ("1/2 " if self.half else "") + ("mean" if self.mean else "sum") + " squared error"
+
+
+SUM_HALF = LossNorm(mean=False, half=True)
+MEAN_HALF = LossNorm(mean=True, half=True)
+
+
+@dataclass(frozen=True)
+class Convention:
+    """A paper's conventions.
+
+    ``flow``: the loss whose gradient is the right-hand side of the paper's ODE (with the
+    paper's own ``tau``).  ``train``: the loss the paper's experiments step on.  ``clock``: the
+    paper's words for its time axis.
+    """
+
+    paper: str
+    flow: LossNorm
+    train: LossNorm
+    clock: str
+
+
+CONVENTIONS = {
+    "bias": Convention(
+        "bias", flow=MEAN_HALF, train=SUM_HALF,
+        clock="epochs = full-batch steps; tau = 1/(P*lr) on the 1/2-sum loss (App B, L558)"),
+    "bias_workshop": Convention(
+        "bias_workshop", flow=MEAN_HALF, train=SUM_HALF,
+        clock="epochs = full-batch steps; tau = 1/(N*lr) on the 1/2-sum loss (App A, L133)"),
+    "rich_quick": Convention(
+        "rich_quick", flow=SUM_HALF, train=SUM_HALF,
+        clock="gradient-flow time t = lr * steps on the 1/2-sum loss, tau = 1 (L34)"),
+    "haste_slowly": Convention(
+        "haste_slowly", flow=MEAN_HALF, train=SUM_HALF,
+        clock="epochs = full-batch steps; tau = 1/(P*lr) on the 1/2-sum loss (App A; code)"),
+    "lazy_rich": Convention(
+        "lazy_rich", flow=MEAN_HALF, train=MEAN_HALF,
+        clock="t/tau = lr * steps on the 1/2-mean loss, tau = 1/lr (Sec 3)"),
+}
+assert set(CONVENTIONS) == set(PAPERS)
+
+
+def convention(paper: str) -> Convention:
+    try:
+        return CONVENTIONS[paper]
+    except KeyError:
+        raise ValueError(f"paper={paper!r} is not one of {sorted(CONVENTIONS)}") from None
+
+
+def flow_time(steps, lr: float, n_samples: int, paper: str, trained_on: LossNorm | None = None):
+    """Dimensionless time ``t / tau`` of the paper's ODE after ``steps`` gradient steps.
+
+    ``steps`` may be an array (a time grid).  ``trained_on`` defaults to the paper's own training
+    loss; pass another :class:`LossNorm` when a run deviates from it.
+    """
+    conv = convention(paper)
+    trained_on = conv.train if trained_on is None else trained_on
+    if not (np.isfinite(lr) and lr > 0):
+        raise ValueError(f"lr={lr!r} must be a positive finite learning rate")
+    steps = np.asarray(steps, dtype=float)
+    if np.any(~np.isfinite(steps)) or np.any(steps < 0):
+        raise ValueError("steps must be finite and non-negative")
+    return steps * lr * trained_on.factor(n_samples) / conv.flow.factor(n_samples)
+
+
+def tau(lr: float, n_samples: int, paper: str, trained_on: LossNorm | None = None) -> float:
+    """Steps per unit of the paper's ODE time: ``t / tau = steps / tau``."""
+    return float(1.0 / flow_time(1.0, lr, n_samples, paper, trained_on))

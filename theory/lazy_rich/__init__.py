@@ -1,0 +1,1 @@
+"""Claims of the lazy_rich paper."""

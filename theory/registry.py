@@ -1,0 +1,148 @@
+"""The claim registry: one :class:`Claim` per catalogue ID (DESIGN.md, "A claim").
+
+A claim carries its statement as printed, the sympy objects that encode it as printed, the
+corrected form beside it where the printed one fails, and the team's expected verdict (the
+regression baseline that ``pytest verify`` compares against).  The list of admissible IDs is the
+project's own copy ``theory/ids.tsv`` of the shared catalogue index, so nothing here reads
+``../shared`` at run time.
+"""
+from __future__ import annotations
+
+import csv
+import importlib
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from theory.verdicts import KINDS, validate_verdict
+
+#: paper key -> claim-ID prefix (DESIGN.md, "The five papers").
+PAPERS = {
+    "bias": "BL-",
+    "bias_workshop": "BA-",
+    "rich_quick": "GRQ-",
+    "haste_slowly": "MHS-",
+    "lazy_rich": "LR-",
+}
+
+#: paper key -> full title, for reports.
+TITLES = {
+    "bias": "Bias-mediated early linearization drives simplicity bias in ReLU networks",
+    "bias_workshop": "Bias-driven alignment of linear and ReLU networks",
+    "rich_quick": "Get rich quick (Kunin et al.)",
+    "haste_slowly": "Make haste slowly (Jarvis et al.)",
+    "lazy_rich": "From lazy to rich (Domine et al.)",
+}
+
+
+class RegistryError(ValueError):
+    """A claim that cannot be registered: unknown or duplicate ID, wrong paper, bad field."""
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One claim of one paper.
+
+    ``printed`` holds the sympy object(s) of the statement exactly as printed; ``corrected`` the
+    corrected form where the printed one fails (never an edit of ``printed``).  ``condition`` names
+    the extra hypothesis of a ``holds-if`` claim.  ``reconstructed`` marks statements rebuilt by the
+    catalogue because the paper's text lost them (paper 004).
+    """
+
+    id: str
+    paper: str
+    where: str
+    statement: str
+    kind: str
+    expected: str
+    title: str = ""
+    printed: Any = None
+    corrected: Any = None
+    corrected_statement: str = ""
+    condition: str = ""
+    reconstructed: bool = False
+    notes: str = ""
+    symbols: dict = field(default_factory=dict)
+
+    def __post_init__(self):
+        if self.paper not in PAPERS:
+            raise RegistryError(f"paper={self.paper!r} is not one of {sorted(PAPERS)}")
+        if not self.id.startswith(PAPERS[self.paper]):
+            raise RegistryError(
+                f"id={self.id!r} does not carry the prefix {PAPERS[self.paper]!r} of paper "
+                f"{self.paper!r}")
+        if self.kind not in KINDS:
+            raise RegistryError(f"kind={self.kind!r} for {self.id} is not one of {sorted(KINDS)}")
+        try:
+            validate_verdict(self.expected, "expected")
+        except ValueError as exc:
+            raise RegistryError(f"{self.id}: {exc}") from None
+        if self.expected == "erratum" and self.corrected is None and not self.corrected_statement:
+            raise RegistryError(f"{self.id}: an expected erratum needs the corrected form beside it")
+        if self.expected == "holds-if" and not self.condition:
+            raise RegistryError(f"{self.id}: an expected holds-if needs the condition named")
+        if not self.where or not self.statement:
+            raise RegistryError(f"{self.id}: where and statement are required")
+
+
+@cache
+def catalogue_ids() -> dict[str, str]:
+    """ID -> paper key, from the project's copy of the catalogue index."""
+    path = Path(__file__).with_name("ids.tsv")
+    rows = csv.reader((line for line in path.open() if not line.startswith("#")), delimiter="\t")
+    return {row[0]: row[1] for row in rows if row}
+
+
+class Registry:
+    """Claims by ID.  Registering an unknown or duplicate ID raises :class:`RegistryError`."""
+
+    def __init__(self, allowed: dict[str, str] | None = None):
+        self._allowed = catalogue_ids() if allowed is None else allowed
+        self._claims: dict[str, Claim] = {}
+
+    def add(self, claim: Claim) -> Claim:
+        if claim.id not in self._allowed:
+            raise RegistryError(f"id={claim.id!r} is not in theory/ids.tsv")
+        if self._allowed[claim.id] != claim.paper:
+            raise RegistryError(
+                f"id={claim.id!r} belongs to paper {self._allowed[claim.id]!r}, not {claim.paper!r}")
+        if claim.id in self._claims:
+            raise RegistryError(f"id={claim.id!r} is registered twice")
+        self._claims[claim.id] = claim
+        return claim
+
+    def __getitem__(self, claim_id: str) -> Claim:
+        try:
+            return self._claims[claim_id]
+        except KeyError:
+            raise KeyError(f"claim {claim_id!r} is not registered") from None
+
+    def __contains__(self, claim_id: str) -> bool:
+        return claim_id in self._claims
+
+    def __iter__(self):
+        order = list(self._allowed)
+        return iter(sorted(self._claims.values(), key=lambda c: order.index(c.id)))
+
+    def __len__(self) -> int:
+        return len(self._claims)
+
+    def missing(self) -> list[str]:
+        """Catalogue IDs not yet registered."""
+        return [i for i in self._allowed if i not in self._claims]
+
+
+REGISTRY = Registry()
+
+
+def register(**fields) -> Claim:
+    """Create a :class:`Claim` from keyword fields and add it to the global registry."""
+    return REGISTRY.add(Claim(**fields))
+
+
+def load_all() -> Registry:
+    """Import every paper's theory package, which registers its claims; idempotent."""
+    for paper in PAPERS:
+        importlib.import_module(f"theory.{paper}")
+    return REGISTRY

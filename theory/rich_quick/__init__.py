@@ -1,0 +1,1 @@
+"""Claims of the rich_quick paper."""

@@ -1,0 +1,39 @@
+"""The verdict vocabulary of DESIGN.md, shared by the registry, the plugin and the reports.
+
+The strings are part of the ``reports/claims.json`` format; other tools read them, so they never
+change spelling.
+"""
+
+HOLDS = "holds"
+DEFINED = "defined"
+HOLDS_IF = "holds-if"
+ERRATUM = "erratum"
+FAILS = "fails"
+NOT_REPRODUCED = "not-reproduced"
+INCONCLUSIVE = "inconclusive"
+UNTESTED = "untested"
+
+#: Every verdict, strongest first: when several checks of one claim disagree, the first in this
+#: order wins (one refuting check outweighs any number of confirming ones).
+PRECEDENCE = (FAILS, NOT_REPRODUCED, ERRATUM, HOLDS_IF, INCONCLUSIVE, UNTESTED, DEFINED, HOLDS)
+VERDICTS = frozenset(PRECEDENCE)
+
+#: The claim kinds of DESIGN.md.
+KINDS = frozenset(
+    {"identity", "ode-solution", "conserved", "limit", "bound", "constant", "algorithm",
+     "empirical", "definition"}
+)
+
+
+def validate_verdict(verdict: str, argument: str = "verdict") -> str:
+    if verdict not in VERDICTS:
+        raise ValueError(f"{argument}={verdict!r} is not a verdict; use one of {sorted(VERDICTS)}")
+    return verdict
+
+
+def strongest(verdicts) -> str:
+    """The verdict that decides a claim from the verdicts of its checks (see PRECEDENCE)."""
+    verdicts = [validate_verdict(v) for v in verdicts]
+    if not verdicts:
+        raise ValueError("verdicts is empty: a claim needs at least one check")
+    return min(verdicts, key=PRECEDENCE.index)

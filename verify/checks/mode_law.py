@@ -1,0 +1,121 @@
+"""Checks of the sigmoidal mode law (BL-Eq(7), BA-Eq(3), MHS-A-Eq(7), MHS-A-Mode, BL-Eq(13),
+MHS-A-Time).  Every function takes the formula under test as its first argument."""
+from __future__ import annotations
+
+import numpy as np
+import sympy as sp
+from scipy.integrate import solve_ivp
+
+from numerics.ode import integrate_flow
+from theory import mode_law as ml
+from verify.checks.symbolic import high_precision, is_zero, ode_residual
+
+MODE_SYMBOLS = (ml.t, ml.s, ml.d, ml.a0, ml.tau)
+
+
+def symbolic_solution(traj: sp.Expr) -> dict[str, bool]:
+    """The closed form against ``tau da/dt = 2a(s - da)``: residual, a(0), a(inf), s -> 0 limit."""
+    return {
+        "residual": is_zero(ode_residual(traj, ml.rhs, ml.t, ml.a)),
+        "t=0": is_zero(traj.subs(ml.t, 0) - ml.a0),
+        "t->inf": is_zero(sp.limit(traj, ml.t, sp.oo) - ml.s / ml.d),
+        "s->0": is_zero(sp.limit(traj, ml.s, 0) - ml.trajectory_s0),
+    }
+
+
+def scalar_ode_error(traj: sp.Expr, s, d, a0, tau, t_end_rates: float = 12.0) -> float:
+    """Max relative error of ``traj`` (50-digit evaluation) against solve_ivp (rtol 1e-12) of the
+    scalar mode ODE over ``t in [0, t_end]``, ``t_end`` = ``t_end_rates`` characteristic times."""
+    rate = 2 * max(s, d * a0) / tau
+    t_end = t_end_rates / rate
+    grid = np.linspace(0.0, t_end, 60)
+    sol = solve_ivp(lambda t, a: 2 * a * (s - d * a) / tau, (0, t_end), [a0], t_eval=grid,
+                    method="DOP853", rtol=1e-12, atol=1e-14 * a0)
+    formula = high_precision(traj, MODE_SYMBOLS)(grid, s, d, a0, tau)
+    err = np.abs(formula - sol.y[0]) / np.abs(sol.y[0])
+    return float(np.nanmax(err)) if np.all(np.isfinite(formula)) else float("inf")
+
+
+def aligned_flow(n_in: int, n_out: int, n_hid: int, s, d, a0, tau, *, imbalance=1.0, seed=0,
+                 t_end=None):
+    """Full matrix gradient flow of a two-layer linear network on statistics that share V.
+
+    ``tau dW1/dt = W2^T (Syx - W2 W1 Sx)``, ``tau dW2/dt = (Syx - W2 W1 Sx) W1^T`` (BL Eq. 18
+    with its transposes restored), from the aligned init ``W1 = R diag(sqrt(a0)*k) V^T``,
+    ``W2 = U diag(sqrt(a0)/k) R^T`` (``k = imbalance``; 1 is balanced).  Random orthonormal U, V, R
+    of the given non-square shapes.  Returns (times, mode strengths diag(U^T W2 W1 V) of shape
+    (modes, T), conserved-quantity drift).
+    """
+    s, d, a0 = (np.asarray(v, dtype=float) for v in (s, d, a0))
+    r = s.size
+    rng = np.random.default_rng(seed)
+    U = np.linalg.qr(rng.standard_normal((n_out, r)))[0]
+    V_full = np.linalg.qr(rng.standard_normal((n_in, n_in)))[0]
+    V = V_full[:, :r]
+    R = np.linalg.qr(rng.standard_normal((n_hid, r)))[0]
+    # Sigma_x also has variance off the modes of Sigma_yx, to show it does not couple in.
+    rest = V_full[:, r:]
+    sx = V @ np.diag(d) @ V.T + rest @ np.diag(rng.uniform(0.2, 2.0, n_in - r)) @ rest.T
+    syx = U @ np.diag(s) @ V.T
+    W1 = R @ np.diag(np.sqrt(a0) * imbalance) @ V.T
+    W2 = U @ np.diag(np.sqrt(a0) / imbalance) @ R.T
+
+    def rhs(t, p):
+        err = syx - p["W2"] @ p["W1"] @ sx
+        return {"W1": p["W2"].T @ err / tau, "W2": err @ p["W1"].T / tau}
+
+    if t_end is None:
+        t_end = 12 * tau / (2 * s.min())
+    flow = integrate_flow(rhs, {"W1": W1, "W2": W2}, t_end, t_eval=np.linspace(0, t_end, 120),
+                          conserved={"W2^T W2 - W1 W1^T": lambda p: p["W2"].T @ p["W2"]
+                                     - p["W1"] @ p["W1"].T})
+    products = np.einsum("ij,jkT,kl->ilT", U.T, np.einsum("abT,bcT->acT", flow.states["W2"],
+                                                          flow.states["W1"]), V)
+    modes = np.stack([products[a, a] for a in range(r)])
+    return flow.t, modes, flow.drift["W2^T W2 - W1 W1^T"]
+
+
+def matrix_flow_error(traj: sp.Expr, flow_times, flow_modes, s, d, a0, tau) -> float:
+    """Max relative error between the formula (50 digits) and the flow's mode strengths."""
+    f = high_precision(traj, MODE_SYMBOLS)
+    pred = np.stack([f(flow_times, s_a, d_a, a_a, tau) for s_a, d_a, a_a in zip(s, d, a0)])
+    return float(np.max(np.abs(pred - flow_modes) / np.abs(flow_modes)))
+
+
+def hitting_time_error(t_hat: sp.Expr, s, d, a0, rho, tau) -> float:
+    """Relative error of a hitting-time formula against solve_ivp's event ``a = rho``
+    (rtol 1e-12).  ``inf`` when the formula is not a finite real number."""
+    value = high_precision(t_hat, (ml.s, ml.d, ml.a0, ml.rho, ml.tau))(s, d, a0, rho, tau)
+    if not np.isfinite(value):
+        return float("inf")
+    if rho == a0:
+        return float(abs(value))
+
+    def event(t, a):
+        return a[0] - rho
+    event.terminal = True
+    t_max = 20 * tau / (2 * s) + 10 * abs(value)
+    sol = solve_ivp(lambda t, a: 2 * a * (s - d * a) / tau, (0, t_max), [a0], events=event,
+                    method="DOP853", rtol=1e-12, atol=1e-15 * min(a0, rho))
+    if not sol.t_events[0].size:
+        return float("inf")
+    return float(abs(value - sol.t_events[0][0]) / sol.t_events[0][0])
+
+
+def hitting_time_solves(t_hat: sp.Expr) -> bool:
+    """Symbolically: the trajectory evaluated at ``t_hat`` equals rho."""
+    return is_zero(ml.trajectory.subs(ml.t, t_hat) - ml.rho)
+
+
+def fit_a0_from_half_rise(times, a, s, d, tau) -> float:
+    """Effective a0 of a sigmoidal trajectory from its half-rise time:
+    ``t_half = tau/(2s) ln(s/(d a0) - 1)``  =>  ``a0 = s / (d (1 + exp(2 s t_half / tau)))``."""
+    half = s / (2 * d)
+    k = int(np.argmax(a >= half))
+    if k == 0:
+        raise ValueError("the trajectory starts above half of its plateau; no half-rise to fit")
+    frac = (half - a[k - 1]) / (a[k] - a[k - 1])
+    t_half = times[k - 1] + frac * (times[k] - times[k - 1])
+    return float(s / (d * (1 + np.exp(2 * s * t_half / tau))))
+
+

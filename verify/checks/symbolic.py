@@ -1,0 +1,35 @@
+"""Generic symbolic checks (sympy)."""
+from __future__ import annotations
+
+import mpmath
+import numpy as np
+import sympy as sp
+
+
+def is_zero(expr: sp.Expr) -> bool:
+    """True when ``expr`` simplifies to 0 (sympy's simplify, then a cancel/expand fallback)."""
+    expr = sp.simplify(expr)
+    if expr == 0:
+        return True
+    return sp.simplify(sp.cancel(sp.expand(sp.powsimp(expr, force=True)))) == 0
+
+
+def ode_residual(solution: sp.Expr, rhs: sp.Expr, t: sp.Symbol, state: sp.Symbol) -> sp.Expr:
+    """``d solution/dt - rhs(state=solution)``, simplified."""
+    return sp.simplify(sp.diff(solution, t) - rhs.subs(state, solution))
+
+
+def high_precision(expr: sp.Expr, symbols, dps: int = 50):
+    """A callable evaluating ``expr`` at ``dps`` digits (mpmath), returning floats; vectorised
+    over numpy arrays element by element."""
+    f = sp.lambdify(symbols, expr, modules="mpmath")
+
+    def evaluate(*args):
+        with mpmath.workdps(dps):
+            arrays = np.broadcast_arrays(*[np.asarray(a, dtype=float) for a in args])
+            out = np.empty(arrays[0].shape)
+            for idx in np.ndindex(out.shape):
+                value = f(*[mpmath.mpf(float(a[idx])) for a in arrays])
+                out[idx] = float(mpmath.re(value)) if abs(mpmath.im(value)) == 0 else np.nan
+            return out
+    return evaluate

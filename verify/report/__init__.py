@@ -1,0 +1,1 @@
+"""Writers of ``reports/``: ``claims.json``, one PDF per paper and ``summary.pdf``."""
