@@ -35,7 +35,7 @@ class _Packing:
     def unpack(self, y: np.ndarray) -> dict:
         """y of shape (n,) or (n, T) -> dict of arrays of shape s or (*s, T)."""
         tail = y.shape[1:]
-        return {k: y[a:b].reshape(*s, *tail) for k, s, a, b in
+        return {k: y[a:b].reshape(tuple(s) + tail) for k, s, a, b in
                 zip(self.names, self.shapes, self.offsets[:-1], self.offsets[1:])}
 
 

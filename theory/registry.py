@@ -8,7 +8,6 @@ project's own copy ``theory/ids.tsv`` of the shared catalogue index, so nothing 
 """
 from __future__ import annotations
 
-import csv
 import importlib
 from dataclasses import dataclass, field
 from functools import cache
@@ -90,8 +89,8 @@ class Claim:
 def catalogue_ids() -> dict[str, str]:
     """ID -> paper key, from the project's copy of the catalogue index."""
     path = Path(__file__).with_name("ids.tsv")
-    rows = csv.reader((line for line in path.open() if not line.startswith("#")), delimiter="\t")
-    return {row[0]: row[1] for row in rows if row}
+    rows = (line.rstrip("\n").split("\t") for line in path.open(encoding="utf-8"))
+    return {row[0]: row[1] for row in rows if row[0] and not row[0].startswith("#")}
 
 
 class Registry:

@@ -52,6 +52,10 @@ def pytest_addoption(parser):
     group.addoption("--reports-dir", default=None,
                     help="where claims.json and the PDFs go (default: <rootdir>/reports)")
     group.addoption("--no-pdf", action="store_true", help="write claims.json only")
+    group.addoption("--claim", action="append", default=[], metavar="ID",
+                    help="run only the tests of this claim (repeatable)")
+    group.addoption("--paper", action="append", default=[], metavar="KEY",
+                    help="run only the tests of this paper's claims (repeatable)")
     group.addoption("--scale", choices=("ci", "full"), default="ci",
                     help="'full' also runs the full-scale reproductions marked 'full'")
 
@@ -100,6 +104,7 @@ class VerdictItem(pytest.Item):
 def pytest_collection_modifyitems(session, config, items):
     from theory.registry import load_all
     registry = load_all()
+    _select(config, items, registry)
     last = {}
     for index, item in enumerate(items):
         for cid in claim_ids(item):
@@ -117,6 +122,24 @@ def pytest_collection_modifyitems(session, config, items):
         parent = items[index].parent
         verdict = VerdictItem.from_parent(parent, name=f"claim[{cid}]", claim_id=cid)
         items.insert(index + 1, verdict)
+
+
+def _select(config, items, registry):
+    """Apply --claim / --paper: keep the tests tied to those claims, deselect the rest."""
+    wanted_ids, papers = set(config.getoption("--claim")), set(config.getoption("--paper"))
+    for cid in wanted_ids:
+        if cid not in registry:
+            raise pytest.UsageError(f"--claim {cid!r} is not a registered claim")
+    if not wanted_ids and not papers:
+        return
+    keep, drop = [], []
+    for item in items:
+        ids = claim_ids(item)
+        chosen = any(c in wanted_ids or registry[c].paper in papers for c in ids if c in registry)
+        (keep if chosen else drop).append(item)
+    if drop:
+        config.hook.pytest_deselected(items=drop)
+        items[:] = keep
 
 
 @pytest.fixture

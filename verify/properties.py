@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from hypothesis import example, given
+from hypothesis import example, given, settings
 
 
 @dataclass
@@ -43,7 +43,8 @@ def search(prop, examples=(), **strategies) -> SearchResult:
         if not ok:
             raise _Falsified(f"{kwargs} (error {error:.3g})")
 
-    test = given(**strategies)(body)
+    # One shrunk counterexample is the evidence we want, not a group of distinct failures.
+    test = settings(report_multiple_bugs=False)(given(**strategies)(body))
     for pinned in examples:
         test = example(**pinned)(test)
     try:

@@ -1,2 +1,7 @@
-"""Claims of "Bias-driven alignment of linear and ReLU networks" (BA-)."""
-from theory.bias_workshop import modes  # noqa: F401
+"""Claims of "Bias-driven alignment of linear and ReLU networks (BA-)".
+
+Every module of this package registers its claims when imported; all are imported here.
+"""
+from theory._autoload import import_submodules
+
+import_submodules(__name__, __path__)

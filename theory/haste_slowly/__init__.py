@@ -1,2 +1,7 @@
-"""Claims of "Make haste slowly" (Jarvis et al., MHS-)."""
-from theory.haste_slowly import appendix_a  # noqa: F401
+"""Claims of "Make haste slowly, Jarvis et al. (MHS-)".
+
+Every module of this package registers its claims when imported; all are imported here.
+"""
+from theory._autoload import import_submodules
+
+import_submodules(__name__, __path__)

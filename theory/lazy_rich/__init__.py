@@ -1,1 +1,7 @@
-"""Claims of the lazy_rich paper."""
+"""Claims of "From lazy to rich, Domine et al. (LR-); statements reconstructed by the catalogue".
+
+Every module of this package registers its claims when imported; all are imported here.
+"""
+from theory._autoload import import_submodules
+
+import_submodules(__name__, __path__)

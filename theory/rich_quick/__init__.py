@@ -1,1 +1,7 @@
-"""Claims of the rich_quick paper."""
+"""Claims of "Get rich quick, Kunin et al. (GRQ-)".
+
+Every module of this package registers its claims when imported; all are imported here.
+"""
+from theory._autoload import import_submodules
+
+import_submodules(__name__, __path__)

@@ -119,3 +119,36 @@ def fit_a0_from_half_rise(times, a, s, d, tau) -> float:
     return float(s / (d * (1 + np.exp(2 * s * t_half / tau))))
 
 
+
+
+def mode_trajectories(products, U, s, V, decimals: int = 9):
+    """Mode strengths of recorded network maps ``products`` (T, K, n_out, n_in).
+
+    Modes with equal s share a subspace whose basis the data does not fix, so within each group
+    the strengths are the singular values of the projected block ``U_g^T W V_g`` (for a single
+    mode, the signed projection u^T W v).  Returns (T, K, modes) in the order of ``s``.
+    """
+    out = np.empty(products.shape[:2] + (len(s),))
+    for value in np.unique(np.round(s, decimals)):
+        idx = np.flatnonzero(np.round(s, decimals) == value)
+        block = np.einsum("oa,tkoi,ib->tkab", U[:, idx], products, V[:, idx])
+        if len(idx) == 1:
+            out[..., idx[0]] = block[..., 0, 0]
+        else:
+            out[..., idx] = np.linalg.svd(block, compute_uv=False)
+    return out
+
+
+def training_error(law, t_over_tau, strengths, s, d):
+    """Compare trained mode strengths (T, K, modes) with ``law(t_over_tau, s, d, a0)``, a0 fitted
+    per seed and mode from the half-rise time.  Returns (max error relative to the plateau s/d,
+    fitted a0 of shape (K, modes))."""
+    K, n_modes = strengths.shape[1:]
+    a0 = np.empty((K, n_modes))
+    worst = 0.0
+    for k in range(K):
+        for m in range(n_modes):
+            a0[k, m] = fit_a0_from_half_rise(t_over_tau, strengths[:, k, m], s[m], d[m], 1.0)
+            pred = law(t_over_tau, s[m], d[m], a0[k, m])
+            worst = max(worst, float(np.max(np.abs(pred - strengths[:, k, m])) / (s[m] / d[m])))
+    return worst, a0

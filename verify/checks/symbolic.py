@@ -20,8 +20,8 @@ def ode_residual(solution: sp.Expr, rhs: sp.Expr, t: sp.Symbol, state: sp.Symbol
 
 
 def high_precision(expr: sp.Expr, symbols, dps: int = 50):
-    """A callable evaluating ``expr`` at ``dps`` digits (mpmath), returning floats; vectorised
-    over numpy arrays element by element."""
+    """A callable evaluating ``expr`` at ``dps`` digits (mpmath), returning floats (NaN where
+    the formula is undefined or complex); vectorised over numpy arrays element by element."""
     f = sp.lambdify(symbols, expr, modules="mpmath")
 
     def evaluate(*args):
@@ -29,7 +29,11 @@ def high_precision(expr: sp.Expr, symbols, dps: int = 50):
             arrays = np.broadcast_arrays(*[np.asarray(a, dtype=float) for a in args])
             out = np.empty(arrays[0].shape)
             for idx in np.ndindex(out.shape):
-                value = f(*[mpmath.mpf(float(a[idx])) for a in arrays])
+                try:
+                    value = f(*[mpmath.mpf(float(a[idx])) for a in arrays])
+                except ZeroDivisionError:  # the formula is undefined (0/0 or x/0) here
+                    out[idx] = np.nan
+                    continue
                 out[idx] = float(mpmath.re(value)) if abs(mpmath.im(value)) == 0 else np.nan
             return out
     return evaluate

@@ -14,19 +14,20 @@ effective_rank_printed = -sp.exp(-sp.Sum(sbar[i] * sp.log(sbar[i]), (i, 1, n)))
 effective_rank_corrected = sp.exp(-sp.Sum(sbar[i] * sp.log(sbar[i]), (i, 1, n)))
 
 
-def evaluate_effective_rank(expr: sp.Expr, singular_values) -> sp.Expr:
-    """Substitute normalised singular values into an effective-rank expression (0 log 0 = 0)."""
-    values = [sp.nsimplify(v) for v in singular_values]
-    if not values or any(v < 0 for v in values):
-        raise ValueError("singular_values must be a non-empty list of non-negative numbers")
+def evaluate_effective_rank(expr: sp.Expr, singular_values) -> float:
+    """Evaluate an effective-rank expression at the given singular values (0 log 0 = 0), at
+    30 significant digits."""
+    values = [float(v) for v in singular_values]
+    if not values or any(not (v >= 0) or v == float("inf") for v in values):
+        raise ValueError("singular_values must be a non-empty list of finite non-negative numbers")
     total = sum(values)
     if total == 0:
         raise ValueError("singular_values are all zero: the effective rank is 0/0")
     expanded = expr.subs(n, len(values)).doit()
-    subs = {sbar[k + 1]: v / total for k, v in enumerate(values)}
     # 0 log 0 = 0 by continuity: drop those terms before substituting.
     zero_terms = {sbar[k + 1] * sp.log(sbar[k + 1]): 0 for k, v in enumerate(values) if v == 0}
-    return sp.simplify(expanded.subs(zero_terms).subs(subs))
+    subs = {sbar[k + 1]: sp.Float(v / total, 30) for k, v in enumerate(values)}
+    return float(expanded.subs(zero_terms).subs(subs).evalf(30))
 
 
 EFFECTIVE_RANK = register(

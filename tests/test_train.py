@@ -1,0 +1,90 @@
+"""The batched trainer: one step equals a hand-written gradient step; ensembles equal loops."""
+import numpy as np
+import pytest
+import torch
+
+from numerics.models import TwoLayerEnsemble
+from numerics.train import gd_step, train
+from theory.conventions import SUM_HALF, MEAN_HALF
+
+RNG = np.random.default_rng(0)
+X = RNG.standard_normal((3, 5))
+Y = RNG.standard_normal((2, 5))
+
+
+def hand_step(W1, W2, lr, c, relu, mean):
+    """One GD step of L = 1/2 (1/P if mean) sum ||Y - W2 act(W~1 x~)||^2, derived by hand."""
+    Xa = np.vstack([np.full((1, X.shape[1]), c), X]) if c is not None else X
+    Z = W1 @ Xa
+    H = np.maximum(Z, 0) if relu else Z
+    E = W2 @ H - Y
+    scale = 1 / X.shape[1] if mean else 1.0
+    gW2 = scale * E @ H.T
+    gW1 = scale * ((W2.T @ E) * ((Z > 0) if relu else 1.0)) @ Xa.T
+    return W1 - lr * gW1, W2 - lr * gW2
+
+
+@pytest.mark.parametrize("activation", ["linear", "relu"])
+@pytest.mark.parametrize("c", [None, -0.7, 3.0])
+@pytest.mark.parametrize("loss", [SUM_HALF, MEAN_HALF])
+def test_one_step_equals_the_hand_written_gradient_step(activation, c, loss):
+    net = TwoLayerEnsemble.init([3, 4], 3, 6, 2, activation=activation, bias_strength=c,
+                                init_std=0.5, device="cpu")
+    before = [p.clone().numpy() for p in net.params]
+    gd_step(net, torch.as_tensor(X), torch.as_tensor(Y), 0.05, loss)
+    for k in range(2):
+        W1, W2 = hand_step(before[0][k], before[1][k], 0.05, c, activation == "relu", loss.mean)
+        assert np.allclose(net.W1[k].numpy(), W1, rtol=1e-12, atol=1e-14)
+        assert np.allclose(net.W2[k].numpy(), W2, rtol=1e-12, atol=1e-14)
+
+
+def test_an_ensemble_trains_exactly_like_a_loop_over_its_members():
+    seeds, lrs = [0, 1, 2], np.array([0.01, 0.02, 0.005])
+    batched = TwoLayerEnsemble.init(seeds, 3, 8, 2, bias_strength=1.0, init_std=0.3, device="cpu")
+    history = train(batched, X, Y, lr=lrs, steps=50, paper="bias", record_every=10)
+    for k, seed in enumerate(seeds):
+        alone = TwoLayerEnsemble.init([seed], 3, 8, 2, bias_strength=1.0, init_std=0.3,
+                                      device="cpu")
+        h = train(alone, X, Y, lr=lrs[k], steps=50, paper="bias", record_every=10)
+        assert torch.allclose(alone.W1[0], batched.W1[k], rtol=1e-12, atol=1e-15)
+        assert np.allclose(h.loss[:, 0], history.loss[:, k], rtol=1e-12)
+        assert np.allclose(h.t_over_tau, history.t_over_tau[:, k], rtol=1e-14)
+
+
+def test_history_time_is_the_papers_t_over_tau():
+    net = TwoLayerEnsemble.init([0], 3, 4, 2, activation="linear", device="cpu")
+    history = train(net, X, Y, lr=0.01, steps=20, paper="bias", record_every=5)
+    # bias paper: tau = 1/(P lr) steps on the 1/2-sum loss, P = 5.
+    assert np.allclose(history.t_over_tau, history.steps * 5 * 0.01)
+    assert history.loss.shape == (5, 1) and history.loss[-1, 0] < history.loss[0, 0]
+
+
+@pytest.mark.parametrize("kwargs, error, message", [
+    (dict(lr=-0.1), ValueError, "lr=-0.1 must be positive"),
+    (dict(lr=np.array([0.1, 0.2])), ValueError, r"lr must be a scalar or have shape \(1,\)"),
+    (dict(steps=2.5), ValueError, "steps=2.5"),
+    (dict(X=np.full((3, 5), np.nan)), ValueError, "X contains non-finite"),
+    (dict(Y=np.ones((2, 4))), ValueError, "X has 5 samples but Y has 4"),
+    (dict(X=np.ones(3)), ValueError, "X must have"),
+])
+def test_bad_input_names_the_argument(kwargs, error, message):
+    net = TwoLayerEnsemble.init([0], 3, 4, 2, device="cpu")
+    args = dict(X=X, Y=Y, lr=0.1, steps=3, paper="bias") | kwargs
+    with pytest.raises(error, match=message):
+        train(net, **args)
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    (dict(n_hid=0), "n_hid=0"), (dict(init_std=-1.0), "init_std=-1.0"),
+    (dict(activation="tanh"), "activation='tanh'"),
+])
+def test_bad_model_arguments_are_named(kwargs, message):
+    args = dict(seeds=[0], n_in=3, n_hid=4, n_out=2) | kwargs
+    with pytest.raises(ValueError, match=message):
+        TwoLayerEnsemble.init(**args)
+
+
+def test_inputs_of_the_wrong_width_are_rejected():
+    net = TwoLayerEnsemble.init([0], 3, 4, 2, bias_strength=1.0, device="cpu")
+    with pytest.raises(ValueError, match="X has 2 input rows; the networks take 3"):
+        net(torch.ones(2, 5, dtype=torch.float64))
