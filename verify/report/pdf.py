@@ -16,6 +16,8 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.backends.backend_pdf import PdfPages  # noqa: E402
+from matplotlib.mathtext import MathTextParser  # noqa: E402
+import sympy as sp  # noqa: E402
 
 from theory.registry import PAPERS, REGISTRY, TITLES  # noqa: E402
 from theory.verdicts import PRECEDENCE  # noqa: E402
@@ -119,24 +121,43 @@ def _errata(pages: _Pages, records: list[dict]):
     width = PAGE[0] - 2 * LEFT * PAGE[0] - 1.2
     for rec in shown:
         claim = REGISTRY[rec["id"]]
-        rows = [("Printed", claim.statement + (f"   [sympy: {claim.printed}]"
-                                                if claim.printed is not None else ""))]
-        rows.append(("Counterexample", rec.get("counterexample") or "(none recorded)"))
+        rows = [("Printed", claim.statement, claim.printed),
+                ("Counterexample", rec.get("counterexample") or "(none recorded)", None)]
         if rec["verdict"] == "holds-if":
-            rows.append(("Condition", rec.get("condition") or claim.condition))
+            rows.append(("Condition", rec.get("condition") or claim.condition, None))
         if claim.corrected is not None or claim.corrected_statement:
-            rows.append(("Corrected", claim.corrected_statement + (
-                f"   [sympy: {claim.corrected}]" if claim.corrected is not None else "")))
-        wrapped = [(label, _wrap(text, width, max_lines=10)) for label, text in rows]
-        pages.need(2 + sum(len(w) for _, w in wrapped))
+            rows.append(("Corrected", claim.corrected_statement, claim.corrected))
+        blocks = [(label, _wrap(text, width, max_lines=10), _mathtext(obj))
+                  for label, text, obj in rows]
+        pages.need(2 + sum(len(w) + (MATH_LINES if m else 0) for _, w, m in blocks))
         pages.text(LEFT, [f"{rec['id']} ({rec['where']}): {rec['verdict']}"], weight="bold",
                    fontsize=FONT + 1)
         pages.y -= 1.4 * LINE
-        for label, lines in wrapped:
+        for label, lines, math in blocks:
             pages.text(LEFT, [label + ":"], weight="bold")
             pages.text(LEFT + 1.2 / PAGE[0], lines)
             pages.y -= len(lines) * LINE
+            if math:
+                pages.fig.text(LEFT + 1.2 / PAGE[0], pages.y - 0.3 * LINE, math,
+                               fontsize=FONT + 3, va="top")
+                pages.y -= MATH_LINES * LINE
         pages.y -= 1.0 * LINE
+
+
+MATH_LINES = 3.8
+
+
+def _mathtext(obj) -> str | None:
+    """The sympy object as matplotlib mathtext, or None when it has none mathtext can parse
+    (the statement text above it is then the only form shown)."""
+    if not isinstance(obj, sp.Basic):
+        return None
+    tex = f"${sp.latex(obj)}$"
+    try:
+        MathTextParser("path").parse(tex)
+    except Exception:  # mathtext covers a subset of LaTeX; fall back to the plain statement
+        return None
+    return tex
 
 
 def add_caption(fig, caption: str):

@@ -108,7 +108,8 @@ def test_hitting_time_needs_the_threshold_below_the_plateau(claim):
     claim.holds_if(
         REGISTRY["BL-Eq(13)"].condition, exact and inside.ok, outside_ok,
         "sympy: a(t_hat) = rho exactly; " + inside.evidence(
-            "rel err of t_hat vs solve_ivp event a = rho, a0 <= rho < s/d and decaying side"),
+            "rel err of t_hat vs 30-digit quadrature of tau da/(2a(s-da)) from a0 to rho, "
+            "a0 <= rho < s/d and the decaying side"),
         counterexample=f"s={s}, d={d}, a0={a0}, rho={rho} >= s/d = {s / d}: log argument "
                        f"{arg:.3g} (not > 1); the mode never reaches rho")
 
@@ -123,4 +124,5 @@ def test_time_to_reach_inverts_the_trajectory(claim):
                     p=hitting_params())
     claim.holds(exact and result.ok,
                 "sympy: pi(t(w_f)) = w_f and dt/dw_f = tau/(2 w_f (lambda - w_f delta)); "
-                + result.evidence("rel err vs solve_ivp event, rising and decaying modes"))
+                + result.evidence("rel err vs 30-digit quadrature of the separated ODE, rising "
+                                "and decaying modes"))
