@@ -31,17 +31,24 @@ def ensemble_loss(model, X, Y, loss: LossNorm) -> torch.Tensor:
 
 
 def gd_step(model, X, Y, lr, loss: LossNorm) -> torch.Tensor:
-    """One gradient step on every member; ``lr`` scalar or (K,). Returns the (K,) losses before."""
+    """One gradient step on every member; ``lr`` scalar or (K,). Returns the (K,) losses before.
+
+    Uses the model's own ``gradients(X, Y, factor)`` where it has one, autograd otherwise.
+    """
     params = model.params
-    for p in params:
-        p.requires_grad_(True)
-    losses = ensemble_loss(model, X, Y, loss)
-    grads = torch.autograd.grad(losses.sum(), params)  # members are independent: sum = per-member
+    if hasattr(model, "gradients"):
+        losses, grads = model.gradients(X, Y, loss.factor(X.shape[-1]))
+    else:
+        for p in params:
+            p.requires_grad_(True)
+        losses = ensemble_loss(model, X, Y, loss)
+        # members are independent, so the gradient of the sum is each member's own gradient
+        grads = torch.autograd.grad(losses.sum(), params)
+        for p in params:
+            p.requires_grad_(False)
     with torch.no_grad():
         for p, g in zip(params, grads):
             p -= lr.reshape(-1, *([1] * (p.ndim - 1))) * g if torch.is_tensor(lr) else lr * g
-    for p in params:
-        p.requires_grad_(False)
     return losses.detach()
 
 

@@ -88,3 +88,15 @@ def test_inputs_of_the_wrong_width_are_rejected():
     net = TwoLayerEnsemble.init([0], 3, 4, 2, bias_strength=1.0, device="cpu")
     with pytest.raises(ValueError, match="X has 2 input rows; the networks take 3"):
         net(torch.ones(2, 5, dtype=torch.float64))
+
+
+@pytest.mark.parametrize("activation", ["linear", "relu"])
+def test_written_out_gradients_equal_autograd(activation):
+    net = TwoLayerEnsemble.init([5, 6, 7], 3, 6, 2, activation=activation, bias_strength=0.8,
+                                init_std=0.5, device="cpu")
+    Xt, Yt = torch.as_tensor(X), torch.as_tensor(Y)
+    losses, grads = net.gradients(Xt, Yt, 0.5)
+    for p in net.params:
+        p.requires_grad_(True)
+    auto = torch.autograd.grad((0.5 * ((net(Xt) - Yt) ** 2).sum(dim=(1, 2))).sum(), net.params)
+    assert all(torch.allclose(g, a, rtol=1e-12, atol=1e-15) for g, a in zip(grads, auto))

@@ -35,6 +35,7 @@ class Run:
     reports_dir: Path
     pdf: bool
     results: dict[str, ClaimResult] = field(default_factory=dict)
+    timings: dict[str, dict] = field(default_factory=dict)
     figures: list[FigureEntry] = field(default_factory=list)
     claim_items: int = 0
     started: float = field(default_factory=time.time)
@@ -63,6 +64,8 @@ def pytest_addoption(parser):
 def pytest_configure(config):
     config.addinivalue_line("markers", "claim(*ids): ties a verify test to claim IDs")
     config.addinivalue_line("markers", "full: a full-scale reproduction (run with --scale=full)")
+    from numerics.models import configure_threads
+    configure_threads()
     reports = config.getoption("--reports-dir") or Path(str(config.rootpath)) / "reports"
     config.stash[RUN] = Run(reports_dir=Path(reports), pdf=not config.getoption("--no-pdf"))
 
@@ -169,17 +172,20 @@ def report_figure(request):
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item, call):
     outcome = yield
-    if call.when != "call" or isinstance(item, VerdictItem):
+    if isinstance(item, VerdictItem):
         return
     ids = claim_ids(item)
     if not ids:
         return
-    results = item.config.stash[RUN].results
+    run = item.config.stash[RUN]
+    # Setup counts too: module-scoped fixtures (shared training runs) are paid for there.
+    timing = run.timings.setdefault(item.nodeid, {"seconds": 0.0, "claims": list(ids)})
+    timing["seconds"] += call.duration
     for cid in ids:
-        results.setdefault(cid, ClaimResult(cid)).seconds += call.duration
+        run.results.setdefault(cid, ClaimResult(cid)).seconds += call.duration
     report = outcome.get_result()
-    if report.failed and call.excinfo is not None:
-        ClaimRecorder(results, ids, test=item.name).inconclusive(
+    if call.when == "call" and report.failed and call.excinfo is not None:
+        ClaimRecorder(run.results, ids, test=item.name).inconclusive(
             f"test {item.name} raised {call.excinfo.typename}: {str(call.excinfo.value)[:200]}")
 
 

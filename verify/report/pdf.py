@@ -218,44 +218,58 @@ def write_summary_pdf(reports_dir: Path, records: list[dict]) -> Path:
     counts = {p: collections.Counter(r["verdict"] for r in records if r["paper"] == p)
               for p in papers}
     with PdfPages(path) as pdf:
-        fig, (ax, tab) = plt.subplots(2, 1, figsize=PAGE, gridspec_kw=dict(height_ratios=[2, 1]))
-        left = [0] * len(papers)
-        for verdict in PRECEDENCE[::-1]:
-            values = [counts[p][verdict] for p in papers]
-            if any(values):
-                ax.barh(papers, values, left=left, color=COLOURS[verdict], label=verdict)
-                left = [a + b for a, b in zip(left, values)]
-        ax.set_xlabel("number of claims")
-        ax.set_title("Verdicts per paper (this run)")
-        ax.invert_yaxis()
-        ax.legend(loc="lower right", fontsize=8)
-        tab.axis("off")
-        cols = [v for v in PRECEDENCE if any(counts[p][v] for p in papers)]
-        cells = [[str(counts[p][v]) for v in cols] + [str(sum(counts[p].values()))] for p in papers]
-        mismatches = [r["id"] for r in records if r["verdict"] != r["expected"]]
-        table = tab.table(cellText=cells, rowLabels=papers, colLabels=cols + ["total"],
-                          loc="upper center")
-        table.auto_set_font_size(False)
-        table.set_fontsize(8)
-        tab.text(0, 0.05, "Verdicts differing from the expected baseline: "
-                 + (", ".join(mismatches) if mismatches else "none"), fontsize=8,
-                 transform=tab.transAxes, wrap=True)
-        fig.tight_layout()
-        pdf.savefig(fig)
-        plt.close(fig)
+        if records:
+            _verdict_page(pdf, papers, counts, records)
         bench = reports_dir / "bench.json"
         if bench.exists():
             _bench_page(pdf, json.loads(bench.read_text()))
+        if not records and not bench.exists():
+            raise ValueError(f"nothing to summarise in {reports_dir}: no claims.json records and "
+                             "no bench.json")
     return path
+
+
+def _verdict_page(pdf: PdfPages, papers, counts, records):
+    fig, (ax, tab) = plt.subplots(2, 1, figsize=PAGE, gridspec_kw=dict(height_ratios=[2, 1]))
+    left = [0] * len(papers)
+    for verdict in PRECEDENCE[::-1]:
+        values = [counts[p][verdict] for p in papers]
+        if any(values):
+            ax.barh(papers, values, left=left, color=COLOURS[verdict], label=verdict)
+            left = [a + b for a, b in zip(left, values)]
+    ax.set_xlabel("number of claims")
+    ax.set_title("Verdicts per paper (this run)")
+    ax.invert_yaxis()
+    ax.legend(loc="lower right", fontsize=8)
+    tab.axis("off")
+    cols = [v for v in PRECEDENCE if any(counts[p][v] for p in papers)]
+    cells = [[str(counts[p][v]) for v in cols] + [str(sum(counts[p].values()))] for p in papers]
+    mismatches = [r["id"] for r in records if r["verdict"] != r["expected"]]
+    table = tab.table(cellText=cells, rowLabels=papers, colLabels=cols + ["total"],
+                      loc="upper center")
+    table.auto_set_font_size(False)
+    table.set_fontsize(8)
+    tab.text(0, 0.05, "Verdicts differing from the expected baseline: "
+             + (", ".join(mismatches) if mismatches else "none"), fontsize=8,
+             transform=tab.transAxes, wrap=True)
+    fig.tight_layout()
+    pdf.savefig(fig)
+    plt.close(fig)
+
+
+def _flatten(value, prefix=""):
+    if isinstance(value, dict):
+        for key, inner in value.items():
+            yield from _flatten(inner, f"{prefix}.{key}" if prefix else str(key))
+    else:
+        yield prefix, f"{value:.4g}" if isinstance(value, float) else str(value)
 
 
 def _bench_page(pdf: PdfPages, bench: dict):
     fig = plt.figure(figsize=PAGE)
     fig.text(LEFT, 0.975, "Benchmarks (reports/bench.json)", fontsize=10, weight="bold", va="top")
-    lines = []
-    for key, value in bench.items():
-        lines += _wrap(f"{key}: {json.dumps(value)}", PAGE[0] - 1.0, max_lines=30)
-    for k, line in enumerate(lines[:110]):
-        fig.text(LEFT, TOP - k * LINE, _safe(line), fontsize=FONT, va="top", family="monospace")
+    for k, (key, value) in enumerate(list(_flatten(bench))[:100]):
+        fig.text(LEFT, TOP - k * LINE * 1.2, _safe(key), fontsize=FONT + 0.5, va="top")
+        fig.text(0.5, TOP - k * LINE * 1.2, _safe(value)[:70], fontsize=FONT + 0.5, va="top")
     pdf.savefig(fig)
     plt.close(fig)

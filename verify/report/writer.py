@@ -4,6 +4,7 @@ from __future__ import annotations
 import datetime
 import json
 import platform
+import time
 from pathlib import Path
 
 
@@ -51,6 +52,10 @@ def write_claims_json(path: Path, records: list[dict], profile: str) -> Path:
 def write_reports(run, profile: str) -> list[Path]:
     records = claim_records(run.results)
     written = [write_claims_json(run.reports_dir / "claims.json", records, profile)]
+    timings = run.reports_dir / "timings.json"
+    timings.write_text(json.dumps({"wall_seconds": round(time.time() - run.started, 2),
+                                   "tests": run.timings}, indent=1))
+    written.append(timings)
     if run.pdf:
         from verify.report.pdf import write_paper_pdfs, write_summary_pdf
         written += write_paper_pdfs(run.reports_dir, records, run.figures)

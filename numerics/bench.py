@@ -1,0 +1,169 @@
+"""``python -m numerics.bench``: the suite's benchmarks, side by side in one run.
+
+Writes ``reports/bench.json`` with the keys
+
+* ``batched_vs_loop``: K = 64 two-layer ReLU networks with a hidden bias (hidden 64, the 4-item
+  hierarchical task, 20,000 full-batch steps, float64) trained as one batched program against a
+  Python loop over the same 64 models; the largest difference of the final weights and the ratio
+  of wall times (target >= 10 on 2 CPU cores).
+* ``closed_form_vs_ode``: the linear mode law and the lambda-balanced Q Q^T solution (LR Thm 4.3,
+  stable form) on 10,000 time points against ``solve_ivp`` at matched accuracy; ratio of wall times.
+* ``suite_seconds``: wall time of ``pytest verify`` in the ``ci`` profile, total and per paper.
+* ``device``: the device that ran; on a CUDA machine also the batched trainer's GPU/CPU ratio.
+
+and then re-renders ``reports/summary.pdf`` so it carries a benchmark page
+(``python -m verify.report``).  Time units: steps for training, the papers' ``t / tau`` for
+closed forms.
+"""
+from __future__ import annotations
+
+import argparse
+import collections
+import json
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+import torch
+from scipy.integrate import solve_ivp
+
+from numerics.closed_forms import mode_strength
+from numerics.datasets import hierarchy
+from numerics.models import TwoLayerEnsemble, configure_threads
+from numerics.train import train
+from theory.registry import catalogue_ids
+
+K, N_HID, LR, INIT_STD = 64, 64, 2e-4, 2e-4 ** 0.5
+
+
+def _timed(fn):
+    start = time.perf_counter()
+    out = fn()
+    return out, time.perf_counter() - start
+
+
+def _hierarchy_run(seeds, steps: int, device: str):
+    X, Y = hierarchy(2)
+    net = TwoLayerEnsemble.init(seeds, 4, N_HID, 7, activation="relu", bias_strength=1.0,
+                                init_std=INIT_STD, device=device)
+    train(net, X, Y, lr=LR, steps=steps, paper="bias", record_every=steps, progress=False)
+    return net
+
+
+def batched_vs_loop(steps: int = 20_000, device: str = "cpu") -> dict:
+    batched, t_batched = _timed(lambda: _hierarchy_run(range(K), steps, device))
+    loop, t_loop = _timed(lambda: [_hierarchy_run([k], steps, device) for k in range(K)])
+    diff = max(float((torch.cat([m.W1 for m in loop]) - batched.W1).abs().max()),
+               float((torch.cat([m.W2 for m in loop]) - batched.W2).abs().max()))
+    return {"K": K, "hidden": N_HID, "steps": steps, "dtype": "float64", "device": device,
+            "batched_seconds": round(t_batched, 3), "loop_seconds": round(t_loop, 3),
+            "ratio": round(t_loop / t_batched, 2), "max_abs_weight_difference": diff,
+            "identical_to_1e-12": diff <= 1e-12}
+
+
+def _ode_timing(rhs, y0, t_end, grid, rtol):
+    sol, seconds = _timed(lambda: solve_ivp(rhs, (0, t_end), y0, t_eval=grid, method="DOP853",
+                                            rtol=rtol, atol=rtol * 1e-3))
+    return sol.y, seconds
+
+
+def closed_form_vs_ode(points: int = 10_000) -> dict:
+    """Both sides at matched accuracy: solve_ivp's rtol is tightened until it agrees with the
+    (machine-precision) closed form to 1e-9, and timed at that rtol."""
+    out = {}
+    s, d, a0 = np.array([1.5, 0.6, 0.2]), np.array([0.8, 1.7, 0.3]), np.array([1e-3, 2e-2, 1.0])
+    grid = np.linspace(0, 60.0, points)
+    closed, t_closed = _timed(lambda: mode_strength(grid[:, None], s, d, a0))
+    ys, t_ode = _ode_timing(lambda t, a: 2 * a * (s - d * a), a0, grid[-1], grid, 1e-11)
+    out["mode_law"] = {"points": points, "closed_form_seconds": t_closed, "ode_seconds": t_ode,
+                       "max_rel_diff": float(np.max(np.abs(ys.T - closed) / closed)),
+                       "ratio": round(t_ode / t_closed, 1)}
+    from numerics.lazy_rich.init import lambda_balanced_init
+    from numerics.lazy_rich.solution import flow_rhs, qq_from_weights, qq_stable
+    from numerics.lazy_rich.tasks import random_task, task_svd
+    rng = np.random.default_rng(0)
+    n_in, n_out = 5, 3
+    task = random_task(n_in, n_out, 20, rng)
+    syx = task.Y @ task.X.T / task.X.shape[1]
+    W1, W2 = lambda_balanced_init(0.7, n_in, min(n_in, n_out), n_out, rng, scale=0.1)
+    grid = np.linspace(0, 20.0, points)
+    closed, t_closed = _timed(lambda: qq_stable(grid, W1, W2, task_svd(syx), 0.7))
+    rhs = flow_rhs(syx)
+    shapes = (W1.shape, W2.shape)
+
+    def flat(t, y):
+        p = rhs(t, {"W1": y[:W1.size].reshape(shapes[0]), "W2": y[W1.size:].reshape(shapes[1])})
+        return np.concatenate([p["W1"].ravel(), p["W2"].ravel()])
+    ys, t_ode = _ode_timing(flat, np.concatenate([W1.ravel(), W2.ravel()]), grid[-1], grid, 1e-11)
+    qq_ode = qq_from_weights(ys[:W1.size].T.reshape(-1, *shapes[0]),
+                             ys[W1.size:].T.reshape(-1, *shapes[1]))
+    out["lambda_balanced_qq"] = {
+        "points": points, "shape": f"{n_in} in, {min(n_in, n_out)} hidden, {n_out} out",
+        "lambda": 0.7, "closed_form_seconds": t_closed, "ode_seconds": t_ode,
+        "max_rel_diff": float(np.max(np.abs(qq_ode - closed)) / np.max(np.abs(closed))),
+        "ratio": round(t_ode / t_closed, 1)}
+    return out
+
+
+def suite_seconds(workdir: Path) -> dict:
+    """Run ``pytest verify`` (ci profile, no PDFs) and split its time by paper; a test tied to
+    claims of several papers is split evenly between them."""
+    start = time.perf_counter()
+    proc = subprocess.run([sys.executable, "-m", "pytest", "verify", "-q", "--no-pdf",
+                           f"--reports-dir={workdir}", "-p", "no:cacheprovider"],
+                          capture_output=True, text=True)
+    total = time.perf_counter() - start
+    timings = json.loads((workdir / "timings.json").read_text())["tests"]
+    papers = catalogue_ids()
+    per_paper = collections.Counter()
+    for entry in timings.values():
+        owners = [papers[c] for c in entry["claims"]]
+        for paper in owners:
+            per_paper[paper] += entry["seconds"] / len(owners)
+    return {"total": round(total, 1), "per_paper": {p: round(v, 1) for p, v in per_paper.items()},
+            "passed": proc.returncode == 0, "summary": proc.stdout.strip().splitlines()[-1:]}
+
+
+def device_info(steps: int) -> dict:
+    info = {"device": "cuda" if torch.cuda.is_available() else "cpu",
+            "torch_threads": torch.get_num_threads()}
+    if torch.cuda.is_available():
+        info["gpu"] = torch.cuda.get_device_name(0)
+        _, cpu = _timed(lambda: _hierarchy_run(range(K), steps, "cpu"))
+        _hierarchy_run(range(K), 10, "cuda")  # warm-up
+        _, gpu = _timed(lambda: (_hierarchy_run(range(K), steps, "cuda"), torch.cuda.synchronize()))
+        info.update(batched_cpu_seconds=cpu, batched_gpu_seconds=gpu, gpu_over_cpu=cpu / gpu)
+    return info
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m numerics.bench", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--reports-dir", default="reports", type=Path)
+    parser.add_argument("--steps", type=int, default=20_000, help="training steps (default 20000)")
+    parser.add_argument("--skip-suite", action="store_true", help="do not time pytest verify")
+    args = parser.parse_args(argv)
+    configure_threads()
+    bench = {"device": device_info(args.steps)}
+    print("batched vs loop ...", flush=True)
+    bench["batched_vs_loop"] = batched_vs_loop(args.steps)
+    print("closed form vs ode ...", flush=True)
+    bench["closed_form_vs_ode"] = closed_form_vs_ode()
+    if not args.skip_suite:
+        print("pytest verify (ci profile) ...", flush=True)
+        with tempfile.TemporaryDirectory() as tmp:
+            bench["suite_seconds"] = suite_seconds(Path(tmp))
+    args.reports_dir.mkdir(parents=True, exist_ok=True)
+    path = args.reports_dir / "bench.json"
+    path.write_text(json.dumps(bench, indent=1))
+    print(json.dumps(bench, indent=1))
+    subprocess.run([sys.executable, "-m", "verify.report", f"--reports-dir={args.reports_dir}"],
+                   check=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
