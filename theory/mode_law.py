@@ -1,6 +1,7 @@
 """The sigmoidal mode law of a two-layer linear network, shared by four of the five papers.
 
-``tau * da/dt = 2 a (s - d a)`` (BL-Eq(21), MHS-A-Mode), its closed form (BL-Eq(7) = BL-Eq(22),
+``tau * da/dt = 2 a (s - d a)`` (MHS-A-Mode; the corrected form of BL-Eq(21), whose printed
+version drops d), its closed form (BL-Eq(7) = BL-Eq(22),
 BA-Eq(3), MHS-A-Eq(7)) and its hitting time (BL-Eq(13), MHS-A-Time), written once as sympy
 objects.  Each paper registers its own claim with these objects; the printed forms are
 character-for-character the same in all papers (after renaming lambda -> s, delta -> d,
@@ -19,7 +20,7 @@ rho = sp.Symbol("rho", positive=True)
 a = sp.Symbol("a")
 w1, w2 = sp.symbols("w1 w2")
 
-#: da/dt of the reduced balanced mode (BL-Eq(21), MHS-A-Mode, BA-Eq(3)'s underlying ODE).
+#: da/dt of the reduced balanced mode (MHS-A-Mode, BA-Eq(3)'s underlying ODE; BL-Eq(21) corrected).
 rhs = 2 * a * (s - d * a) / tau
 
 #: The closed form exactly as printed in BL Eq. (7), BA Eq. (3) and MHS Eq. (7).
