@@ -1,0 +1,41 @@
+"""Each check of an exact BA- claim rejects a perturbed version of the claim."""
+import numpy as np
+import sympy as sp
+
+from theory import mode_law as ml
+from theory.bias import hitting as h
+from theory.bias import matrices as m
+from theory.bias_workshop import derived as dv
+from theory.bias_workshop import setting as ws
+from verify.bias import checks as ck
+from verify.checks.mode_law import hitting_time_solves
+
+
+def test_time_constant_check_rejects_a_factor_two():
+    fitted, printed, _, _, _ = ck.fitted_time_constants(ws.TIME_CONSTANT.printed, lr=2e-3, seeds=[0])
+    assert np.max(np.abs(fitted / printed - 1)) <= 0.02
+    _, wrong, _, _, _ = ck.fitted_time_constants(2 / (m.P * m.eps), lr=2e-3, seeds=[0])
+    assert np.max(np.abs(fitted / wrong - 1)) > 0.4
+
+
+def test_effective_a0_check_rejects_a_dropped_half():
+    fits, _, formula = ck.effective_a0_fits(dv.EFFECTIVE_A0.printed, seeds=range(8))
+    _, _, wrong = ck.effective_a0_fits(dv.H * dv.sigma2, seeds=range(8))
+    assert np.all(np.abs(fits.mean(1) / formula - 1) < 0.15)
+    assert np.all(np.abs(fits.mean(1) / wrong - 1) > 0.4)
+
+
+def test_decoupling_check_tells_aligned_from_random_init():
+    assert ck.off_diagonal_ratio(True) <= 1e-8
+    assert ck.off_diagonal_ratio(False) > 1e-3
+
+
+def test_delay_identities_reject_perturbations():
+    assert hitting_time_solves(dv.DELAY_IDENTITIES.printed["hitting_time"])
+    assert not hitting_time_solves(2 * dv.DELAY_IDENTITIES.printed["hitting_time"])
+    shifted = ml.trajectory.subs(ml.t, ml.t - 2 * h.delay_corrected)
+    assert not ck.is_zero(ml.trajectory.subs(ml.a0, h.g * ml.a0) - shifted)
+    assert ck.is_zero(ml.trajectory.subs(ml.a0, h.g * ml.a0)
+                      - ml.trajectory.subs(ml.t, ml.t - h.delay_corrected))
+    assert sp.simplify(dv.EFFECTIVE_A0.printed.subs(dv.H, dv.H / 2) / dv.EFFECTIVE_A0.printed) \
+        == sp.Rational(1, 2)

@@ -1,0 +1,554 @@
+"""Check functions for the exact claims of the bias papers (BL-, BA-).
+
+Every function takes the formula under test (a sympy object from ``theory.bias`` /
+``theory.bias_workshop``, or a builder) as an argument, so ``tests/`` can hand it a perturbed
+claim and show that the check rejects it.  Matrix formulas are written with symbolic
+dimensions (``theory.bias.matrices``); :func:`evaluate` instantiates them, and a printed formula
+whose shapes do not conform raises :class:`NonConformable` there.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+import sympy as sp
+import torch
+
+from numerics.datasets import augment, correlations
+from numerics.models import TwoLayerEnsemble
+from numerics.train import ensemble_loss
+from theory import mode_law as ml
+from theory.bias import bias_mode as bm
+from theory.bias import matrices as m
+from theory.conventions import SUM_HALF
+from verify.checks.symbolic import is_zero
+
+
+class NonConformable(ValueError):
+    """A matrix formula whose factors do not conform at the given dimensions."""
+
+
+# ---------------------------------------------------------------------------------------------
+# evaluating matrix formulas
+
+@lru_cache(maxsize=256)
+def _instantiate(expr, dims: tuple):
+    """``expr`` at concrete dimensions; sympy's own shape validation decides conformity."""
+    try:
+        return expr.subs(dict(dims))
+    except sp.matrices.exceptions.ShapeError as exc:
+        raise NonConformable(f"{expr} does not conform at {dict(dims)}: {exc}") from None
+
+
+def dims_of(**shapes) -> dict:
+    """Dimension symbols -> sizes, from keyword sizes n_in, n_hid, n_out, p."""
+    names = {"n_in": m.N_in, "n_hid": m.N_hid, "n_out": m.N_out, "p": m.P}
+    return {names[k]: int(v) for k, v in shapes.items()}
+
+
+def _numeric(expr, values):
+    """Walk a matrix expression with numpy; shapes must match exactly (no broadcasting)."""
+    if isinstance(expr, (sp.MatrixSymbol, sp.Symbol)):
+        if expr.name not in values:
+            raise ValueError(f"values lacks {expr.name!r} needed by the formula")
+        return np.asarray(values[expr.name], dtype=float)
+    if expr.is_Number:
+        return float(expr)
+    args = [_numeric(a, values) for a in expr.args]
+    if isinstance(expr, sp.Transpose):
+        return args[0].T
+    if isinstance(expr, (sp.MatAdd, sp.Add)):
+        if len({np.shape(a) for a in args}) > 1:
+            raise NonConformable(f"sum of shapes {[np.shape(a) for a in args]} in {expr}")
+        return sum(args[1:], args[0])
+    if isinstance(expr, (sp.MatMul, sp.Mul)):
+        out = args[0]
+        for a in args[1:]:
+            if np.ndim(out) == 2 and np.ndim(a) == 2:
+                if out.shape[1] != a.shape[0]:
+                    raise NonConformable(f"product of {out.shape} and {a.shape} in {expr}")
+                out = out @ a
+            else:
+                out = out * a
+        return out
+    if isinstance(expr, sp.HadamardProduct):
+        if len({np.shape(a) for a in args}) > 1:
+            raise NonConformable(f"Hadamard product of shapes {[np.shape(a) for a in args]}")
+        return np.prod(args, axis=0)
+    if isinstance(expr, (sp.HadamardPower, sp.Pow)):
+        return args[0] ** args[1]
+    raise TypeError(f"cannot evaluate {type(expr).__name__} in {expr}")
+
+
+def evaluate(expr, dims: dict, values: dict) -> np.ndarray:
+    """``expr`` at concrete dimensions with matrices/scalars from ``values`` (name -> value);
+    raises :class:`NonConformable` where the printed shapes do not fit."""
+    concrete = _instantiate(expr, tuple(sorted(dims.items(), key=lambda kv: kv[0].name)))
+    return np.asarray(_numeric(concrete, values), dtype=float)
+
+
+def rel_err(a, b) -> float:
+    a, b = np.asarray(a, float), np.asarray(b, float)
+    if a.shape != b.shape:
+        return float("inf")
+    return float(np.max(np.abs(a - b)) / max(np.max(np.abs(b)), 1e-300))
+
+
+def form_error(expr, dims, values, reference) -> float:
+    """Relative error of a formula against a reference array; inf when it does not conform."""
+    try:
+        return rel_err(evaluate(expr, dims, values), reference)
+    except NonConformable:
+        return float("inf")
+
+
+# ---------------------------------------------------------------------------------------------
+# random instances of the network
+
+def network_instance(n_in, n_hid, n_out, p, c, seed, *, activation="relu", scale=0.5):
+    """Random weights, data and the harness's network (numerics.models) with bias strength c.
+
+    Returns (values by symbol name, model).  Values include the per-sample ``x``/``x_aug``
+    (first column), data X, X_aug, Y, H = act(Z), dsigma = act'(Z), ones, c, and the
+    un-augmented correlations Syx, Sx.
+    """
+    rng = np.random.default_rng(seed)
+    W1 = rng.standard_normal((n_hid, n_in)) * scale
+    b = rng.standard_normal((n_hid, 1)) * scale
+    W2 = rng.standard_normal((n_out, n_hid)) * scale
+    X = rng.standard_normal((n_in, p))
+    Y = rng.standard_normal((n_out, p))
+    W1_aug = np.hstack([b, W1])
+    model = TwoLayerEnsemble(torch.tensor(W1_aug[None]), torch.tensor(W2[None]), activation,
+                             bias_strength=float(c))
+    Z = model.preactivation(torch.tensor(X))[0].numpy()
+    X_aug = augment(X, c)
+    values = dict(W1=W1, b=b, W2=W2, W1_aug=W1_aug, X=X, Y=Y, X_aug=X_aug, x=X[:, :1],
+                  x_aug=X_aug[:, :1], H=np.maximum(Z, 0) if activation == "relu" else Z,
+                  dsigma=(Z > 0).astype(float) if activation == "relu" else np.ones_like(Z),
+                  ones=np.ones((p, 1)), ones_out=np.ones((n_out, 1)), c=float(c),
+                  Syx=Y @ X.T / p, Sx=X @ X.T / p)
+    return values, model
+
+
+def autograd_rates(model, X, Y, lr) -> dict:
+    """``-lr dL/dtheta`` of the 1/2-sum loss by torch autograd: W2, W1 (no bias column), b."""
+    W1, W2 = model.W1.clone().requires_grad_(True), model.W2.clone().requires_grad_(True)
+    probe = TwoLayerEnsemble(W1, W2, model.activation, model.bias_strength)
+    loss = ensemble_loss(probe, torch.tensor(X), torch.tensor(Y), SUM_HALF).sum()
+    g1, g2 = torch.autograd.grad(loss, [W1, W2])
+    g1, g2 = -lr * g1[0].numpy(), -lr * g2[0].numpy()
+    if model.bias_strength is None:
+        return {"W1": g1, "W2": g2}
+    return {"W1": g1[:, 1:], "b": g1[:, :1], "W2": g2}
+
+
+def relu_rate_errors(forms: dict, n_in, n_hid, n_out, p, c, seed, lr=0.3) -> dict:
+    """BL-Eq(8)-(10): each exact rate form (W2, W1, b) against autograd; name -> rel err."""
+    values, model = network_instance(n_in, n_hid, n_out, p, c, seed)
+    values["epsilon"] = lr
+    ref = autograd_rates(model, values["X"], values["Y"], lr)
+    dims = dims_of(n_in=n_in, n_hid=n_hid, n_out=n_out, p=p)
+    return {k: form_error(forms[k], dims, values, ref[k]) for k in ("W2", "W1", "b")}
+
+
+def init_approximation_errors(forms: dict, n_in, n_hid, n_out, p, seed, scale, lr=0.3):
+    """The '~ at init' forms (W2H ~ 0) against autograd at a small init of size ``scale``:
+    returns (max rel err over W2, W1, b; ||W2 H|| / ||Y||)."""
+    values, model = network_instance(n_in, n_hid, n_out, p, 1.0, seed, scale=scale)
+    values["epsilon"] = lr
+    ref = autograd_rates(model, values["X"], values["Y"], lr)
+    dims = dims_of(n_in=n_in, n_hid=n_hid, n_out=n_out, p=p)
+    err = max(form_error(forms[k + "_init"], dims, values, ref[k]) for k in ("W2", "W1", "b"))
+    ratio = np.linalg.norm(values["W2"] @ values["H"]) / np.linalg.norm(values["Y"])
+    return err, float(ratio)
+
+
+def linear_rate_errors(forms: dict, n_in, n_hid, n_out, p, seed, lr=0.05) -> dict:
+    """BL-Eq(16-18): Eq. 17's per-step updates and Eq. 18's flow times 1/tau (tau = the form's
+    own ``tau`` at ``lr``) against ``-lr dL/dW`` by autograd of the bias-free linear network."""
+    rng = np.random.default_rng(seed)
+    W1 = rng.standard_normal((n_hid, n_in)) * 0.5
+    W2 = rng.standard_normal((n_out, n_hid)) * 0.5
+    X, Y = rng.standard_normal((n_in, p)), rng.standard_normal((n_out, p))
+    model = TwoLayerEnsemble(torch.tensor(W1[None]), torch.tensor(W2[None]), "linear")
+    ref = autograd_rates(model, X, Y, lr)
+    dims = dims_of(n_in=n_in, n_hid=n_hid, n_out=n_out, p=p)
+    values = dict(W1=W1, W2=W2, X=X, Y=Y, epsilon=lr, P=p)
+    values["Syx"] = evaluate(forms["Syx"], dims, values)
+    values["Sx"] = evaluate(forms["Sx"], dims, values)
+    tau = float(evaluate(forms["tau"], dims, values))
+    out = {"Syx": rel_err(values["Syx"], Y @ X.T / p), "Sx": rel_err(values["Sx"], X @ X.T / p)}
+    for w in ("W1", "W2"):
+        out[f"step_{w}"] = form_error(forms[f"step_{w}"], dims, values, ref[w])
+        try:
+            out[f"flow_{w}"] = rel_err(evaluate(forms[f"flow_{w}"], dims, values) / tau, ref[w])
+        except NonConformable:
+            out[f"flow_{w}"] = float("inf")
+    return out
+
+
+def random_orthogonal(rng, n):
+    """A Haar-random n x n orthogonal matrix from ``rng``."""
+    q, r = np.linalg.qr(rng.standard_normal((n, n)))
+    return q * np.sign(np.diag(r))
+
+
+def reduced_flow_errors(forms: dict, n_in, n_hid, n_out, seed, diagonal=False) -> dict:
+    """BL-Eq(19-20): the forms for tau dW_bar/dt against the transformed full flow.
+
+    Reference: ``-d/dW`` of ``l(W1, W2) = -tr(W2 W1 Syx^T) + 1/2 tr(W2 W1 Sx W1^T W2^T)`` (the
+    flow loss per sample, autograd) at ``W = (U W2_bar R^T, R W1_bar V^T)`` with ``Syx = U S V^T``,
+    ``Sx = V D V^T``, mapped back by ``R^T (.) V`` and ``U^T (.) R``.  ``diagonal``: W_bar square
+    diagonal (needs n_in = n_hid = n_out), where the paper says the printed forms are harmless.
+    """
+    rng = np.random.default_rng(seed)
+    U, V, R = (random_orthogonal(rng, n) for n in (n_out, n_in, n_hid))
+    S = np.zeros((n_out, n_in))
+    r = min(n_in, n_out)
+    S[np.arange(r), np.arange(r)] = rng.uniform(0.3, 2.0, r)
+    D = np.diag(rng.uniform(0.3, 2.0, n_in))
+    if diagonal:
+        W1b, W2b = np.diag(rng.uniform(0.1, 1, n_in)), np.diag(rng.uniform(0.1, 1, n_in))
+    else:
+        W1b, W2b = rng.standard_normal((n_hid, n_in)), rng.standard_normal((n_out, n_hid))
+    values = dict(U=U, V=V, R=R, S=S, D=D, W1_bar=W1b, W2_bar=W2b)
+    dims = dims_of(n_in=n_in, n_hid=n_hid, n_out=n_out)
+    W1 = torch.tensor(evaluate(forms["W1"], dims, values), requires_grad=True)
+    W2 = torch.tensor(evaluate(forms["W2"], dims, values), requires_grad=True)
+    Syx, Sx = torch.tensor(U @ S @ V.T), torch.tensor(V @ D @ V.T)
+    flow_loss = -torch.trace(W2 @ W1 @ Syx.T) + 0.5 * torch.trace(W2 @ W1 @ Sx @ W1.T @ W2.T)
+    g1, g2 = torch.autograd.grad(flow_loss, [W1, W2])
+    ref = {"flow_W1_bar": R.T @ (-g1.numpy()) @ V, "flow_W2_bar": U.T @ (-g2.numpy()) @ R}
+    return {k: form_error(forms[k], dims, values, ref[k]) for k in ref}
+
+
+# ---------------------------------------------------------------------------------------------
+# scalar mode ODE and kinks (symbolic)
+
+def mode_ode_matches(rhs_expr) -> bool:
+    """BL-Eq(21): ``rhs_expr`` (d omega/dt in ml.a, ml.s, ml.d, ml.tau) equals the balanced
+    reduction of the corrected Eq. 20, ``tau w1' = w2 (s - d w1 w2)``, ``tau w2' = w1 (...)``, at
+    w1 = w2 (omega = w1 w2), and Eq. 22 solves it."""
+    w1, w2 = ml.w1, ml.w2
+    dw1, dw2 = ml.layer_rhs
+    product_rate = sp.expand(dw2 * w1 + w2 * dw1)
+    w = sp.Symbol("w", positive=True)
+    balanced = product_rate.subs({w1: w, w2: w})
+    derived = balanced.subs(w, sp.sqrt(ml.a))
+    return is_zero(derived - rhs_expr) and is_zero(
+        sp.diff(ml.trajectory, ml.t) - rhs_expr.subs(ml.a, ml.trajectory))
+
+
+def kink_rate_matches(kink: dict, n: int, c_value=1) -> bool:
+    """BL-Eq(12): ``kink['k_dot']`` is the total time derivative of ``kink['k']`` for a weight
+    row of length ``n`` (b and w_k functions of t), at bias strength ``c_value``."""
+    from theory.bias import relu_flow as rf
+    t = sp.Symbol("t")
+    b_t = sp.Function("b")(t)
+    w_t = [sp.Function(f"w{j}")(t) for j in range(1, n + 1)]
+    sub = {rf.n: n, m.c: c_value}
+
+    def concrete(expr):
+        expr = expr.subs(sub).doit()
+        expr = expr.subs({rf.w[j + 1]: w_t[j] for j in range(n)})
+        expr = expr.subs({rf.w_dot[j + 1]: sp.diff(w_t[j], t) for j in range(n)})
+        return expr.subs({rf.b_dot: sp.diff(b_t, t)}).subs(rf.b_j, b_t)
+
+    return is_zero(sp.diff(concrete(kink["k"]), t) - concrete(kink["k_dot"]))
+
+
+# ---------------------------------------------------------------------------------------------
+# the bias mode (Prop. 1)
+
+def eigen_statements(proposition: dict, P: int) -> dict:
+    """Prop. 1's eigen-claims for symbolic c at sample count P: spectrum, top eigenvector,
+    the (P-1)-dim 1/P eigenspace and the null vector."""
+    c = bm.c
+    Sx = bm.sigma_x(P)
+    spectrum = {sp.simplify(k.subs(bm.P_sym, P)): int(v.subs(bm.P_sym, P)) if hasattr(v, "subs")
+                else v for k, v in proposition["eigenvalues"].items()}
+    found = {sp.simplify(k): v for k, v in Sx.eigenvals().items()}
+    same_spectrum = len(found) == len(spectrum) and all(
+        any(is_zero(k - k2) and v == v2 for k2, v2 in found.items()) for k, v in spectrum.items())
+    v0 = proposition["top_eigenvector"](P)
+    top = c ** 2 + sp.Rational(1, P)
+    q = sp.Matrix([1, -1] + [0] * (P - 2))
+    bulk = sp.Matrix.vstack(sp.zeros(1, 1), q)
+    return {
+        "spectrum": same_spectrum,
+        "top eigenvector": all(is_zero(e) for e in Sx * v0 - top * v0),
+        "1/P eigenspace": all(is_zero(e) for e in Sx * bulk - bulk / P),
+        "null vector": all(is_zero(e) for e in Sx * bm.null_vector(P)),
+    }
+
+
+def image_identity(proposition: dict, P: int, n_out: int) -> bool:
+    """Eq. (5): Sigma~yx v~0/||v~0|| = factor * ybar for a fully symbolic Y (n_out x P), c > 0
+    and c < 0 (the printed factor is even in c; the image flips sign with c)."""
+    Y = sp.Matrix(n_out, P, lambda i, j: sp.Symbol(f"y{i}_{j}", real=True))
+    ok = True
+    for c_value in (sp.Symbol("cp", positive=True), -sp.Symbol("cp", positive=True)):
+        v0 = proposition["top_eigenvector"](P, c_value)
+        image = bm.sigma_yx(Y, c_value) * v0 / sp.sqrt((v0.T * v0)[0])
+        factor = proposition["image_factor"].subs({bm.c: c_value, bm.P_sym: P})
+        ok &= all(is_zero(e) for e in image - sp.sign(c_value) * factor * bm.mean_label(Y))
+    return bool(ok)
+
+
+def top_singular_gap(s0_expr, Y, c) -> float:
+    """|s0(formula) - sigma_1(Sigma~yx)| / sigma_1 for one-hot inputs, numerically."""
+    Y = np.asarray(Y, float)
+    P = Y.shape[1]
+    syx, _ = correlations(np.eye(P), Y, c)
+    sigma1 = np.linalg.svd(syx, compute_uv=False)[0]
+    s0 = float(s0_expr.subs({bm.c: c, bm.P_sym: P, bm.ybar_norm: np.linalg.norm(Y.mean(1))}))
+    return abs(s0 - sigma1) / sigma1
+
+
+def commutator_norm(Y, c) -> float:
+    """||[Sigma~yx^T Sigma~yx, Sigma~x]|| / ||Sigma~yx||^2 ||Sigma~x|| for one-hot inputs."""
+    Y = np.asarray(Y, float)
+    syx, sx = correlations(np.eye(Y.shape[1]), Y, c)
+    M = syx.T @ syx
+    return float(np.linalg.norm(M @ sx - sx @ M) / (np.linalg.norm(M) * np.linalg.norm(sx)))
+
+
+def equal_overlap(Y, tol=1e-9) -> bool:
+    """BL-Prop1's condition: Y^T Y 1 = lambda 1 with lambda the top eigenvalue of Y^T Y."""
+    G = np.asarray(Y, float).T @ np.asarray(Y, float)
+    r = G.sum(1)
+    lam = np.linalg.eigvalsh(G)[-1]
+    return bool(np.allclose(r, r.mean(), atol=tol * max(1, lam))
+                and r.mean() >= lam * (1 - 1e-9))
+
+
+def linear_flow_plateau(Y, c, a0=1e-8, seed=0, n_hid=16):
+    """The linear network's outputs on its first plateau, by integrating its gradient flow
+    (one-hot inputs with bias c, paper time t/tau) from a small random init.
+
+    Mode alpha leaves a0 near t_alpha = ln(1/a0)/(2 s_alpha) (s_alpha the singular values of
+    Sigma~yx); the first plateau is sampled at the geometric mean of t_0 and t_1.  Returns
+    (t_plateau, loss there, outputs there (N_out x P)).
+    """
+    from numerics.ode import integrate_flow
+    Y = np.asarray(Y, float)
+    P = Y.shape[1]
+    Xa = augment(np.eye(P), c)
+    syx, sx = Y @ Xa.T / P, Xa @ Xa.T / P
+    s = np.linalg.svd(syx, compute_uv=False)
+    t_plateau = np.log(1 / a0) / (2 * np.sqrt(s[0] * s[1]))
+    rng = np.random.default_rng(seed)
+    std = np.sqrt(2 * a0 / n_hid)            # BA-D2: effective a0 ~ H std^2 / 2
+    W1 = rng.standard_normal((n_hid, P + 1)) * std
+    W2 = rng.standard_normal((Y.shape[0], n_hid)) * std
+
+    def rhs(t, q):
+        err = syx - q["W2"] @ q["W1"] @ sx
+        return {"W1": q["W2"].T @ err, "W2": err @ q["W1"].T}
+
+    flow = integrate_flow(rhs, {"W1": W1, "W2": W2}, t_plateau, t_eval=np.array([t_plateau]))
+    out = flow.states["W2"][..., -1] @ flow.states["W1"][..., -1] @ Xa
+    return float(t_plateau), float(0.5 * ((out - Y) ** 2).sum()), out
+
+
+# ---------------------------------------------------------------------------------------------
+# the dead-unit delay (Eq. 14)
+
+def _log_argument(delay_expr):
+    """``exp(2 s delay / tau)``: the argument of the delay's log, simplified."""
+    from theory.bias import hitting as h
+    return sp.simplify(sp.powsimp(sp.exp(sp.expand(2 * h.s / h.tau * delay_expr)), force=True))
+
+
+def delay_facts(delay_expr) -> dict:
+    """Symbolic facts of a delay formula (symbols of theory.bias.hitting): it equals Eq. (27)
+    minus Eq. (26); it is rho-free; it equals the corrected closed form; it vanishes at g = 1."""
+    from theory.bias import hitting as h
+    argument = _log_argument(delay_expr)
+    return {
+        "= Eq.(27) - Eq.(26)": is_zero(argument - _log_argument(h.t_relu - h.t_linear)),
+        "rho-free": is_zero(sp.diff(argument, h.rho)),
+        "= corrected form": is_zero(argument - _log_argument(h.delay_corrected)),
+        "zero at g = 1": is_zero(argument.subs(h.g, 1) - 1),
+    }
+
+
+def delay_numerator_minus_denominator(numerator, denominator):
+    """N - D factored (F.4's positivity step)."""
+    return sp.factor(numerator - denominator)
+
+
+def delay_value(delay_expr, s, d, a0, rho, tau, g) -> float:
+    from theory.bias import hitting as h
+    f = sp.lambdify((h.s, h.d, h.a0, h.rho, h.tau, h.g), delay_expr, "mpmath")
+    try:
+        value = complex(f(s, d, a0, rho, tau, g))
+    except (ZeroDivisionError, ValueError):
+        return float("nan")
+    return value.real if abs(value.imag) < 1e-300 else float("nan")
+
+
+def gated_a0_ratio(n_hid, dead_fraction, seed, trials=2000) -> float:
+    """F.4's step a_0 -> a_0 sum_j g_j r_j^2: the mean of sum_j g_j r_j^2 over random unit
+    vectors r (isotropic init) with a fixed set of dead units (g_j = 0).  The mean is the
+    fraction of units that are NOT dead."""
+    rng = np.random.default_rng(seed)
+    n_dead = int(round(dead_fraction * n_hid))
+    g = np.r_[np.zeros(n_dead), np.ones(n_hid - n_dead)]
+    r = rng.standard_normal((trials, n_hid))
+    r /= np.linalg.norm(r, axis=1, keepdims=True)
+    return float(np.mean((r ** 2) @ g))
+
+
+# ---------------------------------------------------------------------------------------------
+# trained linear networks: the clock (BA-S3), the effective a0 (BA-D2), decoupling (BA-Eq(2))
+
+def hierarchy_modes(c=1.0, depth=2):
+    """One-hot hierarchy with bias c: (X~, Y, U, s, V, d) of its augmented statistics."""
+    from numerics.datasets import hierarchy, modes
+    X, Y = hierarchy(depth)
+    U, s, V, d, _ = modes(*correlations(X, Y, c))
+    return augment(X, c), Y, U, s, V, d
+
+
+def fitted_time_constants(tau_expr, *, lr, seeds, n_hid=32, std=3e-3, steps=3000,
+                          duplicate=1, paper="bias_workshop"):
+    """Train linear networks (numpy GD, 1/2-sum loss) on the 4-item hierarchy with bias (data
+    repeated ``duplicate`` times) and fit each mode's logistic rate r (per step); the exact law
+    has r = 2 s / tau.  Returns (fitted tau per (mode, seed) in steps, tau_expr's value, the
+    conventions' tau, half-rise steps per (mode, seed), the run and the mode (s, d))."""
+    from numerics.bias.theory_linear_gd import half_rise_step, init_weights, logistic_rate, \
+        train_linear
+    from theory.bias import matrices as mm
+    from theory.conventions import tau as conventions_tau
+    Xa, Y, U, s, V, d = hierarchy_modes()
+    Xa, Y = np.tile(Xa, duplicate), np.tile(Y, duplicate)
+    n = Xa.shape[1]
+    W1, W2 = init_weights(seeds, Xa.shape[0], n_hid, Y.shape[0], std)
+    run = train_linear(Xa, Y, W1, W2, lr=lr, steps=steps, U=U, V=V, record_every=5)
+    modes_used = range(3)        # modes 2 and 3 are degenerate (s = 0.25): one of them suffices
+    fitted = np.array([[2 * s[a] / logistic_rate(run.steps, run.modes[:, k, a], s[a] / d[a])
+                        for k in range(len(seeds))] for a in modes_used])
+    half = np.array([[half_rise_step(run.steps, run.modes[:, k, a], s[a] / d[a])
+                      for k in range(len(seeds))] for a in modes_used])
+    printed = float(tau_expr.subs({mm.P: n, mm.eps: lr}))
+    return fitted, printed, conventions_tau(lr, n, paper), half, (run, s, d)
+
+
+def effective_a0_fits(a0_expr, *, seeds, n_hid=64, sigma2=2e-4, lr=2e-3, steps=2500):
+    """BA-D2: fitted a0 per (mode, seed) from the logistic intercept of trained linear networks
+    (paper time t/tau via ``theory.conventions.flow_time``), the per-seed linear-regime
+    prediction 1/4 ||W1 v + W2^T u||^2, and ``a0_expr`` at (H, sigma^2)."""
+    from numerics.bias.theory_linear_gd import init_weights, train_linear
+    from theory.bias_workshop.derived import H, sigma2 as s2
+    from theory.conventions import flow_time
+    Xa, Y, U, s, V, d = hierarchy_modes()
+    W1, W2 = init_weights(seeds, Xa.shape[0], n_hid, Y.shape[0], np.sqrt(sigma2))
+    run = train_linear(Xa, Y, W1, W2, lr=lr, steps=steps, U=U, V=V, record_every=5)
+    t = flow_time(run.steps, lr, Xa.shape[1], "bias_workshop")
+    fits, preds = [], []
+    for a in range(3):
+        plateau = s[a] / d[a]
+        row_f, row_p = [], []
+        for k in range(len(seeds)):
+            A = run.modes[:, k, a]
+            sel = (A > 0.1 * plateau) & (A < 0.9 * plateau)
+            slope, icpt = np.polyfit(t[sel], np.log(plateau / A[sel] - 1), 1)
+            row_f.append(plateau / (np.exp(icpt) + 1))
+            row_p.append(0.25 * np.sum((W1[k] @ V[:, a] + W2[k].T @ U[:, a]) ** 2))
+        fits.append(row_f)
+        preds.append(row_p)
+    return np.array(fits), np.array(preds), float(a0_expr.subs({H: n_hid, s2: sigma2}))
+
+
+def off_diagonal_ratio(aligned: bool, n_in=5, n_hid=4, n_out=3, seed=0, a0=1e-3):
+    """BA-Eq(2): max over the flow of ||offdiag(U^T W2 W1 V)|| / max ||diag(U^T W2 W1 V)||, for
+    the matrix gradient flow (tau = 1) on statistics sharing V, from an aligned balanced init or
+    a small random one of the same effective a0 (BA-D2: H std^2 / 2 = a0)."""
+    from numerics.ode import integrate_flow
+    rng = np.random.default_rng(seed)
+    U, V, R = (random_orthogonal(rng, n) for n in (n_out, n_in, n_hid))
+    r = min(n_in, n_out, n_hid)
+    s_vals = np.sort(rng.uniform(0.3, 2.0, r))[::-1]
+    S = np.zeros((n_out, n_in))
+    S[np.arange(r), np.arange(r)] = s_vals
+    D = np.diag(rng.uniform(0.5, 2.0, n_in))
+    syx, sx = U @ S @ V.T, V @ D @ V.T
+    if aligned:
+        W1 = R[:, :r] @ np.diag(np.full(r, np.sqrt(a0))) @ V[:, :r].T
+        W2 = U[:, :r] @ np.diag(np.full(r, np.sqrt(a0))) @ R[:, :r].T
+    else:
+        std = np.sqrt(2 * a0 / n_hid)
+        W1 = rng.standard_normal((n_hid, n_in)) * std
+        W2 = rng.standard_normal((n_out, n_hid)) * std
+
+    def rhs(t, q):
+        err = syx - q["W2"] @ q["W1"] @ sx
+        return {"W1": q["W2"].T @ err, "W2": err @ q["W1"].T}
+
+    t_end = 2 * np.log(1 / a0) / (2 * s_vals.min())
+    flow = integrate_flow(rhs, {"W1": W1, "W2": W2}, t_end, t_eval=np.linspace(0, t_end, 200))
+    M = np.einsum("oa,ohT,hiT,ib->Tab", U, flow.states["W2"], flow.states["W1"], V)
+    diag = np.zeros_like(M)
+    idx = np.arange(min(M.shape[1:]))
+    diag[:, idx, idx] = M[:, idx, idx]
+    off = np.linalg.norm(M - diag, axis=(1, 2)).max()
+    return float(off / np.linalg.norm(diag, axis=(1, 2)).max())
+
+
+# ---------------------------------------------------------------------------------------------
+# Eq. (1) extremes and Eq. (11) early bias rates
+
+def effective_rank_extremes(expr, n: int = 4) -> tuple[float, float]:
+    """An effective-rank formula at a flat spectrum of n and at rank one (BL-Eq(1))."""
+    from theory.bias.effective_rank import evaluate_effective_rank
+    return (float(evaluate_effective_rank(expr, [1] * n)),
+            float(evaluate_effective_rank(expr, [1] + [0] * (n - 1))))
+
+
+def early_bias_rates(second_order_b, Y, seed, *, readout: str, eps=1e-5, n_hid=12):
+    """BL-Eq(11) on one-hot inputs: (exact bias rate of Eq. 10, the formula ``second_order_b``
+    evaluated, mask of units active on some input, exact W1 rate of Eq. 9 (X = I_P)).  ``readout``: 'one step' (W2 = eps Y H^T, the
+    paper's substitution, W2(0) = 0) or 'random' (W2(0) ~ N(0, 2e-4), the paper's init, t = 0)."""
+    Y = np.asarray(Y, float)
+    n_out, p = Y.shape
+    rng = np.random.default_rng(seed)
+    Z = rng.standard_normal((n_hid, p)) * 0.5 + rng.standard_normal((n_hid, 1)) * 0.5
+    H, ds = np.maximum(Z, 0), (Z > 0).astype(float)
+    if readout == "one step":
+        W2 = eps * Y @ H.T
+    elif readout == "random":
+        W2 = rng.standard_normal((n_out, n_hid)) * np.sqrt(2e-4)
+    else:
+        raise ValueError(f"readout={readout!r} must be 'one step' or 'random'")
+    back = (W2.T @ (Y - W2 @ H)) * ds
+    exact = eps * back.sum(1, keepdims=True)
+    values = dict(H=H, Y=Y, dsigma=ds, ones=np.ones((p, 1)), epsilon=eps, X=np.eye(p))
+    formula = evaluate(second_order_b, dims_of(n_in=p, n_hid=n_hid, n_out=n_out, p=p), values)
+    return exact, formula, ds.any(1), eps * back
+
+
+def gated_linear_shifts(dead_fractions, *, seeds, n_hid=64, sigma2=2e-4, lr=2e-3, steps=4000):
+    """F.4's model of the ReLU network, trained: a linear network whose first ``f n_hid`` hidden
+    units are gated off for good (their W1 rows and W2 columns are zero, so they stay zero), on
+    the 4-item tree + bias.  Returns (half-rise delay in steps against the ungated network with
+    the same seeds, shape (fractions, 3 modes, seeds); mode singular values s; tau in steps)."""
+    from numerics.bias.theory_linear_gd import half_rise_step, init_weights, train_linear
+    from theory.conventions import tau as conventions_tau
+    Xa, Y, U, s, V, d = hierarchy_modes()
+    W1, W2 = init_weights(seeds, Xa.shape[0], n_hid, Y.shape[0], np.sqrt(sigma2))
+
+    def half_rises(g):
+        run = train_linear(Xa, Y, W1 * g[None, :, None], W2 * g[None, None, :], lr=lr,
+                           steps=steps, U=U, V=V, record_every=5)
+        return np.array([[half_rise_step(run.steps, run.modes[:, k, a], s[a] / d[a])
+                          for k in range(len(seeds))] for a in range(3)])
+
+    full = half_rises(np.ones(n_hid))
+    shifts = []
+    for f in dead_fractions:
+        g = np.ones(n_hid)
+        g[:int(round(f * n_hid))] = 0.0
+        shifts.append(half_rises(g) - full)
+    return np.array(shifts), s[:3], conventions_tau(lr, Xa.shape[1], "bias")
