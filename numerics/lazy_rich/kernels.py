@@ -1,0 +1,51 @@
+"""Representations and the finite-width NTK (LR-Eq4, LR-Eq5, LR-DefC.2), batched over leading axes.
+
+NTK ordering: row/column (i, p) -> i * P + p (output index major, sample index minor)."""
+from __future__ import annotations
+
+import numpy as np
+
+
+def _t(a):
+    return np.swapaxes(a, -1, -2)
+
+
+def rsm_in(W1, X) -> np.ndarray:
+    """RSM_I = X^T W1^T W1 X (P x P)."""
+    H = np.asarray(W1) @ X
+    return _t(H) @ H
+
+
+def rsm_out(W2, Y) -> np.ndarray:
+    """RSM_O = Y^T (W2 W2^T)^+ Y (P x P), Moore-Penrose pseudo-inverse."""
+    W2 = np.asarray(W2)
+    return _t(Y) @ np.linalg.pinv(W2 @ _t(W2), hermitian=True) @ Y
+
+
+def ntk_from_grams(gram_in, gram_out, X) -> np.ndarray:
+    """NTK = I_No (x) X^T (W1^T W1) X + (W2 W2^T) (x) X^T X from the two weight Grams."""
+    gram_in, gram_out = np.asarray(gram_in), np.asarray(gram_out)
+    n_out = gram_out.shape[-1]
+    k_in = _t(X) @ gram_in @ X
+    xx = X.T @ X
+    eye = np.eye(n_out)
+    lead = np.broadcast_shapes(gram_in.shape[:-2], gram_out.shape[:-2])
+    first = np.einsum("ij,...pq->...ipjq", eye, np.broadcast_to(k_in, lead + k_in.shape[-2:]))
+    second = np.einsum("...ij,pq->...ipjq", gram_out, xx)
+    P = X.shape[1]
+    return (first + second).reshape(lead + (n_out * P, n_out * P))
+
+
+def ntk(W1, W2, X) -> np.ndarray:
+    W1, W2 = np.asarray(W1), np.asarray(W2)
+    return ntk_from_grams(_t(W1) @ W1, W2 @ _t(W2), X)
+
+
+def kernel_distance(K1, K2) -> np.ndarray:
+    """S(K1, K2) = 1 - <K1, K2>_F / (||K1||_F ||K2||_F) (Fort et al. 2020; App E.7)."""
+    K1, K2 = np.asarray(K1), np.asarray(K2)
+    num = np.sum(K1 * K2, axis=(-2, -1))
+    den = np.linalg.norm(K1, axis=(-2, -1)) * np.linalg.norm(K2, axis=(-2, -1))
+    if np.any(den == 0):
+        raise ValueError("kernel_distance: a kernel is identically zero")
+    return 1.0 - num / den

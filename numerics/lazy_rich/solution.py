@@ -1,0 +1,198 @@
+"""The exact learning dynamics of lambda-balanced two-layer linear networks (Sec 4, App B).
+
+Times are the paper's dimensionless ``t / tau`` (tau = 1/lr; after k GD steps t/tau = k * lr,
+``theory.conventions.flow_time``).  Every closed form is vectorised over a time grid and returns
+arrays with a leading time axis.  Q = [W1^T; W2] is (Ni + No, Nh) and QQ^T its Gram matrix.
+
+* :func:`f_matrix`, :func:`spectrum` -- F and its eigendecomposition (LR-Lem4.1, LR-Lem4.2)
+* :func:`init_variables` -- B, C, D (LR-Eq10-12)
+* :func:`qq_exact` -- Theorem 4.3 (plain form); :func:`qq_stable` -- Theorem B.5 (stable form)
+* :func:`qq_fukumizu` -- the generic Riccati solution through ``eigh(F)`` (LR-Eq7)
+* :func:`flow_rhs` -- the gradient flow of the weights, for ``numerics.ode.integrate_flow``
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from numerics.checks import finite_array
+from numerics.lazy_rich.tasks import TaskSVD
+
+
+def f_matrix(syx, lam: float) -> np.ndarray:
+    """F = [[-lam/2 I_Ni, Syx^T], [Syx, lam/2 I_No]] (LR-Lem4.1)."""
+    syx = finite_array(syx, "syx", ndim=2)
+    lam = float(finite_array(lam, "lam"))
+    n_out, n_in = syx.shape
+    return np.block([[-lam / 2 * np.eye(n_in), syx.T], [syx, lam / 2 * np.eye(n_out)]])
+
+
+def qq_from_weights(W1, W2) -> np.ndarray:
+    """QQ^T for Q = [W1^T; W2], batched over leading axes (LR-Eq3)."""
+    Q = np.concatenate([np.swapaxes(np.asarray(W1), -1, -2), np.asarray(W2)], axis=-2)
+    return Q @ np.swapaxes(Q, -1, -2)
+
+
+def blocks(qq, n_in: int) -> dict:
+    """The LR-Eq3 blocks of QQ^T: input Gram W1^T W1, function W2 W1, output Gram W2 W2^T."""
+    qq = np.asarray(qq)
+    return {"W1tW1": qq[..., :n_in, :n_in], "W2W1": qq[..., n_in:, :n_in],
+            "W2W2t": qq[..., n_in:, n_in:]}
+
+
+@dataclass(frozen=True)
+class Spectrum:
+    """Per-mode quantities of Lem 4.2: S_lam = sqrt(S^2 + lam^2/4), H, G, lam_perp, and P, Gamma."""
+
+    svd: TaskSVD
+    lam: float
+    s_lam: np.ndarray
+    h: np.ndarray
+    g: np.ndarray
+    lam_perp: float
+    P: np.ndarray
+    gamma: np.ndarray
+
+
+def spectrum(svd: TaskSVD, lam: float) -> Spectrum:
+    """Eigendecomposition F = P diag(gamma) P^T of LR-Lem4.2 (Eqs. 8-9)."""
+    lam = float(finite_array(lam, "lam"))
+    s = svd.s
+    s_lam = np.sqrt(s ** 2 + lam ** 2 / 4)
+    # H = 2(S_lam - S)/lam written as (lam/2)/(S_lam + S): exact at lam = 0 and for |lam| >> s.
+    denom = s_lam + s
+    h = np.where(denom > 0, (lam / 2) / np.where(denom > 0, denom, 1.0), 0.0)
+    g = 1 / np.sqrt(1 + h ** 2)
+    lam_perp = float(np.sign(svd.n_out - svd.n_in) * lam / 2)
+    gm, gp = g * (1 - h), g * (1 + h)
+    P = np.block([[svd.V * gm / np.sqrt(2), svd.V * gp / np.sqrt(2), svd.V_perp],
+                  [svd.U * gp / np.sqrt(2), -svd.U * gm / np.sqrt(2), svd.U_perp]])
+    gamma = np.concatenate([s_lam, -s_lam, np.full(abs(svd.n_out - svd.n_in), lam_perp)])
+    return Spectrum(svd, lam, s_lam, h, g, lam_perp, P, gamma)
+
+
+def init_variables(W1, W2, sp: Spectrum) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """B, C, D of LR-Eq10-12 (each Nh x ...)."""
+    gm, gp = sp.g * (1 - sp.h), sp.g * (1 + sp.h)
+    W1, W2 = np.asarray(W1), np.asarray(W2)
+    B = W2.T @ (sp.svd.U * gp) + W1 @ (sp.svd.V * gm)
+    C = W2.T @ (sp.svd.U * gm) - W1 @ (sp.svd.V * gp)
+    D = W2.T @ sp.svd.U_perp + W1 @ sp.svd.V_perp
+    return B, C, D
+
+
+def _time_grid(t) -> np.ndarray:
+    t = finite_array(t, "t", ndim=None)
+    if np.any(t < 0):
+        raise ValueError("t must be non-negative (t/tau)")
+    return np.atleast_1d(t)
+
+
+def _expm1_ratio(a, t):
+    """(e^{a t} - 1)/a with the limit t at a = 0; broadcasts a against t."""
+    a = np.asarray(a, dtype=float)
+    safe = np.where(a == 0, 1.0, a)
+    return np.where(a == 0, t, np.expm1(a * t) / safe)
+
+
+def qq_exact(t, W1, W2, svd: TaskSVD, lam: float) -> np.ndarray:
+    """Theorem 4.3: QQ^T(t) = Z A^{-1} Z^T for a lambda-balanced start (W1, W2).  Shape (T, N, N).
+
+    The plain form multiplies e^{+S_lam t} by e^{-S_lam t}; it overflows once S_lam t/tau ~ 350
+    (LR-Impl) -- use :func:`qq_stable` there.
+    """
+    t = _time_grid(t)[:, None]
+    sp = spectrum(svd, lam)
+    B, C, D = init_variables(W1, W2, sp)
+    gm, gp = sp.g * (1 - sp.h), sp.g * (1 + sp.h)
+    mu = sp.s_lam[None, :]
+    ep, em, eperp = np.exp(mu * t), np.exp(-mu * t), np.exp(sp.lam_perp * t)
+    V, U = svd.V, svd.U
+    top = (np.einsum("im,tm,hm->tih", V * gm, ep, B) - np.einsum("im,tm,hm->tih", V * gp, em, C)
+           + 2 * np.einsum("ik,t,hk->tih", svd.V_perp, eperp[:, 0], D))
+    bot = (np.einsum("im,tm,hm->tih", U * gp, ep, B) + np.einsum("im,tm,hm->tih", U * gm, em, C)
+           + 2 * np.einsum("ik,t,hk->tih", svd.U_perp, eperp[:, 0], D))
+    Z = 0.5 * np.concatenate([top, bot], axis=1)
+    a_plus = _expm1_ratio(2 * mu, t) / 2      # (e^{2 S t} - 1)/(4 S)
+    a_minus = -_expm1_ratio(-2 * mu, t) / 2   # (e^{-2 S t} - 1)/(4 S)
+    a_perp = _expm1_ratio(2 * sp.lam_perp, t[:, 0])
+    A = (np.eye(B.shape[0]) + np.einsum("hm,tm,km->thk", B, a_plus, B)
+         - np.einsum("hm,tm,km->thk", C, a_minus, C) + a_perp[:, None, None] * (D @ D.T))
+    return Z @ np.linalg.solve(A, np.swapaxes(Z, -1, -2))
+
+
+def qq_stable(t, W1, W2, svd: TaskSVD, lam: float) -> np.ndarray:
+    """Theorem B.5: QQ^T = Z_s C_s^{-1} Z_s^T with only decaying exponentials (B invertible).
+
+    The D-terms carry e^{lam_perp t}; they are merged with e^{-S_lam t} before exponentiation, since
+    lam_perp < S_lam whenever every task singular value is positive (erratum watch E9)."""
+    t = _time_grid(t)[:, None]
+    sp = spectrum(svd, lam)
+    B, C, D = init_variables(W1, W2, sp)
+    if np.linalg.cond(B) > 1e12:
+        raise np.linalg.LinAlgError("B is singular: Theorem B.5 needs B invertible")
+    Binv = np.linalg.inv(B)
+    gm, gp = sp.g * (1 - sp.h), sp.g * (1 + sp.h)
+    mu = sp.s_lam[None, :]
+    em = np.exp(-mu * t)                                     # (T, m)
+    CtBit = C.T @ Binv.T                                     # (m, m)
+    M = em[:, :, None] * CtBit[None] * em[:, None, :]        # e^{-St} C^T B^{-T} e^{-St}
+    DtBit = D.T @ Binv.T                                     # (k, m)
+    Eperp = np.exp((sp.lam_perp - mu) * t)                   # merged exponent, always < 0
+    V, U = svd.V, svd.U
+    top = (V * gm)[None] - np.einsum("im,tmn->tin", V * gp, M) \
+        + 2 * np.einsum("ik,kn,tn->tin", svd.V_perp, DtBit, Eperp)
+    bot = (U * gp)[None] + np.einsum("im,tmn->tin", U * gm, M) \
+        + 2 * np.einsum("ik,kn,tn->tin", svd.U_perp, DtBit, Eperp)
+    Zs = np.concatenate([top, bot], axis=1)
+    BiBit = Binv @ Binv.T
+    decay = -np.expm1(-2 * mu * t)                           # 1 - e^{-2 S t}
+    safe_mu = np.where(mu > 0, mu, 1.0)
+    ratio = np.where(mu > 0, decay / safe_mu, 2 * t)         # (1 - e^{-2St})/S, limit 2t
+    BiC = Binv @ C
+    pair = mu[:, :, None] + mu[:, None, :]                   # S_i + S_j
+    lp = sp.lam_perp
+    if lp > 0:
+        dterm = np.exp((2 * lp - pair) * t[:, :, None]) * (-np.expm1(-2 * lp * t))[:, :, None] / (2 * lp)
+    elif lp < 0:
+        dterm = np.exp(-pair * t[:, :, None]) * np.expm1(2 * lp * t)[:, :, None] / (2 * lp)
+    else:
+        dterm = np.exp(-pair * t[:, :, None]) * t[:, :, None]
+    BiD = Binv @ D
+    Cs = (4 * em[:, :, None] * BiBit[None] * em[:, None, :] + np.einsum("tm,mn->tmn", ratio, np.eye(len(sp.s_lam)))
+          + em[:, :, None] * np.einsum("mk,tk,nk->tmn", BiC, ratio, BiC) * em[:, None, :]
+          + 4 * dterm * (BiD @ BiD.T)[None])
+    return Zs @ np.linalg.solve(Cs, np.swapaxes(Zs, -1, -2))
+
+
+def qq_fukumizu(t, W1, W2, F) -> np.ndarray:
+    """LR-Eq7: QQ^T(t) = e^{Ft} Q0 [I + Q0^T (int_0^t e^{2Fs} ds) Q0]^{-1} Q0^T e^{Ft}, with the
+    integral through eigh(F) and its limit t at zero eigenvalues (F may be singular)."""
+    t = _time_grid(t)
+    gamma, P = np.linalg.eigh(finite_array(F, "F", ndim=2))
+    Q0 = np.concatenate([np.asarray(W1).T, np.asarray(W2)], axis=0)
+    PtQ = P.T @ Q0
+    Z = np.einsum("ij,tj,jh->tih", P, np.exp(np.outer(t, gamma)), PtQ)
+    A = np.eye(Q0.shape[1]) + np.einsum("jh,tj,jk->thk", PtQ, _expm1_ratio(2 * gamma[None], t[:, None]), PtQ)
+    return Z @ np.linalg.solve(A, np.swapaxes(Z, -1, -2))
+
+
+def middle_matrix(t, W1, W2, F) -> np.ndarray:
+    """A(t) = I + Q0^T (int_0^t e^{2Fs} ds) Q0 of LR-Eq7 (its eigenvalues are >= 1)."""
+    t = _time_grid(t)
+    gamma, P = np.linalg.eigh(F)
+    PtQ = P.T @ np.concatenate([np.asarray(W1).T, np.asarray(W2)], axis=0)
+    return np.eye(PtQ.shape[1]) + np.einsum("jh,tj,jk->thk", PtQ, _expm1_ratio(2 * gamma[None], t[:, None]), PtQ)
+
+
+def flow_rhs(syx, sxx=None):
+    """Gradient flow tau dW1/dt = W2^T (Syx - W2 W1 Sxx), tau dW2/dt = (Syx - W2 W1 Sxx) W1^T
+    (the 1/2-mean loss, Sec 3), as ``rhs(t, {"W1", "W2"})`` in units of t/tau."""
+    syx = finite_array(syx, "syx", ndim=2)
+    sxx = np.eye(syx.shape[1]) if sxx is None else finite_array(sxx, "sxx", shape=(syx.shape[1],) * 2)
+
+    def rhs(_t, p):
+        E = syx - p["W2"] @ p["W1"] @ sxx
+        return {"W1": p["W2"].T @ E, "W2": E @ p["W1"].T}
+    return rhs

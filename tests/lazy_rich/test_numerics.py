@@ -1,0 +1,66 @@
+"""Machinery of numerics.lazy_rich: conventions, argument validation, shapes."""
+import numpy as np
+import pytest
+
+from numerics.lazy_rich import kernels as kn
+from numerics.lazy_rich import solution as so
+from numerics.lazy_rich.init import balance, lambda_balanced_init, layer_singular_values, weights_from_product
+from numerics.lazy_rich.tasks import random_task, task_svd, whitened_inputs
+from numerics.lazy_rich.training import train_linear
+from theory.conventions import CONVENTIONS, MEAN_HALF
+
+
+def test_convention_is_half_mean_loss_with_tau_one_over_lr():
+    conv = CONVENTIONS["lazy_rich"]
+    assert conv.flow == MEAN_HALF and conv.train == MEAN_HALF
+
+
+def test_training_does_not_modify_the_callers_weights_and_uses_lr_steps_clock():
+    task = random_task(3, 2, 5, np.random.default_rng(0))
+    W1, W2 = lambda_balanced_init(0.5, 3, 2, 2, np.random.default_rng(1), scale=0.3)
+    W1c, W2c = W1.copy(), W2.copy()
+    hist = train_linear(W1[None], W2[None], task.X, task.Y, lr=0.01, steps=10, record_every=5)
+    assert np.array_equal(W1, W1c) and np.array_equal(W2, W2c)
+    assert np.allclose(hist.t_over_tau, [0.0, 0.05, 0.1])
+
+
+def test_bad_arguments_raise_named_errors():
+    rng = np.random.default_rng(0)
+    with pytest.raises(ValueError, match="n_samples"):
+        whitened_inputs(4, 3, rng)
+    with pytest.raises(ValueError, match="n_hid"):
+        lambda_balanced_init(1.0, 4, 3, 2, rng)
+    with pytest.raises(ValueError, match="s must be non-negative"):
+        layer_singular_values([-1.0], 0.0)
+    with pytest.raises(ValueError, match="lam"):
+        so.f_matrix(np.eye(2), np.nan)
+    with pytest.raises(ValueError, match="syx"):
+        task_svd(np.array([[np.inf, 0.0]]))
+    with pytest.raises(ValueError, match="t must be non-negative"):
+        so.qq_exact([-1.0], np.eye(2), np.eye(2), task_svd(np.eye(2)), 0.0)
+    with pytest.raises(ValueError, match="identically zero"):
+        kn.kernel_distance(np.zeros((2, 2)), np.eye(2))
+    W1, W2 = lambda_balanced_init(0.0, 4, 4, 4, rng)
+    task = random_task(4, 4, 6, rng)
+    svd = task.svd
+    B = so.init_variables(W1, W2, so.spectrum(svd, 0.0))[0]
+    if np.linalg.cond(B) > 1e12:
+        with pytest.raises(np.linalg.LinAlgError):
+            so.qq_stable([1.0], W1, W2, svd, 0.0)
+
+
+@pytest.mark.parametrize("shape", [(5, 2), (2, 5), (3, 3)])
+def test_completion_and_weight_maps(shape):
+    n_in, n_out = shape
+    svd = random_task(n_in, n_out, 7, np.random.default_rng(2)).svd
+    full_U = np.concatenate([svd.U, svd.U_perp], axis=1)
+    full_V = np.concatenate([svd.V, svd.V_perp], axis=1)
+    assert full_U.shape == (n_out, max(n_in, n_out)) and full_V.shape == (n_in, max(n_in, n_out))
+    product = np.random.default_rng(3).standard_normal((n_out, n_in))
+    W1, W2 = weights_from_product(product, -0.8)
+    assert np.allclose(W2 @ W1, product) and np.allclose(balance(W1, W2), -0.8 * np.eye(min(shape)))
+
+
+def test_layer_singular_values_are_accurate_for_large_lambda():
+    s1, s2 = layer_singular_values(np.array([1e-3, 1.0]), 1e8)
+    assert np.allclose(s1 * s2, [1e-3, 1.0], rtol=1e-12)

@@ -1,0 +1,95 @@
+"""Balance of practical random initialisations (App A.3, A.4; Tables 1-3; Figs 1C, 6-10)."""
+import sympy as sp
+
+from theory.lazy_rich.symbols import n_hid, n_in, n_out
+from theory.registry import register
+
+var1, var2 = sp.symbols("sigma_1^2 sigma_2^2", positive=True)   # entry variances of W1, W2
+r, k, a1, a2 = sp.symbols("r k alpha_1 alpha_2", positive=True)  # No = r Ni, Nh = k Ni
+
+#: Thm A.3 (1): E[W2^T W2 - W1 W1^T] = (No var2 - Ni var1) I
+MEAN = n_out * var2 - n_in * var1
+#: Thm A.3 (2): entrywise Var = (No var2^2 + Ni var1^2) M, M with `diagonal` on the diagonal, 1 elsewhere
+VAR_PREFACTOR = n_out * var2 ** 2 + n_in * var1 ** 2
+M_DIAGONAL_PRINTED = 4
+M_DIAGONAL_CORRECTED = 2
+
+#: Table 1: entry variances (var1, var2) per initialisation
+INITS = {
+    "LeCun": (1 / n_in, 1 / n_hid),
+    "Glorot": (2 / (n_in + n_hid), 2 / (n_hid + n_out)),
+    "He": (2 / n_in, 2 / n_hid),
+    "Scaled": (a1 ** 2 / n_in, a2 ** 2 / n_hid),
+}
+TABLE1 = {name: (MEAN.subs({var1: v1, var2: v2}), VAR_PREFACTOR.subs({var1: v1, var2: v2}))
+          for name, (v1, v2) in INITS.items()}
+#: Table 2: the same in ratios Nh = k Ni, No = r Ni
+TABLE2 = {name: tuple(sp.simplify(e.subs({n_hid: k * n_in, n_out: r * n_in})) for e in row)
+          for name, row in TABLE1.items()}
+#: Table 3: E[lambda] in the special cases (1: r = k = 1, 2: r -> 0, 3: r -> oo, 4: k -> 0, 5: k -> oo,
+#: 6: r = (a1^2/a2^2) k, Scaled only)
+TABLE3 = {
+    "LeCun": (0, -1, sp.oo, sp.oo, -1, None),
+    "Glorot": (0, -2 / (k + 1), 2 * k / (k + 1), 0, 0, None),
+    "He": (0, -2, sp.oo, sp.oo, -2, None),
+    "Scaled": (a2 ** 2 - a1 ** 2, -a1 ** 2, sp.oo, sp.oo, -a1 ** 2, 0),
+}
+#: the lower bounds of E[lambda] over all shapes (Table 2, "limits as to what lambda can take")
+BOUNDS = {"LeCun": (-1, sp.oo), "Glorot": (-2, 2), "He": (-2, sp.oo), "Scaled": (-a1 ** 2, sp.oo)}
+
+register(
+    id="LR-ThmA.3", paper="lazy_rich", where="App A.3, Theorem A.3, Eq. (22), l.242-272", kind="constant",
+    title="random Gaussian inits are lambda-balanced in expectation",
+    statement=r"E[W_{l+1}^TW_{l+1} - W_lW_l^T] = (N_{l+1}\sigma_{l+1}^2 - N_{l-1}\sigma_l^2)I;\ "
+              r"Var = (N_{l+1}\sigma_{l+1}^4 + N_{l-1}\sigma_l^4)M, M with fours across the diagonal and ones "
+              r"elsewhere; as the width grows the balance converges in probability to lambda-balanced weights",
+    printed=(MEAN, VAR_PREFACTOR, M_DIAGONAL_PRINTED), corrected=(MEAN, VAR_PREFACTOR, M_DIAGONAL_CORRECTED),
+    corrected_statement="M has twos on the diagonal (Var of a sum of n squared Gaussians is 2 n sigma^4); "
+                        "the convergence to lambda I is entrywise only: the spectrum of the balance keeps "
+                        "a Marchenko-Pastur spread at fixed width ratios (E2, E3).",
+    expected="erratum", reconstructed=True)
+
+register(
+    id="LR-Tab1", paper="lazy_rich", where="App A.3, Table 1, l.275-280", kind="constant",
+    title="mean and variance of the balance per initialisation",
+    statement="E[lambda] and Var of the balance for LeCun, Glorot, He, Scaled initialisation",
+    printed=TABLE1, expected="holds", reconstructed=True,
+    notes="Variance column = prefactor of M (M's diagonal is LR-ThmA.3's erratum). The Scaled bullet's "
+          "'alpha/n_in' vs the table's alpha^2/n_in is inconsistent (E12); the table's alpha^2 is encoded.")
+
+register(
+    id="LR-Tab2", paper="lazy_rich", where="App A.3, Table 2, l.283-292", kind="constant",
+    title="balance statistics in width ratios; monotone in r and k; bounded below",
+    statement="E[lambda], Var in terms of r = No/Ni, k = Nh/Ni; Var -> 0 as Ni -> oo; larger r raises "
+              "lambda, larger k lowers it; some initialisations bound lambda (LeCun)",
+    printed=(TABLE2, BOUNDS), expected="erratum", reconstructed=True,
+    corrected=(TABLE2, BOUNDS),
+    corrected_statement="A larger r raises E[lambda] for all four; a larger k lowers it for LeCun, He and Scaled, "
+                        "but for Glorot dE/dk = -2(r - 1)(k^2 - r)/((k + r)^2 (k + 1)^2), so E[lambda] decreases in "
+                        "k only where (r - 1)(k^2 - r) > 0 (e.g. it increases with k for r = 0.1, k = 5).",
+    notes="Bounds derived: LeCun > -1, He > -2, Glorot in (-2, 2), Scaled > -alpha_1^2 (the thesis' "
+          "'LeCun lambda >= 0' is not in the paper text and is wrong).")
+
+register(
+    id="LR-Tab3", paper="lazy_rich", where="App A.3, Table 3, l.293-322", kind="limit",
+    title="E[lambda] in special width configurations",
+    statement="E[lambda] for equal layers, r -> 0, r -> oo, k -> 0, k -> oo, r = (alpha_1^2/alpha_2^2) k",
+    printed=TABLE3, expected="holds", reconstructed=True,
+    notes="Case 1 ('three layers equal') needs r = k = 1; Glorot with r = k != 1 gives (k-1)/(k+1).")
+
+register(
+    id="LR-Fig1C", paper="lazy_rich", where="Fig. 1C, Figs. 6-7; App E.3 l.693", kind="empirical",
+    title="LeCun init (40, 120, 250) looks like a scaled identity",
+    statement="The balance W2^T W2 - W1 W1^T of a LeCun init with (Ni, Nh, No) = (40, 120, 250) is "
+              "visually similar to a scaled identity (diagonal ~ No/Nh - 1 = 1.083).",
+    printed=MEAN.subs({var1: 1 / n_in, var2: 1 / n_hid}), expected="holds", reconstructed=True)
+
+register(
+    id="LR-A.4", paper="lazy_rich", where="App A.4, l.323-329; Figs. 8-10", kind="empirical",
+    title="absolute vs relative scale",
+    statement="The initial loss depends only on the absolute scale; in the square net the kernel distance "
+              "depends on lambda and peaks at lambda = 0; funnel and inverted funnel are mirror images; the "
+              "final loss is the same for all initialisations.",
+    printed=None, expected="holds", reconstructed=False,
+    notes="Reduced reproduction with exact lambda-balanced whitened inits (the public A.4 script drops "
+          "both, E13); absolute scale = ||W2 W1(0)||_F.")
