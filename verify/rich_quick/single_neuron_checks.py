@@ -1,0 +1,290 @@
+"""Checks of the single-neuron claims (rich_quick Sec 3, App A).  Every function takes the formula
+or object under test as an argument, so ``tests/rich_quick`` can show that it rejects a perturbed
+version.  Symbolic identities are evaluated at 30 digits at drawn points (a full ``simplify`` of
+the nested square roots is slow and not needed to refute); flows come from
+``numerics.rich_quick.single_neuron``.
+"""
+from __future__ import annotations
+
+from contextlib import contextmanager
+from functools import lru_cache
+
+import mpmath
+import numpy as np
+import sympy as sp
+from hypothesis import settings
+
+from numerics.rich_quick import single_neuron as sn
+from theory.rich_quick import single_neuron_implicit_bias as B
+from theory.rich_quick import single_neuron_symbols as S
+
+DPS = 30
+#: residual tolerance of a 30-digit evaluation: far above round-off (1e-25), far below any error
+HP_TOL = 1e-15
+
+COORDS = {S.mu: S.MU_OF_WEIGHTS, S.phi: S.PHI_OF_WEIGHTS, S.delta: S.DELTA_OF_WEIGHTS,
+          S.nu: S.NU_OF_WEIGHTS, S.omega: S.OMEGA_OF_WEIGHTS, S.v: S.V_OF_WEIGHTS}
+
+
+@lru_cache(maxsize=None)
+def _compiled(expr: sp.Expr):
+    symbols = tuple(sorted(expr.free_symbols, key=lambda s: s.name))
+    f = sp.lambdify(symbols, expr, modules="mpmath")
+    names = tuple(s.name for s in symbols)
+
+    def evaluate(point: dict) -> mpmath.mpf:
+        with mpmath.workdps(DPS):
+            value = f(*[mpmath.mpf(point[n]) for n in names])
+            return abs(value) if not isinstance(value, mpmath.mpc) else (
+                abs(value.real) if abs(value.imag) < mpmath.mpf(10) ** (-DPS + 5) else mpmath.inf)
+    return evaluate
+
+
+def hp_abs(expr, point: dict) -> float:
+    """|expr| at ``point`` (symbol name -> float), 30 digits; inf for a complex value."""
+    expr = sp.sympify(expr)
+    if not expr.free_symbols:
+        return float(abs(sp.N(expr, DPS)))
+    return float(_compiled(expr)(point))
+
+
+def relative(residual, scale, point) -> float:
+    return hp_abs(residual, point) / max(1.0, hp_abs(scale, point))
+
+
+# --- rate equations along the whitened weight flow ---------------------------------------------
+
+def flow_rate(quantity: sp.Expr) -> sp.Expr:
+    """d quantity/dt along the whitened weight flow Eqs. (14)-(15) (chain rule)."""
+    return sum(sp.diff(quantity, s) * f for s, f in S.WEIGHT_FLOW.items())
+
+
+@lru_cache(maxsize=None)
+def _rate_residual(quantity, rate):
+    chain = flow_rate(quantity)
+    return chain - sp.sympify(rate).subs(COORDS), chain
+
+
+def rate_equation_error(quantity: sp.Expr, rate: sp.Expr, point: dict) -> float:
+    """Relative error of a printed rate ``d quantity/dt = rate(mu, phi, nu, omega, v, delta, ...)``
+    against the chain rule along the weight flow, at a weight point (a, w1, w2, b, eta_a, eta_w)."""
+    return relative(*_rate_residual(sp.sympify(quantity), sp.sympify(rate)), point)
+
+
+@lru_cache(maxsize=None)
+def _identity_residual(lhs, rhs):
+    lhs, rhs = lhs.subs(COORDS), rhs.subs(COORDS)
+    return lhs - rhs, lhs
+
+
+def identity_error(lhs: sp.Expr, rhs: sp.Expr, point: dict) -> float:
+    """Relative error of ``lhs = rhs`` at ``point`` (weights substituted for coordinates)."""
+    return relative(*_identity_residual(sp.sympify(lhs), sp.sympify(rhs)), point)
+
+
+@lru_cache(maxsize=None)
+def _solution_residual(solution, rate, state):
+    d = sp.diff(solution, S.t)
+    return d - rate.subs(state, solution), d
+
+
+def solution_residual(solution: sp.Expr, rate: sp.Expr, state: sp.Symbol, point: dict) -> float:
+    """Relative residual of a closed form ``state(t) = solution`` in ``state' = rate`` at ``point``
+    (which carries t and the constants)."""
+    return relative(*_solution_residual(sp.sympify(solution), sp.sympify(rate), state), point)
+
+
+@contextmanager
+def fewer_examples(fraction: float):
+    """Run hypothesis searches inside with ``fraction`` of the active profile's examples (at
+    least 4): for properties that integrate a flow per example."""
+    previous = settings._current_profile or "default"
+    current = settings.get_profile(previous)
+    name = f"{previous}-x{fraction:g}"
+    settings.register_profile(name, parent=current,
+                              max_examples=max(4, int(current.max_examples * fraction)))
+    settings.load_profile(name)
+    try:
+        yield
+    finally:
+        settings.load_profile(previous)
+
+
+# --- flows ---------------------------------------------------------------------------------------
+
+def whitened_data(beta_star, seed: int = 0):
+    """X with orthonormal columns (n = d + 2 rows, so X^T X = I_d) and y with X^T y = beta_*."""
+    beta_star = np.asarray(beta_star, float)
+    d = beta_star.size
+    X = np.linalg.qr(np.random.default_rng(seed).standard_normal((d + 2, d)))[0]
+    return X, X @ beta_star
+
+
+def whitened_flow(case: dict, t_end: float, n_t: int = 81):
+    """Weight flow of a whitened case; returns (t, a (T,), w (d, T), drift of delta)."""
+    X, y = whitened_data(case["beta_star"])
+    t = np.linspace(0, t_end, n_t)
+    flow = sn.integrate(X, y, case["a0"], np.asarray(case["w0"], float), t_end,
+                        eta_a=case["eta_a"], eta_w=case["eta_w"], t_eval=t)
+    return t, flow.states["a"], flow.states["w"], flow.drift["delta"]
+
+
+def flow_coordinates(case: dict, t_end: float, n_t: int = 81) -> dict:
+    """mu, phi, a, omega, nu = omega/a, and ||w|| along the flow."""
+    t, a, w, drift = whitened_flow(case, t_end, n_t)
+    bs = np.asarray(case["beta_star"], float)
+    mu, phi = sn.mu_phi(a, w, bs)
+    omega = bs @ w
+    return {"t": t, "a": a, "w": w, "mu": mu, "phi": phi, "omega": omega, "nu": omega / a,
+            "w_norm": np.linalg.norm(w, axis=0), "drift": drift}
+
+
+def trajectory_error(predicted: dict, reference: dict) -> float:
+    """Max error of predicted coordinates vs the flow: relative to each coordinate's range for
+    mu, a, omega, nu (phi is a cosine: absolute)."""
+    errs = []
+    for name, value in predicted.items():
+        ref = reference[name]
+        value = np.asarray(value, float)
+        if not np.all(np.isfinite(value)):
+            return float("inf")
+        scale = 1.0 if name == "phi" else max(1e-300, float(np.max(np.abs(ref))))
+        errs.append(float(np.max(np.abs(value - ref)) / scale))
+    return max(errs)
+
+
+def closed_form_in_t(expr: sp.Expr, constants: dict, t) -> np.ndarray:
+    """A closed form of t evaluated on a grid at 30 digits (constants: symbol name -> value)."""
+    f = _compiled_signed(sp.sympify(expr))
+    return np.array([f({**constants, "t": float(s)}) for s in np.atleast_1d(t)])
+
+
+@lru_cache(maxsize=None)
+def _compiled_signed(expr):
+    symbols = tuple(sorted(expr.free_symbols, key=lambda s: s.name))
+    f = sp.lambdify(symbols, expr, modules="mpmath")
+
+    def evaluate(point):
+        with mpmath.workdps(DPS):
+            value = f(*[mpmath.mpf(point[s.name]) for s in symbols])
+            if isinstance(value, mpmath.mpc):
+                return float(value.real) if abs(value.imag) < 1e-20 else float("nan")
+            return float(value)
+    return evaluate
+
+
+def basin_prediction(basin_expr: sp.Expr, case: dict) -> float:
+    """The printed/corrected basin quantity at an initial condition (its sign = sgn a(inf))."""
+    bs = np.asarray(case["beta_star"], float)
+    w0 = np.asarray(case["w0"], float)
+    point = {"a0": case["a0"], "omega0": float(w0 @ bs), "b": float(np.linalg.norm(bs)),
+             "delta": float(sn.delta_of(case["a0"], w0, case["eta_a"], case["eta_w"])),
+             "eta_a": case["eta_a"], "eta_w": case["eta_w"]}
+    return closed_form_in_t(basin_expr, point, [0.0])[0]
+
+
+def final_sign_of_a(case: dict, t_end: float = 80.0) -> float:
+    """sgn a(t_end) of the flow, t_end long enough for the (single, Lemma A.1) crossing."""
+    _, a, _, _ = whitened_flow(case, t_end, n_t=3)
+    return float(np.sign(a[-1]))
+
+
+def zero_crossings(case: dict, t_end: float, n_t: int = 4001) -> int:
+    """Sign changes of a(t) w(t)^T beta_* on a fine grid of the flow."""
+    t, a, w, _ = whitened_flow(case, t_end, n_t)
+    prod = a * (np.asarray(case["beta_star"]) @ w)
+    s = np.sign(prod)
+    s = s[s != 0]
+    return int(np.sum(s[1:] != s[:-1]))
+
+
+# --- function space ------------------------------------------------------------------------------
+
+def preconditioner_error(M_of_beta, a, w, eta_a, eta_w) -> float:
+    """Relative Frobenius error of ``M_of_beta(beta, delta, eta_a, eta_w)`` against
+    ``eta_w a^2 I + eta_a w w^T`` (Eq. 3)."""
+    M = sn.preconditioner(a, w, eta_a, eta_w)
+    d = sn.delta_of(a, w, eta_a, eta_w)
+    return float(np.linalg.norm(M_of_beta(a * np.asarray(w), d, eta_a, eta_w) - M) / np.linalg.norm(M))
+
+
+def numeric_hessian(fun, beta, h=1e-4):
+    """Central-difference Hessian (error O(h^2) ~ 1e-8 relative at h = 1e-4)."""
+    d = beta.size
+    H = np.empty((d, d))
+    E = np.eye(d) * h
+    for i in range(d):
+        for j in range(d):
+            H[i, j] = (fun(beta + E[i] + E[j]) - fun(beta + E[i] - E[j]) - fun(beta - E[i] + E[j])
+                       + fun(beta - E[i] - E[j])) / (4 * h * h)
+    return H
+
+
+def curl_asymmetry(H_of_beta, beta, h=1e-6) -> float:
+    """max_{ijk} |dH_ij/dbeta_k - dH_ik/dbeta_j| (Eq. 50) by central differences."""
+    d = beta.size
+    dH = np.stack([(H_of_beta(beta + h * e) - H_of_beta(beta - h * e)) / (2 * h) for e in np.eye(d)])
+    return float(np.max(np.abs(dH.transpose(1, 2, 0) - dH.transpose(1, 0, 2))))
+
+
+# --- implicit bias -------------------------------------------------------------------------------
+
+def gf_limit(X, y, beta0, delta, eta_a=1.0, eta_w=1.0, t_end=400.0, sign=1.0):
+    """beta(t_end) of the weight flow from the init with a0 w0 = beta0 and conserved delta."""
+    a0, w0 = sn.balanced_init(beta0, delta, eta_a, eta_w, sign)
+    flow = sn.integrate(X, y, a0, w0, t_end, eta_a=eta_a, eta_w=eta_w,
+                        t_eval=np.array([0.0, t_end]), rtol=1e-11)
+    return flow.states["a"][-1] * flow.states["w"][:, -1]
+
+
+def implicit_bias_minimiser(potential, linear_coeff, X, y, beta0, guess):
+    """argmin ``potential(beta) - linear_coeff * beta0_hat^T beta`` s.t. ``X beta = y``."""
+    b0 = np.asarray(beta0, float) / np.linalg.norm(beta0)
+    return sn.interpolant_argmin(lambda beta: potential(beta) - linear_coeff * b0 @ beta, X, y, guess)
+
+
+def basin_mismatches(basin_expr, cases, margin=0.05):
+    """Inits (delta < 0) whose predicted sign of a(inf) is wrong; those within ``margin``
+    (relative) of the separating surface are skipped."""
+    bad, used = [], 0
+    for case in cases:
+        pred = basin_prediction(basin_expr, case)
+        scale = abs(case["a0"]) + float(np.linalg.norm(case["w0"]) * np.linalg.norm(case["beta_star"]))
+        if abs(pred) < margin * scale:
+            continue
+        used += 1
+        if np.sign(pred) != final_sign_of_a(case):
+            bad.append(case)
+    return bad, used
+
+
+def downstream_inits(n, eta_a, eta_w, seed):
+    rng = np.random.default_rng(seed)
+    cases = []
+    for _ in range(n):
+        d = int(rng.integers(2, 4))
+        w0 = rng.standard_normal(d)
+        a0 = rng.choice([-1, 1]) * np.sqrt(eta_a * (w0 @ w0) / eta_w * rng.uniform(0.05, 0.9))
+        cases.append({"a0": float(a0), "w0": w0.tolist(), "beta_star": (rng.standard_normal(d) * 1.5).tolist(),
+                      "eta_a": eta_a, "eta_w": eta_w})
+    return cases
+
+
+def limit_time(delta):
+    return 400.0 if delta < 0 else 60.0
+
+
+def radial_potential(q_expr):
+    f = sp.lambdify([S.r, S.delta], q_expr, "numpy")
+    return lambda beta, delta, c=1.0: f(c * np.linalg.norm(beta), delta)
+
+
+def thm31_error(q_expr, psi_expr, X, y, beta0, delta, eta_a=1.0, eta_w=1.0, rescale=False):
+    """|GF limit - argmin Psi(c beta) - c psi beta0_hat^T beta| (c = 1 unless ``rescale``)."""
+    c = np.sqrt(eta_a * eta_w) if rescale else 1.0
+    psi = float(sp.lambdify([B.n0, S.delta, B.c], psi_expr)(np.linalg.norm(beta0), delta,
+                                                            np.sqrt(eta_a * eta_w)))
+    q = radial_potential(q_expr)
+    limit = gf_limit(X, y, beta0, delta, eta_a, eta_w, limit_time(delta) * (2 if eta_a * eta_w < 1 else 1))
+    arg = implicit_bias_minimiser(lambda b: q(b, delta, c), c * psi, X, y, beta0, limit)
+    return float(np.max(np.abs(arg - limit))), limit

@@ -1,0 +1,317 @@
+"""Conventions and the single-neuron model in parameter space (rich_quick Sec 1, Sec 3 L52-65,
+App A L276-308): loss/clock, NTK, kernel distance, delta, minima, conservation, span."""
+import numpy as np
+import pytest
+import sympy as sp
+import torch
+from scipy.sparse import coo_matrix
+from scipy.sparse.csgraph import connected_components
+from scipy.spatial import cKDTree
+
+from numerics.ode import integrate_flow
+from numerics.rich_quick import single_neuron as sn
+from theory.conventions import flow_time
+from theory.registry import REGISTRY
+from theory.rich_quick import single_neuron_symbols as S
+from theory.rich_quick.single_neuron_model import ntk_expression
+from verify.properties import search
+from verify.rich_quick import single_neuron_checks as chk
+from verify.rich_quick.single_neuron_strategies import weight_points
+
+# General setting: non-whitened X (5 x 3), unequal rates with product != 1, ||beta_*|| != 1.
+RNG = np.random.default_rng(7)
+X = RNG.standard_normal((5, 3))
+Y = RNG.standard_normal(5) * 1.7
+ETA_A, ETA_W = 0.3, 2.5
+
+
+def autograd_ntk(X, a, w, eta_a, eta_w):
+    """Theta(x_i, x_j) = sum_p eta_p d_p f(x_i) d_p f(x_j) by torch autograd (float64)."""
+    Xt = torch.as_tensor(X, dtype=torch.float64)
+    at = torch.tensor(float(a), dtype=torch.float64, requires_grad=True)
+    wt = torch.as_tensor(w, dtype=torch.float64).clone().requires_grad_(True)
+    rows = []
+    for i in range(Xt.shape[0]):
+        ga, gw = torch.autograd.grad(at * (wt @ Xt[i]), (at, wt))
+        rows.append(torch.cat([ga.reshape(1) * np.sqrt(eta_a), gw * np.sqrt(eta_w)]))
+    J = torch.stack(rows)
+    return (J @ J.T).numpy()
+
+
+def printed_ntk(n, d):
+    K, Xs, ws = ntk_expression(n, d)
+    f = sp.lambdify([S.a, S.eta_a, S.eta_w, list(Xs), list(ws)], K, "numpy")
+    return lambda X, a, w, ea, ew: np.asarray(f(a, ea, ew, list(X.ravel()), list(w)), float)
+
+
+@pytest.mark.claim("GRQ-Eq(1)", "GRQ-Eq(10)-(12)")
+def test_printed_ntk_equals_autograd_ntk(claim):
+    errs = []
+    for n, d in [(4, 2), (5, 3), (3, 6)]:     # non-square both ways
+        rng = np.random.default_rng(n * d)
+        Xd, a, w = rng.standard_normal((n, d)), rng.standard_normal() * 1.3, rng.standard_normal(d)
+        K = printed_ntk(n, d)(Xd, a, w, ETA_A, ETA_W)
+        ref = autograd_ntk(Xd, a, w, ETA_A, ETA_W)
+        errs.append(np.linalg.norm(K - ref) / np.linalg.norm(ref))
+    # 1e-12: both sides are exact float64 evaluations of the same bilinear form.
+    claim.holds(max(errs) < 1e-12, f"Eq. (1) vs autograd NTK with eta_a={ETA_A}, eta_w={ETA_W}, "
+                                   f"(n,d) in (4,2),(5,3),(3,6): max rel err {max(errs):.1g}")
+
+
+@pytest.mark.claim("GRQ-Eq(10)-(12)")
+def test_weight_flow_is_rate_weighted_gradient_of_half_sum_loss(claim):
+    a, w = 0.8, RNG.standard_normal(3)
+    at = torch.tensor(a, dtype=torch.float64, requires_grad=True)
+    wt = torch.as_tensor(w).clone().requires_grad_(True)
+    loss = 0.5 * ((torch.as_tensor(X) @ (at * wt) - torch.as_tensor(Y)) ** 2).sum()
+    ga, gw = torch.autograd.grad(loss, (at, wt))
+    printed = sn.weight_rhs(X, Y, ETA_A, ETA_W)(0.0, {"a": np.asarray(a), "w": w})
+    err = max(abs(printed["a"] + ETA_A * ga.item()), np.max(np.abs(printed["w"] + ETA_W * gw.numpy())))
+    claim.holds(err < 1e-12, f"Eqs. (11)-(12) vs -eta * autograd grad of 1/2-sum loss "
+                             f"(5x3 X, eta_a={ETA_A}, eta_w={ETA_W}): max abs err {err:.1g}")
+
+
+@pytest.mark.claim("GRQ-Conv-GF")
+def test_gradient_descent_steps_follow_the_flow_at_t_equals_lr_times_steps(claim):
+    a0, w0 = 0.5, RNG.standard_normal(3) * 0.4
+    t_end = 2.0
+    ref = sn.integrate(X, Y, a0, w0, t_end, eta_a=1.0, eta_w=1.0, t_eval=[0, t_end])
+    beta_ref = ref.states["a"][-1] * ref.states["w"][:, -1]
+    errs = {}
+    for lr in (2e-3, 1e-3):
+        steps = int(round(t_end / lr))
+        a, w = a0, w0.copy()
+        for _ in range(steps):   # plain GD on L = 1/2 sum (X a w - y)^2
+            g = X.T @ (X @ (a * w) - Y)
+            a, w = a - lr * w @ g, w - lr * a * g
+        t = float(flow_time(steps, lr, X.shape[0], "rich_quick"))
+        errs[lr] = (abs(t - t_end), np.linalg.norm(a * w - beta_ref) / np.linalg.norm(beta_ref))
+    ratio = errs[2e-3][1] / errs[1e-3][1]
+    # GD is a first-order discretisation: error ~ lr (ratio 2 within 20%), and small at lr 1e-3.
+    ok = all(e[0] < 1e-12 for e in errs.values()) and errs[1e-3][1] < 2e-2 and 1.6 < ratio < 2.4
+    claim.defined(ok, f"GD on 1/2-sum loss vs flow at t = lr*steps = {t_end}: rel err "
+                      f"{errs[2e-3][1]:.2g} (lr 2e-3), {errs[1e-3][1]:.2g} (lr 1e-3), ratio "
+                      f"{ratio:.2f} (first order); flow_time('rich_quick') = lr*steps exactly")
+
+
+@pytest.mark.claim("GRQ-Def-NTK")
+def test_function_moves_by_minus_ntk_times_residual(claim):
+    a0, w0 = 0.7, RNG.standard_normal(3)
+    x_test = RNG.standard_normal((2, 3))
+    flow = sn.integrate(X, Y, a0, w0, 1.0, eta_a=ETA_A, eta_w=ETA_W, t_eval=[0, 1.0])
+    errs = []
+    for t in (0.1, 0.5, 0.9):
+        h = 1e-5
+        f = [x_test @ (p["a"] * p["w"]) for p in (flow.at(t + h), flow.at(t - h))]
+        dfdt = (f[0] - f[1]) / (2 * h)
+        p = flow.at(t)
+        Xall = np.vstack([x_test, X])
+        K = autograd_ntk(Xall, p["a"], p["w"], ETA_A, ETA_W)[:2, 2:]
+        pred = -K @ (X @ (p["a"] * p["w"]) - Y)
+        errs.append(np.max(np.abs(dfdt - pred)) / np.max(np.abs(pred)))
+    # 1e-6: central difference (h = 1e-5, error ~h^2) of the rtol-1e-12 dense output.
+    claim.defined(max(errs) < 1e-6, f"d f(x)/dt (2 test points, central diff) vs -sum Theta(x,x_i)"
+                                    f" rho_i with rate-weighted autograd NTK (eta_a={ETA_A}, "
+                                    f"eta_w={ETA_W}) at t=0.1,0.5,0.9: max rel err {max(errs):.1g}")
+
+
+@pytest.mark.claim("GRQ-Def-KD")
+def test_kernel_distance_is_in_unit_interval_and_computable_from_M(claim):
+    rng = np.random.default_rng(3)
+    vals, gaps = [], []
+    for _ in range(200):
+        A, B = rng.standard_normal((2, 6, 4))
+        vals.append(float(sn.kernel_distance(A @ A.T, B @ B.T)))
+    Xw = np.linalg.qr(rng.standard_normal((6, 3)))[0]
+    for _ in range(50):
+        (a1, a2), w_1, w_2 = rng.standard_normal(2), rng.standard_normal(3), rng.standard_normal(3)
+        M1, M2 = sn.preconditioner(a1, w_1, ETA_A, ETA_W), sn.preconditioner(a2, w_2, ETA_A, ETA_W)
+        gaps.append(abs(sn.kernel_distance(Xw @ M1 @ Xw.T, Xw @ M2 @ Xw.T) - sn.kernel_distance(M1, M2)))
+    ok = min(vals) >= -1e-15 and max(vals) <= 1 + 1e-15 and max(gaps) < 1e-13
+    claim.defined(ok, f"S over 200 random PSD pairs in [{min(vals):.3f}, {max(vals):.3f}] within "
+                      f"[0,1]; whitened X: S(K) - S(M) max {max(gaps):.1g} over 50 pairs")
+
+
+@pytest.mark.claim("GRQ-Def-delta")
+def test_delta_definition_and_fig1_geometry(claim):
+    rng = np.random.default_rng(11)
+    errs = []
+    for tau, delta in [(0.1, 0.0), (2.0, 0.0), (0.1, 1.0), (0.1, -1.0), (0.7, 0.3)]:
+        alpha2 = (delta / tau ** 2 + np.sqrt(delta ** 2 / tau ** 4 + 4)) / 2
+        w = rng.standard_normal(5)
+        w *= np.sqrt(1 / alpha2) * tau / np.linalg.norm(w)   # Unif(S^{d-1}(tau/alpha))
+        a = tau * np.sqrt(alpha2)
+        errs.append(abs(sn.delta_of(a, w) - delta))
+        errs.append(abs(tau ** 2 * (alpha2 - 1 / alpha2) - delta))
+    a, w = 1.3, rng.standard_normal(4)
+    # upstream = first layer small relative to second (at these rates): delta > 0 iff
+    # eta_w a^2 > eta_a ||w||^2
+    names_ok = (sn.delta_of(a, w * 0.1, ETA_A, ETA_W) > 0) and (sn.delta_of(a * 0.01, w, ETA_A, ETA_W) < 0)
+    claim.defined(max(errs) < 1e-12 and names_ok,
+                  f"Fig. 1 init (|a| = tau alpha, ||w|| = tau/alpha) gives delta = tau^2(alpha^2 -"
+                  f" alpha^-2) and alpha^2 = (delta/tau^2 + sqrt(delta^2/tau^4+4))/2 solves it: max"
+                  f" err {max(errs):.1g} over 5 (tau, delta); sign convention upstream/downstream ok")
+
+
+@pytest.mark.claim("GRQ-Claim-Minima")
+def test_minima_hyperbola_and_saddles(claim):
+    G, r = X.T @ X, X.T @ Y
+    beta_star = np.linalg.solve(G, r)
+
+    def grad(a, w):
+        g = G @ (a * w) - r
+        return np.concatenate([[w @ g], a * g])
+
+    def hessian(a, w, h=1e-6):
+        th = np.concatenate([[a], w])
+        return np.stack([(grad(*np.split(th + h * e, [1])) - grad(*np.split(th - h * e, [1])))
+                         / (2 * h) for e in np.eye(4)]).reshape(4, 4)
+    at_minima = max(np.linalg.norm(grad(s, beta_star / s)) for s in (-2.0, -0.3, 0.5, 3.0))
+    w_saddle = np.cross(r, RNG.standard_normal(3))            # w^T X^T y = 0
+    g_saddle = np.linalg.norm(grad(0.0, w_saddle))
+    g_nonsaddle = np.linalg.norm(grad(0.0, RNG.standard_normal(3)))
+    eig = np.linalg.eigvalsh(hessian(0.0, w_saddle))
+    ends = []
+    for k in range(6):
+        rng = np.random.default_rng(100 + k)
+        flow = sn.integrate(X, Y, rng.standard_normal(), rng.standard_normal(3), 300.0,
+                            eta_a=ETA_A, eta_w=ETA_W, t_eval=[0, 300.0], rtol=1e-10)
+        ends.append(np.linalg.norm(flow.states["a"][-1] * flow.states["w"][:, -1] - beta_star))
+    ok = (at_minima < 1e-10 and g_saddle < 1e-10 and g_nonsaddle > 1e-3 and eig.min() < -1e-6
+          and eig.max() > 1e-6 and max(ends) < 1e-6)
+    claim.holds(ok, f"grad = 0 on a w = beta_* (4 points on both branches, max {at_minima:.1g}); at"
+                    f" a=0, w^T X^T y=0 grad {g_saddle:.1g} with Hessian eigenvalues in "
+                    f"[{eig.min():.2f}, {eig.max():.2f}] (saddle); a=0 elsewhere grad "
+                    f"{g_nonsaddle:.2f}; 6 random inits (5x3 X, eta {ETA_A}/{ETA_W}) reach "
+                    f"beta_*: max dist {max(ends):.1g}")
+
+
+@pytest.mark.claim("GRQ-Cons-delta", "GRQ-Eq(13)")
+def test_delta_is_conserved_symbolically_for_any_data(claim):
+    g = sp.Matrix(sp.symbols("g1:4", real=True))       # any gradient X^T(X beta - y)
+    w = sp.Matrix(sp.symbols("u1:4", real=True))
+    a_dot, w_dot = -S.eta_a * (w.T * g)[0], -S.eta_w * S.a * g
+    d_delta = 2 * S.eta_w * S.a * a_dot - 2 * S.eta_a * (w.T * w_dot)[0]
+    printed = REGISTRY["GRQ-Cons-delta"].printed      # d delta/dt along the whitened flow
+    ok = sp.expand(d_delta) == 0 and sp.expand(printed) == 0
+    claim.holds(ok, "sympy: 2 eta_w a a' - 2 eta_a w^T w' expands to 0 for a generic gradient "
+                    "vector (any X, y, rates) and along the whitened flow Eqs. (14)-(15)")
+
+
+@pytest.mark.claim("GRQ-Cons-delta", "GRQ-Eq(13)")
+def test_delta_is_conserved_along_integrated_flows(claim):
+    drifts = []
+    for k, (ea, ew) in enumerate([(ETA_A, ETA_W), (4.0, 0.2), (1.0, 1.0)]):
+        rng = np.random.default_rng(k)
+        flow = sn.integrate(X, Y, rng.standard_normal() * 2, rng.standard_normal(3), 50.0,
+                            eta_a=ea, eta_w=ew, conservation_tol=None)
+        drifts.append(flow.drift["delta"])
+    # 1e-9 (relative to max(1,|delta0|)) at rtol 1e-12 over t = 50.
+    claim.holds(max(drifts) < 1e-9, f"solve_ivp (DOP853, rtol 1e-12) of Eqs. (11)-(12), 5x3 "
+                                    f"non-whitened X, 3 rate pairs: max delta drift {max(drifts):.1g}")
+
+
+def surface_components(delta, d, eta_a=ETA_A, eta_w=ETA_W, n=80):
+    """Connected components of a dense grid sample of {eta_w a^2 - eta_a ||w||^2 = delta} in
+    R^{1+d}, d in {1, 2} (w = rho u, u on a grid of the unit sphere; a = +-sqrt((delta +
+    eta_a rho^2)/eta_w)), linking points closer than 0.2 (grid spacing <= 0.17)."""
+    rho_min = np.sqrt(max(-delta, 0) / eta_a)
+    rho = rho_min + np.linspace(0, 0.8, n)
+    ang = np.linspace(0, 2 * np.pi, n, endpoint=False)
+    u = np.array([[1.0], [-1.0]]) if d == 1 else np.column_stack([np.cos(ang), np.sin(ang)])
+    R, U = np.repeat(rho, len(u)), np.tile(u, (n, 1))
+    a_abs = np.sqrt(np.maximum(delta + eta_a * R ** 2, 0) / eta_w)
+    pts = np.vstack([np.column_stack([s * a_abs, R[:, None] * U]) for s in (1, -1)])
+    pairs = cKDTree(pts).query_pairs(r=0.2, output_type="ndarray")
+    adj = coo_matrix((np.ones(len(pairs)), (pairs[:, 0], pairs[:, 1])), shape=(len(pts),) * 2)
+    return connected_components(adj, directed=False)[0]
+
+
+@pytest.mark.claim("GRQ-Cons-delta")
+def test_conserved_surface_sheets(claim):
+    counts = {(dl, d): surface_components(dl, d) for dl in (-0.5, 0.0, 0.5) for d in (1, 2)}
+    geometry_d2 = counts[(-0.5, 2)] == 1 and counts[(0.5, 2)] == 2 and counts[(0.0, 2)] == 1
+    one_sheet_d1 = counts[(-0.5, 1)] == 1
+    claim.holds_if("d >= 2", geometry_d2, one_sheet_d1 and geometry_d2,
+                   f"connected components of 4000-point samples of the conserved surface (eta "
+                   f"{ETA_A}/{ETA_W}), {{(delta, d): n}} = {counts}: d=2 gives 1 (delta<0), cone 1,"
+                   f" 2 (delta>0)",
+                   counterexample=f"d=1, delta=-0.5: {counts[(-0.5, 1)]} sheets (w cannot change "
+                                  f"sign), not one")
+
+
+@pytest.mark.claim("GRQ-Eq(14)-(15)")
+def test_whitened_flow_is_the_general_flow_at_identity_covariance(claim):
+    printed = REGISTRY["GRQ-Eq(14)-(15)"].printed
+    res = search(lambda p: (lambda e: (e < 1e-25, e))(max(
+        chk.hp_abs(printed[s] - f, p) for s, f in _general_flow_in_plane().items())),
+        p=weight_points())
+    claim.holds(res.ok, res.evidence("|Eqs. (14)-(15) - Eqs. (11)-(12) with X^T X = I, X^T y = "
+                                     "beta_*| at 30 digits, general rates"))
+
+
+def _general_flow_in_plane():
+    """Eqs. (11)-(12) with X^T X = I and X^T y = beta_* = (b, 0), in the plane coordinates."""
+    grad = sp.Matrix([S.a * S.w1 - S.b, S.a * S.w2])
+    w = sp.Matrix([S.w1, S.w2])
+    a_dot = -S.eta_a * (w.T * grad)[0]
+    w_dot = -S.eta_w * S.a * grad
+    return {S.a: a_dot, S.w1: w_dot[0], S.w2: w_dot[1]}
+
+
+@pytest.mark.claim("GRQ-Claim-Span")
+def test_w_stays_in_the_plane_and_its_orthogonal_part_decays_exactly(claim):
+    worst_plane, worst_decay, worst_align = 0.0, 0.0, 0.0
+    for k, (ea, ew) in enumerate([(ETA_A, ETA_W), (2.0, 0.5), (1.0, 1.0)]):
+        rng = np.random.default_rng(20 + k)
+        d = 4
+        bs = rng.standard_normal(d) * 1.6
+        Xw, y = chk.whitened_data(bs, seed=k)
+        a0, w0 = abs(rng.standard_normal()) + 0.3, rng.standard_normal(d)
+        rhs = sn.weight_rhs(Xw, y, ea, ew)
+        flow = integrate_flow(lambda t, p: {**rhs(t, p), "A": p["a"] ** 2},
+                              {"a": np.asarray(a0), "w": w0, "A": np.asarray(0.0)}, 60.0,
+                              t_eval=np.linspace(0, 60, 121), rtol=1e-12, atol=1e-14)
+        basis = np.linalg.qr(np.column_stack([w0, bs]))[0]
+        W = flow.states["w"]
+        out_of_plane = W - basis @ (basis.T @ W)
+        worst_plane = max(worst_plane, np.max(np.linalg.norm(out_of_plane, axis=0)) / np.linalg.norm(w0))
+        P = np.eye(d) - np.outer(bs, bs) / (bs @ bs)
+        pred = (P @ w0)[:, None] * np.exp(-ew * flow.states["A"])[None, :]
+        worst_decay = max(worst_decay, np.max(np.abs(P @ W - pred)) / np.linalg.norm(w0))
+        _, phi = sn.mu_phi(flow.states["a"], W, bs)
+        worst_align = max(worst_align, 1 - abs(phi[-1]))
+    ok = worst_plane < 1e-10 and worst_decay < 1e-10 and worst_align < 1e-8
+    claim.holds(ok, f"d=4 whitened flows, 3 rate pairs: out-of-span{{w0,beta_*}} norm "
+                    f"{worst_plane:.1g}; P_perp w(t) - exp(-eta_w int a^2) P_perp w0 "
+                    f"{worst_decay:.1g}; 1-|phi(60)| {worst_align:.1g} (all tol 1e-10/1e-8)")
+
+
+@pytest.mark.claim("GRQ-Conv-WLOG")
+def test_rate_product_is_absorbed_but_parameter_forms_need_unit_rates(claim):
+    from theory.rich_quick.single_neuron_exact import MU_PHI_ODE, MU_PHI_ODE_UNIT, NU_RATE
+    c = sp.sqrt(S.eta_a * S.eta_w)
+    mu_p, b_p = sp.symbols("mu_p b_p", real=True)
+    # (16)-(17) in primed variables mu' = c mu, b' = c b must be (19)-(20) in the primes.
+    primed = {S.mu: mu_p / c, S.b: b_p / c}
+    lhs = (c * MU_PHI_ODE[S.mu].subs(primed), MU_PHI_ODE[S.phi].subs(primed))
+    rhs = (MU_PHI_ODE_UNIT[S.mu].subs({S.mu: mu_p, S.b: b_p}),
+           MU_PHI_ODE_UNIT[S.phi].subs({S.mu: mu_p, S.b: b_p}))
+    res = search(lambda p: (lambda e: (e < 1e-20, e))(max(
+        chk.hp_abs(l_ - r_, {**p, "mu_p": p["a"] * p["w1"], "b_p": p["b"], "phi": 0.3,
+                             "delta": p["w2"]}) for l_, r_ in zip(lhs, rhs))),
+        p=weight_points())
+    nu_q = S.NU_OF_WEIGHTS
+    unit = search(lambda p: (lambda e: (e < HP, e))(chk.rate_equation_error(nu_q, NU_RATE, p)),
+                  p=weight_points().map(lambda p: {**p, "eta_a": 1.0, "eta_w": 1.0}))
+    wlog = search(lambda p: (lambda e: (e < HP, e))(chk.rate_equation_error(nu_q, NU_RATE, p)),
+                  p=weight_points(product_one=True))
+    claim.holds_if("eta_a = eta_w = 1 for the parameter-space forms",
+                   res.ok and unit.ok, res.ok and wlog.ok,
+                   res.evidence("(16)-(17) -> (19)-(20) under mu'=c mu, b'=c b")
+                   + "; " + unit.evidence("Eq. (26) at eta_a = eta_w = 1")
+                   + "; " + wlog.evidence("Eq. (26) with eta_a eta_w = 1, eta_a != eta_w"),
+                   counterexample=wlog.counterexample)
+
+
+HP = chk.HP_TOL
