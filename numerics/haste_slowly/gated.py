@@ -1,0 +1,181 @@
+"""Batched gated networks: ReLU networks and GDLNs/ReLNs as one tensor program (MHS Sec 2-6).
+
+A network of ``L`` weight layers acts on columns ``X`` (d, N).  Hidden layer ``l`` computes
+``a_l = z_l * G_l`` with ``z_l = (W_l * M_l) a_{l-1}``: ``G_l`` is ``step(z_l)`` for a ReLU layer
+(step(0) = 0, as torch's relu gradient) or a fixed (units, N) 0/1 matrix for a gated linear layer
+(a GDLN whose hidden units are grouped into pathways by their gate rows, MHS-Eq(1)).  ``M_l`` masks
+inputs a unit may see (the contextual pathways see items only, App F L598).
+
+Training is full-batch GD on ``factor * sum ||Y - out||^2`` with the factor of a
+``theory.conventions.LossNorm`` (the paper's experiments: 1/2-sum, lr 1e-3; Fig 2: 1/2-mean,
+lr 0.4).  ``split=True`` is the released code's split-gradient rule (MHS-S4-ReLN): the
+``common`` units step on the loss of the common pathway alone, every other unit on the joint
+loss.  Gradients are written out by hand (cross-checked against autograd in tests) because this
+is several times faster than autograd for these small matrices.  Every member k of the leading
+ensemble axis has its own weights and, optionally, its own gates, learning rate and inputs
+(``X`` of shape (K, d, N)).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import torch
+
+from numerics.models import as_tensor
+from theory.conventions import SUM_HALF, LossNorm
+
+DT = torch.float64
+
+
+@dataclass
+class GatedNet:
+    """``weights[l]``: (K, n_l, n_{l-1}); ``gates[l]``: None (ReLU) or (units, N) / (K, units, N)
+    for hidden layer l; ``masks[l]``: (n_l, n_{l-1}) 0/1 or None; ``common``: (n_{L-1},) bool."""
+
+    weights: list
+    gates: list
+    masks: list = field(default_factory=list)
+    common: torch.Tensor | None = None
+
+    def __post_init__(self):
+        if len(self.gates) != len(self.weights) - 1:
+            raise ValueError(f"gates must have one entry per hidden layer "
+                             f"({len(self.weights) - 1}), got {len(self.gates)}")
+        if not self.masks:
+            self.masks = [None] * len(self.weights)
+        if len(self.masks) != len(self.weights):
+            raise ValueError("masks must have one entry per weight layer")
+        for l, W in enumerate(self.weights):
+            if W.ndim != 3:
+                raise ValueError(f"weights[{l}] must be (K, rows, cols), got {tuple(W.shape)}")
+            if l and W.shape[2] != self.weights[l - 1].shape[1]:
+                raise ValueError(f"weights[{l}] does not take weights[{l - 1}]'s output")
+        self.masks = [None if m is None else as_tensor(m, f"masks[{l}]", ndim=2,
+                                                         device=self.weights[0].device)
+                      for l, m in enumerate(self.masks)]
+        self.gates = [None if g is None else as_tensor(g, f"gates[{l}]", ndim=(2, 3),
+                                                         device=self.weights[0].device)
+                      for l, g in enumerate(self.gates)]
+
+    @property
+    def K(self) -> int:
+        return self.weights[0].shape[0]
+
+    def _w(self, l):
+        m = self.masks[l]
+        return self.weights[l] if m is None else self.weights[l] * m
+
+    def forward(self, X, keep=None):
+        """(activities a_0..a_{L-1}, gates G_1..G_{L-1}, output); ``keep`` zeroes the last hidden
+        layer's units outside it (the common pathway alone)."""
+        acts, gs = [X if X.ndim == 3 else X.expand(self.K, *X.shape)], []
+        for l in range(len(self.weights) - 1):
+            z = self._w(l) @ acts[-1]
+            g = (z > 0).to(z.dtype) if self.gates[l] is None else self.gates[l].expand_as(z)
+            if keep is not None and l == len(self.weights) - 2:
+                g = g * keep[:, None]
+            gs.append(g)
+            acts.append(z * g)
+        return acts, gs, self._w(len(self.weights) - 1) @ acts[-1]
+
+    def __call__(self, X):
+        return self.forward(X)[2]
+
+    def hidden(self, X, layer: int = 0):
+        """(K, units, N) gated activity of hidden layer ``layer`` (post-ReLU for a ReLU layer)."""
+        return self.forward(X)[0][layer + 1]
+
+    def preactivation(self, X, layer: int = 0):
+        acts = self.forward(X)[0]
+        return self._w(layer) @ acts[layer]
+
+    def grads(self, X, Y, loss: LossNorm = SUM_HALF, keep=None):
+        """(losses (K,), dL/dW per layer) of ``loss`` on the network (or its ``keep`` part)."""
+        acts, gs, out = self.forward(X, keep)
+        err = out - Y
+        f = loss.factor(X.shape[-1])
+        delta = 2 * f * err
+        grads = [None] * len(self.weights)
+        for l in range(len(self.weights) - 1, -1, -1):
+            g = delta @ acts[l].transpose(1, 2)
+            grads[l] = g if self.masks[l] is None else g * self.masks[l]
+            if l:
+                delta = (self._w(l).transpose(1, 2) @ delta) * gs[l - 1]
+        return f * (err ** 2).sum(dim=(1, 2)), grads
+
+    def step(self, X, Y, lr, loss: LossNorm = SUM_HALF, split: bool = False):
+        """One GD step on every member (``lr`` scalar or (K,)); returns the (K,) joint losses."""
+        losses, grads = self.grads(X, Y, loss)
+        if split:
+            if self.common is None:
+                raise ValueError("split=True needs the common units named (common=...)")
+            _, cg = self.grads(X, Y, loss, keep=self.common.to(DT))
+            c = self.common
+            grads[-1][:, :, c] = cg[-1][:, :, c]
+            grads[-2][:, c, :] = cg[-2][:, c, :]
+        lr = torch.as_tensor(lr, dtype=DT, device=X.device).reshape(-1, 1, 1)
+        for W, g in zip(self.weights, grads):
+            W -= lr * g
+        return losses
+
+
+def init_weights(seeds, shapes, stds, device=None):
+    """Gaussian weights, one generator per seed; ``stds[l]`` a float or a per-unit vector that
+    scales the rows (for the first layer) / columns (later layers) of unit-wise modules."""
+    out = []
+    for l, (rows, cols) in enumerate(shapes):
+        Ws = []
+        for seed in np.atleast_1d(seeds):
+            g = torch.Generator().manual_seed(int(seed) * 1009 + l)
+            Ws.append(torch.randn(rows, cols, generator=g, dtype=DT))
+        W = torch.stack(Ws)
+        std = torch.as_tensor(np.asarray(stds[l], dtype=float), dtype=DT)
+        if std.ndim == 1:
+            std = std[:, None] if l == 0 else std[None, :]
+        out.append((W * std).to(device or "cpu"))
+    return out
+
+
+@dataclass
+class History:
+    steps: np.ndarray     # (T,)
+    loss: np.ndarray      # (T, K) joint loss at those steps
+    records: dict         # name -> (T, K, ...)
+
+
+def train(net: GatedNet, X, Y, *, lr, steps: int, loss: LossNorm = SUM_HALF, split=False,
+          record_every: int = 100, record=None) -> History:
+    """``steps`` GD steps; loss and ``record(net) -> {name: tensor}`` every ``record_every``."""
+    if int(steps) != steps or steps < 0:
+        raise ValueError(f"steps={steps!r} must be a non-negative integer")
+    if int(record_every) != record_every or record_every < 1:
+        raise ValueError(f"record_every={record_every!r} must be a positive integer")
+    dev = net.weights[0].device
+    X = as_tensor(X, "X", ndim=(2, 3), device=dev)
+    Y = as_tensor(Y, "Y", ndim=(2, 3), device=dev)
+    if X.shape[-1] != Y.shape[-1]:
+        raise ValueError(f"X has {X.shape[-1]} datapoints but Y has {Y.shape[-1]}")
+    rec_steps, losses, recs = [], [], {}
+    threads = torch.get_num_threads()
+    # one thread: these matrices are far too small to share, and concurrent runs on the same
+    # cores slow down by an order of magnitude when torch oversubscribes them
+    torch.set_num_threads(1)
+    try:
+        _loop(net, X, Y, lr, steps, loss, split, record_every, record, rec_steps, losses, recs)
+    finally:
+        torch.set_num_threads(threads)
+    return History(np.array(rec_steps), np.array(losses),
+                   {k: np.array(v) for k, v in recs.items()})
+
+
+def _loop(net, X, Y, lr, steps, loss, split, record_every, record, rec_steps, losses, recs):
+    with torch.no_grad():
+        for step in range(steps + 1):
+            if step % record_every == 0 or step == steps:
+                rec_steps.append(step)
+                losses.append(net.grads(X, Y, loss)[0].cpu().numpy())
+                for k, v in (record(net) if record else {}).items():
+                    recs.setdefault(k, []).append(v.cpu().numpy())
+            if step < steps:
+                net.step(X, Y, lr, loss, split)
