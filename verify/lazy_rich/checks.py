@@ -1,5 +1,8 @@
-"""Check functions for the LR- claims.  Each takes the formula (sympy object or callable) under
-test as its first argument, so tests/lazy_rich can show that a perturbed version is rejected."""
+"""Check functions for the LR- claims.  Each check takes the formula (sympy object or callable) under
+test as its first argument(s), so tests/lazy_rich/test_perturbations.py can show that a perturbed version
+is rejected (its PERTURBATION_TESTS table maps every exact claim to such a test).  The remaining
+helpers (``problem``, ``integrate``, ``train_hierarchy``, the noise samplers) only build problems,
+reference flows and samples."""
 from __future__ import annotations
 
 import mpmath
@@ -276,6 +279,11 @@ def forgetting_error(formula, tasks, ends, n) -> float:
     return worst
 
 
+def rich_limit_matches(gamma, rich) -> bool:
+    """LR-Thm5.1 / Eq. (17): gamma at lambda = 0 equals the printed sigmoid ``rich`` (sympy, exp form)."""
+    return sp.simplify((gamma.subs(sy.lam, 0) - rich).rewrite(sp.exp)) == 0
+
+
 def lazy_limit_slope(gamma, lazy, s=1.0, s0=0.05) -> float:
     """LR-Thm5.1 / Sec5-SV: log-log slope of sup_t |gamma - lazy| at |lambda| = 10, 100, 1000."""
     g, z = mode_function(gamma), mode_function(lazy)
@@ -412,3 +420,224 @@ def late_rate_error(rate_expr, n_in: int, n_out: int, lam: float, seed: int = 8)
     fitted = -np.polyfit(t, np.log(np.linalg.norm(fn - task.syx, axis=(1, 2))), 1)[0]
     predicted = float(np.min(sp.lambdify((sy.lam, sy.s), rate_expr, "numpy")(lam, task.svd.s)))
     return abs(fitted - predicted) / predicted, float(fitted)
+
+
+# ---------------------------------------------------------------- converged Grams and representations (Sec 5, App C.2)
+#: the three architectures of Fig. 5 (Ni, No) with Nh = min(Ni, No)
+ARCHS = {"funnel (6,2,2)": (6, 2), "square (4,4,4)": (4, 4), "inverted funnel (2,2,6)": (2, 6)}
+
+
+def converged_grams(task, lam: float, gram_in, gram_out):
+    """W1^T W1 -> V~ gram_in(s~, lam) V~^T and W2 W2^T -> U~ gram_out(s~, lam) U~^T (per-mode formulas)."""
+    gi, go = mode_function(gram_in), mode_function(gram_out)
+    s = task.svd.s
+    return ((task.svd.V * gi(lam, s, 0, 0, 1)) @ task.svd.V.T, (task.svd.U * go(lam, s, 0, 0, 1)) @ task.svd.U.T)
+
+
+def layer_relation_failures(a, b) -> list[str]:
+    """LR-C.2.4-relations: the relations that the layer singular values a(lam, s~), b(lam, s~) violate
+    among b^2 - a^2 = lam, a b = s~, b^2 = lam + s~^2/lam + O(lam^-3) and a -> 0 as lam -> +oo (sympy)."""
+    kappa = sp.Symbol("kappa", positive=True)          # kappa = 1/lambda
+    bad = []
+    if sp.simplify(b ** 2 - a ** 2 - sy.lam) != 0:
+        bad.append("b^2 - a^2 = lambda")
+    signs = [float((a * b).subs({sy.lam: l, sy.s: 0.7})) > 0 for l in (-3.0, 0.0, 2.0)]   # (ab)^2 = s~^2 misses -s~
+    if sp.simplify((a * b) ** 2 - sy.s ** 2) != 0 or not all(signs):
+        bad.append("a b = s~")
+    series = sp.series((b ** 2).subs(sy.lam, 1 / kappa), kappa, 0, 3).removeO()
+    if sp.simplify(series - (1 / kappa + sy.s ** 2 * kappa)) != 0:
+        bad.append("b^2 = lambda + s~^2/lambda + ...")
+    if sp.limit(a.subs(sy.lam, 1 / kappa), kappa, 0) != 0:
+        bad.append("a -> 0")
+    return bad
+
+
+def gram_limit_distances(gram_in, gram_out, lams=(20.0, 80.0), seed=1) -> dict:
+    """LR-ThmC.4: for each architecture and lambda, the converged Grams' distances
+    (||W2W2^T/lam - I||, ||W1^TW1/lam - I|| at -lam, ||W2W2^T/lam - U~U~^T||, ||W1^TW1/lam - V~V~^T|| at -lam)."""
+    dist = {}
+    for name, (ni, no) in ARCHS.items():
+        task = random_task(ni, no, 8, np.random.default_rng(seed))
+        for lam in lams:
+            _, go = converged_grams(task, lam, gram_in, gram_out)
+            gi, _ = converged_grams(task, -lam, gram_in, gram_out)
+            dist[name, lam] = (np.linalg.norm(go / lam - np.eye(no)), np.linalg.norm(gi / lam - np.eye(ni)),
+                               np.linalg.norm(go / lam - task.svd.U @ task.svd.U.T),
+                               np.linalg.norm(gi / lam - task.svd.V @ task.svd.V.T))
+    return dist
+
+
+def kernel_movement(gram_in, gram_out, ni, no, lams, t_end=None, seed=5):
+    """Kernel distance S(NTK(0), NTK(t_end)) over lambdas on one task: t_end None uses the converged
+    per-mode Grams ``gram_in``/``gram_out`` (Thm C.3), a finite t_end the stable closed form (Thm B.5)."""
+    from numerics.lazy_rich import kernels as kn
+    task = random_task(ni, no, 8, np.random.default_rng(seed))
+    out = []
+    for lam in lams:
+        W1, W2 = lambda_balanced_init(lam, ni, min(ni, no), no, np.random.default_rng(seed + 1), scale=0.2)
+        if t_end is None:
+            gi, go = converged_grams(task, lam, gram_in, gram_out)
+        else:
+            b = so.blocks(so.qq_stable([t_end], W1, W2, task.svd, lam)[0], ni)
+            gi, go = b["W1tW1"], b["W2W2t"]
+        out.append(float(kn.kernel_distance(kn.ntk(W1, W2, task.X), kn.ntk_from_grams(gi, go, task.X))))
+    return task, np.array(out)
+
+
+def train_hierarchy(lams, steps: int, lr: float = 5e-3, seed: int = 2, scale: float = 0.03):
+    """Hierarchy task, lambda-balanced inits with B invertible for ``lams`` plus one large unbalanced
+    Gaussian init (Fig. 4D), trained by batched GD: (task, initial W1s, W2s, final W1s, W2s)."""
+    from numerics.lazy_rich.tasks import hierarchy_task
+    from numerics.lazy_rich.training import train_linear
+    task = hierarchy_task()
+    W1s, W2s = map(list, zip(*[invertible_b_init(task, lam, seed=seed, scale=scale) for lam in lams]))
+    big = np.random.default_rng(seed + 1)
+    W1s.append(big.standard_normal((8, 8)))
+    W2s.append(big.standard_normal((8, 8)))
+    hist = train_linear(np.stack(W1s), np.stack(W2s), task.X, task.Y, lr=lr, steps=steps, record_every=steps)
+    return task, W1s, W2s, hist.records["W1"][-1], hist.records["W2"][-1]
+
+
+def representation_verdict(gram_in, gram_out, task, lams, W1s, W2s, W1T, W2T) -> dict:
+    """LR-Sec5-Rep-claims on trained hierarchy nets (``lams`` balanced, then a large Gaussian one):
+    printed_ok -- the Eq. (4) output RSM becomes identity-like at lambda = max(lams);
+    corrected_ok -- the weight Gram W2W2^T does, lambda W1^TW1 -> V~S~^2V~^T, the trained Grams match the
+    per-mode formulas (rel err <= 1e-2: GD at lr 5e-3 is O(lr) from the flow), and the large
+    Gaussian init keeps an unstructured representation: its final W1^TW1 is at least 2x closer (kernel
+    distance) to its random initial Gram than to the task structure V~S~V~^T.  (The NTK movement of the
+    large init is reported too but not thresholded: it keeps growing with training, 0.085 at t/tau = 20,
+    0.10 at 80, against 0.18 for the lambda = 0 init, so "less than half" held only before convergence.)"""
+    from numerics.lazy_rich import kernels as kn
+    n = task.svd.n_in
+    sim_err, rsm_gap, out_to_eye, struct = [], [], {}, {}
+    for k, lam in enumerate(lams):
+        gi, go = converged_grams(task, lam, gram_in, gram_out)
+        sim_err.append(max(rel_err(W1T[k].T @ W1T[k], gi), rel_err(W2T[k] @ W2T[k].T, go)))
+        ri, ro = kn.rsm_in(W1T[k], task.X), kn.rsm_out(W2T[k], task.Y)
+        rsm_gap.append(rel_err(ro, ri))
+        out_to_eye[lam] = (np.linalg.norm(ro / (np.trace(ro) / n) - np.eye(n)),
+                           np.linalg.norm(go / (np.trace(go) / n) - np.eye(n)))
+        struct[lam] = (np.linalg.norm(lam * gi - (task.svd.V * task.svd.s ** 2) @ task.svd.V.T)
+                       / np.linalg.norm(task.svd.s ** 2)) if lam else 0.0
+    k0, big = list(lams).index(0.0), len(lams)
+    lazy_big = float(kn.kernel_distance(kn.ntk(W1s[big], W2s[big], task.X), kn.ntk(W1T[big], W2T[big], task.X)))
+    rich_small = float(kn.kernel_distance(kn.ntk(W1s[k0], W2s[k0], task.X), kn.ntk(W1T[k0], W2T[k0], task.X)))
+    final_gram = W1T[big].T @ W1T[big]
+    keep = float(kn.kernel_distance(final_gram, W1s[big].T @ W1s[big]))
+    to_task = float(kn.kernel_distance(final_gram, (task.svd.V * task.svd.s) @ task.svd.V.T))
+    top = max(lams)
+    # 0.1: normalised Frobenius distance to I of an 8 x 8 matrix; the hierarchy's own structure sits at ~2
+    # 0.05: lambda W1^TW1 differs from V~S~^2V~^T by O(s~^2/lambda^2) = 1% at lambda = 10
+    return dict(sim_err=sim_err, rsm_gap=rsm_gap, out_to_eye=out_to_eye, struct=struct, lazy_big=lazy_big,
+                rich_small=rich_small, keep=keep, to_task=to_task, top=top,
+                printed_ok=bool(out_to_eye[top][0] < 0.1),
+                corrected_ok=bool(out_to_eye[top][1] < 0.1 and struct[top] < 0.05 and max(sim_err) <= 1e-2
+                                  and 2 * keep < to_task))
+
+
+# ---------------------------------------------------------------- exact solution without invertibility (App A.2)
+def no_invertibility_errors(solution) -> dict:
+    """LR-A.2-claims for a closed form ``solution(t, W1, W2, svd, lam)`` of QQ^T:
+    'singular B' -- rel err vs the ODE for a square lambda = 0 net with a reversed mode (B singular);
+    'zero function' -- rel err vs the ODE from W1 = 0, W2 = sqrt(1.5) O (lambda = 1.5);
+    'learns' -- rel distance of its W2W1 at t/tau = 20 from Syx (S_lam t <= 23: the plain form stays
+    well conditioned, LR-Impl; the transient has decayed by e^{-2 x 0.78 x 20} ~ 3e-14);
+    'fixed point' -- max |QQ^T(t)| from W1 = W2 = 0 at lambda = 0.
+    A form that needs B^{-1} (raises LinAlgError) scores inf."""
+    from numerics.lazy_rich.init import random_orthogonal
+    task = random_task(4, 4, 8, np.random.default_rng(20))
+    U, V = task.svd.U, task.svd.V
+    W1, W2 = 0.3 * V.T, U @ np.diag([-0.3, 0.3, 0.3, 0.3])
+    Z2 = np.sqrt(1.5) * random_orthogonal(4, np.random.default_rng(21))
+    zero = np.zeros((4, 4))
+    out = {}
+    try:
+        out["singular B"] = solution_error(solution, task, W1, W2, 0.0, np.linspace(0, 6, 7))[0]
+        out["zero function"] = solution_error(solution, task, zero, Z2, 1.5, np.linspace(0, 6, 7))[0]
+        out["learns"] = rel_err(so.blocks(solution(np.array([20.0]), zero, Z2, task.svd, 1.5)[0], 4)["W2W1"], task.syx)
+        out["fixed point"] = float(np.max(np.abs(solution(np.linspace(0, 10, 5), zero, zero, task.svd, 0.0))))
+    except np.linalg.LinAlgError:
+        return {k: np.inf for k in ("singular B", "zero function", "learns", "fixed point")}
+    out["cond B"] = float(np.linalg.cond(so.init_variables(W1, W2, so.spectrum(task.svd, 0.0))[0]))
+    return out
+
+
+def closed_form_riccati_error(rhs, solution, task, W1, W2, lam: float, times=(0.3, 1.1, 2.5), h=1e-5) -> float:
+    """LR-B.5.1: central difference of ``solution`` (QQ^T(t)) against ``rhs`` (sympy in F, QQ^T), relative."""
+    F = so.f_matrix(task.syx, lam)
+    worst = 0.0
+    for t in times:
+        qq = solution(np.array([t - h, t, t + h]), W1, W2, task.svd, lam)
+        values = {ex.F: sp.ImmutableMatrix(F), ex.QQ: sp.ImmutableMatrix(qq[1]), ex.n: F.shape[0]}
+        right = np.array(_subs_matrix(rhs, values).evalf(), dtype=float)
+        worst = max(worst, rel_err((qq[2] - qq[0]) / (2 * h), right))
+    return worst
+
+
+# ---------------------------------------------------------------- rich and lazy singular-value dynamics (Sec 5)
+def rich_lazy_stats(gamma, s_task, s0: float = 1e-3, lam_lazy: float = 40.0) -> dict:
+    """LR-Sec5-SV-claims from a transition function ``gamma``: half-rise times at lambda = 0 against
+    (tau/2s~) ln(s~/s0) and their order, and the fitted decay rates of 1 - gamma at lambda = lam_lazy."""
+    g = mode_function(gamma)
+    t = np.linspace(0, 30, 30001)
+    half = [float(t[np.argmax(g(0.0, s, s0, t, 1.0) >= 0.5)]) for s in s_task]
+    pred = [np.log(s / s0) / (2 * s) for s in s_task]
+    tl = np.linspace(0.8, 12.0, 50) / lam_lazy           # |lambda| t from 0.8 to 12 e-folds
+    rates = [float(-np.polyfit(tl, np.log(1 - g(lam_lazy, s, s0, tl, 1.0)), 1)[0]) for s in s_task]
+    salient_first = list(np.argsort(half)) == list(np.argsort(-np.asarray(s_task, dtype=float)))
+    return dict(half=half, ordered=bool(salient_first),
+                close=max(abs(h - p) / p for h, p in zip(half, pred)), rates=rates,
+                rate_err=max(abs(r - lam_lazy) / lam_lazy for r in rates))
+
+
+def shallow_limit_errors(decay, lams=(5.0, 20.0, 80.0), seed=55) -> dict:
+    """LR-Sec5-SV-claims shallow limit: max |W2W1(t) - (Syx + (W2W1(0) - Syx) decay(lam, t))| / max|Syx| of
+    a square non-aligned net (stable closed form), per lambda; ``decay`` is sympy in (lambda, t, tau)."""
+    f = sp.lambdify((sy.lam, sy.t, sy.tau), decay, "numpy")
+    out = {}
+    for lam in lams:
+        task, W1, W2 = problem(4, 4, lam, seed=seed, scale=0.3)
+        tt = np.linspace(0, 3 / lam, 40)
+        fn = so.blocks(so.qq_stable(tt, W1, W2, task.svd, lam), 4)["W2W1"]
+        approx = task.syx + (W2 @ W1 - task.syx)[None] * np.asarray(f(lam, tt, 1.0))[:, None, None]
+        out[lam] = float(np.max(np.abs(fn - approx)) / np.max(np.abs(task.syx)))
+    return out
+
+
+# ---------------------------------------------------------------- noise robustness (App C.3)
+def input_noise_losses(task, W1, W2, sigma: float, draws: int, seed: int) -> np.ndarray:
+    """Sampled 1/2-mean losses of W2W1 on X + sigma N(0, 1) (iid input noise)."""
+    noise = np.random.default_rng(seed).standard_normal((draws,) + task.X.shape)
+    err = W2 @ W1 @ (task.X + sigma * noise) - task.Y
+    return 0.5 * np.sum(err ** 2, axis=(1, 2)) / task.n_samples
+
+
+def weight_noise_losses(task, W1, W2, sigma: float, draws: int, seed: int) -> np.ndarray:
+    """Sampled 1/2-mean losses with iid N(0, sigma^2) noise on every entry of W1 and W2."""
+    rng = np.random.default_rng(seed)
+    A = W1 + sigma * rng.standard_normal((draws,) + W1.shape)
+    B = W2 + sigma * rng.standard_normal((draws,) + W2.shape)
+    return 0.5 * np.sum((B @ A @ task.X - task.Y) ** 2, axis=(1, 2)) / task.n_samples
+
+
+def weight_noise_subs(task, W1, W2, sigma: float) -> dict:
+    """Values of the symbols of Eq. (173) for a network (W1, W2) on ``task``."""
+    from theory.lazy_rich import robustness as rb
+    return {rb.loss_clean: float(task.loss(W2 @ W1)), rb.sigma: sigma, sy.n_in: W1.shape[1], sy.n_hid: W1.shape[0],
+            sy.n_out: W2.shape[0], rb.w1_sq: float(np.sum(W1 ** 2)), rb.w2_sq: float(np.sum(W2 ** 2))}
+
+
+def weight_noise_minimiser(m1, m2, s=0.7) -> dict:
+    """LR-Robust-Param for per-mode norms m1 = ||W1||^2, m2 = ||W2||^2 (sympy in lambda, s~):
+    stationary points of m1 + m2 (Ni = No) and convexity, and for Ni != No the numeric argmin of
+    Nm(No m1 + Ni m2) against lambda* = s~(No - Ni)/sqrt(Ni No) (derived)."""
+    from scipy.optimize import minimize_scalar
+    total = sp.simplify(m1 + m2)
+    stationary = sp.solve(sp.diff(total, sy.lam), sy.lam)
+    convex = bool(sp.simplify(sp.diff(total, sy.lam, 2)).subs({sy.s: 1}).is_positive)
+    star = {}
+    for ni, no in ((6, 2), (2, 6), (10, 3)):
+        f = sp.lambdify(sy.lam, min(ni, no) * (no * m1 + ni * m2).subs(sy.s, s), "numpy")
+        star[(ni, no)] = (minimize_scalar(f, bounds=(-20, 20), method="bounded", options={"xatol": 1e-10}).x,
+                          s * (no - ni) / np.sqrt(ni * no))
+    return dict(stationary=stationary, convex=convex, unequal=max(abs(a - b) for a, b in star.values()))

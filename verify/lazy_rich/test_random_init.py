@@ -9,6 +9,7 @@ from theory.lazy_rich import random_init as ri
 from theory.lazy_rich import symbols as sy
 from theory.registry import REGISTRY
 from verify.lazy_rich import checks as ch
+from verify.lazy_rich.sizes import SIZES
 
 
 def sample_balance(n_in, n_hid, n_out, var1, var2, draws, seed):
@@ -26,10 +27,11 @@ def _eval(expr, ni, nh, no, **extra):
 
 
 @pytest.mark.claim("LR-ThmA.3")
-def test_balance_statistics_of_gaussian_layers(claim):
+@pytest.mark.parametrize("size", SIZES)
+def test_balance_statistics_of_gaussian_layers(claim, size):
     mean, pref, diag_printed = REGISTRY["LR-ThmA.3"].printed
     diag_corrected = REGISTRY["LR-ThmA.3"].corrected[2]
-    ni, nh, no, v1, v2, draws = 40, 120, 250, 1 / 40, 1 / 120, 200
+    ni, nh, no, v1, v2, draws = 40, 120, 250, 1 / 40, 1 / 120, size["moment_draws"]
     mo = ch.balance_moments(mean, pref, (ni, nh, no), v1, v2, draws, seed=0)
     m, mean_diag, var_diag, var_off = mo["predicted_mean"], mo["mean"], mo["diag_ratio"], mo["off_ratio"]
     # Tolerances: the pooled variance ratio has relative SE ~ sqrt(2/(draws-1))/sqrt(#entries) < 1%; 5% is >= 5 SE.
