@@ -107,3 +107,15 @@ def test_claim_and_paper_options_select_the_tests_of_those_claims(pytester):
     result.assert_outcomes(deselected=2)
     result, _ = run(pytester, PASSING, "--claim", "GRQ-Nope")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
+
+
+def test_a_selection_reports_only_the_claims_asked_for(pytester):
+    result, reports = run(pytester, """
+import pytest
+@pytest.mark.claim("BL-Eq(7)", "BA-Eq(3)")
+def test_shared(claim):
+    claim.holds(True, "shared check")
+""", "--paper", "bias", "--no-pdf")
+    result.assert_outcomes(passed=2)   # the test and claim[BL-Eq(7)]; BA-Eq(3) is not judged
+    doc = json.loads((reports / "claims.json").read_text())
+    assert [c["id"] for c in doc["claims"]] == ["BL-Eq(7)"]

@@ -38,6 +38,9 @@ class Run:
     timings: dict[str, dict] = field(default_factory=dict)
     figures: list[FigureEntry] = field(default_factory=list)
     claim_items: int = 0
+    #: with --claim / --paper, the claims asked for: tests selected through them may record
+    #: other claims too, whose verdicts would then rest on part of their checks only
+    selected: set | None = None
     started: float = field(default_factory=time.time)
 
 
@@ -108,12 +111,14 @@ def pytest_collection_modifyitems(session, config, items):
     from theory.registry import load_all
     registry = load_all()
     _select(config, items, registry)
+    selected = config.stash[RUN].selected
     last = {}
     for index, item in enumerate(items):
         for cid in claim_ids(item):
             if cid not in registry:
                 raise pytest.UsageError(f"{item.nodeid}: claim ID {cid!r} is not registered")
-            last[cid] = index
+            if selected is None or cid in selected:
+                last[cid] = index
     config.stash[RUN].claim_items = sum(1 for item in items if claim_ids(item))
     if not config.getoption("--scale") == "full":
         skip_full = pytest.mark.skip(reason="full-scale reproduction: run with --scale=full")
@@ -135,6 +140,7 @@ def _select(config, items, registry):
             raise pytest.UsageError(f"--claim {cid!r} is not a registered claim")
     if not wanted_ids and not papers:
         return
+    config.stash[RUN].selected = wanted_ids | {c.id for c in registry if c.paper in papers}
     keep, drop = [], []
     for item in items:
         ids = claim_ids(item)
@@ -194,6 +200,8 @@ def pytest_sessionfinish(session, exitstatus):
     if run is None or not run.claim_items or not any(r.checks for r in run.results.values()):
         return
     from verify.report.writer import write_reports
+    if run.selected is not None:
+        run.results = {c: r for c, r in run.results.items() if c in run.selected}
     write_reports(run, profile=_hypothesis_profile())
 
 

@@ -1,0 +1,84 @@
+"""A one-layer transformer ensemble on modular addition for the GRQ Fig. 6(d) reduction:
+token and position embeddings divided by alpha (D.3), logits multiplied by tau with the learning
+rate divided by tau^2 (Kumar et al.), full-batch AdamW; members (seed, alpha, tau) form a leading
+axis K of every weight, so one program trains them all.
+"""
+from __future__ import annotations
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+
+def modular_addition(p: int, train_frac: float, seed: int):
+    """All pairs (a, b) with label (a + b) mod p; inputs are token ids [a, b, p] ('=' is p)."""
+    a, b = np.meshgrid(np.arange(p), np.arange(p), indexing="ij")
+    X = np.stack([a.ravel(), b.ravel(), np.full(p * p, p)], 1)
+    y = (a.ravel() + b.ravel()) % p
+    perm = np.random.default_rng(seed).permutation(p * p)
+    n = int(train_frac * p * p)
+    return (X[perm[:n]], y[perm[:n]]), (X[perm[n:]], y[perm[n:]])
+
+
+def init(seeds, alphas, vocab: int, d: int = 32, mlp: int = 64, seq: int = 3):
+    """Weights with a leading member axis; embeddings / alpha."""
+    members = []
+    for seed, alpha in zip(seeds, alphas):
+        g = torch.Generator().manual_seed(int(seed))
+        r = lambda *s, scale: torch.randn(*s, generator=g) * scale  # noqa: E731
+        members.append({"tok": r(vocab, d, scale=1.0) / alpha, "pos": r(seq, d, scale=1.0) / alpha,
+                        "q": r(d, d, scale=d ** -0.5), "k": r(d, d, scale=d ** -0.5),
+                        "v": r(d, d, scale=d ** -0.5), "o": r(d, d, scale=d ** -0.5),
+                        "m1": r(d, mlp, scale=d ** -0.5), "m2": r(mlp, d, scale=mlp ** -0.5),
+                        "u": r(d, vocab - 1, scale=d ** -0.5)})
+    return {k: torch.stack([m[k] for m in members]).requires_grad_(True) for k in members[0]}
+
+
+def forward(P, X, tau):
+    """Logits at the last position, (K, B, p), times the per-member ``tau`` (K,)."""
+    h = P["tok"][:, X] + P["pos"][:, None]                       # (K, B, seq, d)
+    q, k, v = (torch.einsum("kbsd,kde->kbse", h, P[n]) for n in "qkv")
+    att = torch.softmax(torch.einsum("kbsd,kbtd->kbst", q, k) / q.shape[-1] ** 0.5, -1)
+    h = h + torch.einsum("kbst,kbtd,kde->kbse", att, v, P["o"])
+    h = h + torch.einsum("kbsm,kmd->kbsd", F.relu(torch.einsum("kbsd,kdm->kbsm", h, P["m1"])), P["m2"])
+    return torch.einsum("kbd,kdv->kbv", h[:, :, -1], P["u"]) * tau[:, None, None]
+
+
+def embedding_fraction(P) -> float:
+    """Share of the parameters held by the token and position embeddings."""
+    total = sum(v[0].numel() for v in P.values())
+    return (P["tok"][0].numel() + P["pos"][0].numel()) / total
+
+
+def train(P, train_set, test_set, *, tau, lr, wd, steps, eval_every, threshold=0.99):
+    """Full-batch AdamW (lr_k = lr / tau_k^2, weight decay wd); returns the first step at which
+    train and test accuracy reach ``threshold`` per member (inf if never) and the final accuracies."""
+    (Xtr, ytr), (Xte, yte) = [(torch.as_tensor(a), torch.as_tensor(b)) for a, b in (train_set, test_set)]
+    tau = torch.as_tensor(tau, dtype=torch.float32)
+    K = tau.shape[0]
+    m = {k: torch.zeros_like(v) for k, v in P.items()}
+    s = {k: torch.zeros_like(v) for k, v in P.items()}
+    lr_k = (lr / tau ** 2).reshape(K, *[1] * 3)
+    hit_train = np.full(K, np.inf)
+    hit_test = np.full(K, np.inf)
+    b1, b2 = 0.9, 0.98
+    for step in range(1, steps + 1):
+        logits = forward(P, Xtr, tau)
+        loss = F.cross_entropy(logits.flatten(0, 1), ytr.repeat(K), reduction="sum") / len(ytr)
+        grads = torch.autograd.grad(loss, list(P.values()))
+        with torch.no_grad():
+            for (name, w), g in zip(P.items(), grads):
+                m[name].mul_(b1).add_((1 - b1) * g)
+                s[name].mul_(b2).add_((1 - b2) * g * g)
+                rate = lr_k.reshape(K, *[1] * (w.ndim - 1))
+                w.mul_(1 - rate * wd)
+                w.sub_(rate * (m[name] / (1 - b1 ** step)) / ((s[name] / (1 - b2 ** step)).sqrt() + 1e-8))
+        if step % eval_every == 0:
+            with torch.no_grad():
+                acc_tr = (forward(P, Xtr, tau).argmax(-1) == ytr).float().mean(1).numpy()
+                acc_te = (forward(P, Xte, tau).argmax(-1) == yte).float().mean(1).numpy()
+            hit_train = np.where(np.isinf(hit_train) & (acc_tr >= threshold), step, hit_train)
+            hit_test = np.where(np.isinf(hit_test) & (acc_te >= threshold), step, hit_test)
+            if np.all(np.isfinite(hit_test)):
+                break
+    return hit_train, hit_test, acc_tr, acc_te

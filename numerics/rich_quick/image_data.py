@@ -1,0 +1,101 @@
+"""Image data for the GRQ Fig. 6(a)/(b) reductions: scikit-learn's bundled 8x8 digits (the
+stand-in, always available) and loaders for the real MNIST (IDX files) and CIFAR-10 (python
+batches) from a folder the user names (environment variable ``CLAIMS_DATA_DIR``).
+
+All loaders return ``(images, labels)`` with images float64 in [0, 1], shape (N, C, H, W).
+"""
+from __future__ import annotations
+
+import gzip
+import os
+import pickle
+from pathlib import Path
+
+import numpy as np
+
+ENV = "CLAIMS_DATA_DIR"
+
+_IDX_TYPES = {0x08: np.uint8}
+
+
+def data_dir() -> Path | None:
+    """The folder named by ``CLAIMS_DATA_DIR`` (None when unset); a set but missing folder raises."""
+    value = os.environ.get(ENV)
+    if not value:
+        return None
+    path = Path(value)
+    if not path.is_dir():
+        raise ValueError(f"{ENV}={value!r} is not a directory")
+    return path
+
+
+def digits():
+    """scikit-learn's 1797 8x8 digits, scaled to [0, 1]: (1797, 1, 8, 8), labels (1797,)."""
+    from sklearn.datasets import load_digits
+    d = load_digits()
+    return d.images[:, None].astype(float) / 16.0, d.target.astype(int)
+
+
+def read_idx(path) -> np.ndarray:
+    """One IDX file (optionally .gz): magic 0x0000TTNN, type TT (0x08 = ubyte), NN dimensions."""
+    path = Path(path)
+    opener = gzip.open if path.suffix == ".gz" else open
+    with opener(path, "rb") as fh:
+        raw = fh.read()
+    if len(raw) < 4 or raw[0] != 0 or raw[1] != 0:
+        raise ValueError(f"{path}: not an IDX file (bad magic {raw[:4]!r})")
+    dtype = _IDX_TYPES.get(raw[2])
+    if dtype is None:
+        raise ValueError(f"{path}: unsupported IDX element type 0x{raw[2]:02x}")
+    ndim = raw[3]
+    shape = tuple(int.from_bytes(raw[4 + 4 * k: 8 + 4 * k], "big") for k in range(ndim))
+    body = np.frombuffer(raw, dtype=dtype, offset=4 + 4 * ndim)
+    if body.size != int(np.prod(shape)):
+        raise ValueError(f"{path}: header promises {shape} = {int(np.prod(shape))} values, "
+                         f"the file holds {body.size}")
+    return body.reshape(shape)
+
+
+def _find(folder: Path, names) -> Path:
+    for name in names:
+        for candidate in (folder / name, folder / f"{name}.gz", folder / "MNIST" / "raw" / name):
+            if candidate.exists():
+                return candidate
+    raise FileNotFoundError(f"none of {list(names)} (or .gz) found in {folder}")
+
+
+def load_mnist(folder, split: str = "train"):
+    """MNIST from IDX files ``train-images-idx3-ubyte`` / ``t10k-...`` (``.gz`` accepted)."""
+    if split not in ("train", "test"):
+        raise ValueError(f"split={split!r} must be 'train' or 'test'")
+    folder = Path(folder)
+    prefix = "train" if split == "train" else "t10k"
+    images = read_idx(_find(folder, [f"{prefix}-images-idx3-ubyte", f"{prefix}-images.idx3-ubyte"]))
+    labels = read_idx(_find(folder, [f"{prefix}-labels-idx1-ubyte", f"{prefix}-labels.idx1-ubyte"]))
+    if images.ndim != 3 or labels.ndim != 1 or len(images) != len(labels):
+        raise ValueError(f"MNIST images {images.shape} and labels {labels.shape} do not match")
+    return images[:, None].astype(float) / 255.0, labels.astype(int)
+
+
+def load_cifar10(folder, split: str = "train"):
+    """CIFAR-10 python batches (``data_batch_1..5`` / ``test_batch``, in ``folder`` or
+    ``folder/cifar-10-batches-py``)."""
+    if split not in ("train", "test"):
+        raise ValueError(f"split={split!r} must be 'train' or 'test'")
+    folder = Path(folder)
+    if (folder / "cifar-10-batches-py").is_dir():
+        folder = folder / "cifar-10-batches-py"
+    names = [f"data_batch_{k}" for k in range(1, 6)] if split == "train" else ["test_batch"]
+    files = [folder / n for n in names if (folder / n).exists()]
+    if not files:
+        raise FileNotFoundError(f"no CIFAR-10 {split} batches ({names}) in {folder}")
+    xs, ys = [], []
+    for f in files:
+        with open(f, "rb") as fh:
+            batch = pickle.load(fh, encoding="bytes")
+        data = np.asarray(batch[b"data"], dtype=np.uint8)
+        if data.ndim != 2 or data.shape[1] != 3072:
+            raise ValueError(f"{f}: data has shape {data.shape}, expected (N, 3072)")
+        xs.append(data.reshape(-1, 3, 32, 32))
+        ys.append(np.asarray(batch[b"labels"], dtype=int))
+    return np.concatenate(xs).astype(float) / 255.0, np.concatenate(ys)

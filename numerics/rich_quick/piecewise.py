@@ -1,0 +1,157 @@
+"""Piecewise linear (ReLU / leaky ReLU) networks of GRQ Sec. 5 / App. C: the two-layer
+bias-free network's per-neuron quantities and gradient flow, deep networks' activation patterns,
+and the location of activation-region boundaries along segments.
+
+Rows are samples here (``X`` is (n, d)), as in the paper's App. C; the loss is
+``1/2 sum_j (f(x_j) - y_j)^2`` and time is gradient-flow time (rich_quick convention).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from numerics.checks import finite_array
+
+
+def leaky(z, gamma):
+    return np.maximum(z, gamma * z)
+
+
+def leaky_grad(z, gamma):
+    """``sigma'(z)``: 1 for z > 0, gamma for z < 0 (and gamma at 0, a valid subgradient)."""
+    return np.where(z > 0, 1.0, gamma)
+
+
+def two_layer_parts(W, a, X, y, gamma):
+    """``C`` (h, n) with ``c_ij = sigma'(w_i^T x_j)``, the outputs ``f`` (n,), residuals ``rho``
+    (n,) and ``xi_i = sum_j c_ij x_j rho_j`` (h, d)."""
+    W, a, X = finite_array(W, "W", ndim=2), finite_array(a, "a", ndim=1), finite_array(X, "X", ndim=2)
+    if not 0 <= gamma < 1:
+        raise ValueError(f"gamma={gamma!r} must lie in [0, 1)")
+    Z = W @ X.T
+    C = leaky_grad(Z, gamma)
+    f = a @ leaky(Z, gamma)
+    rho = f - y
+    xi = (C * rho[None, :]) @ X
+    return C, f, rho, xi
+
+
+def two_layer_rhs(X, y, gamma, eta_a, eta_w):
+    """Eq. (124): ``a_i' = -eta_a w_i^T xi_i``, ``w_i' = -eta_w a_i xi_i``."""
+    def rhs(t, p):
+        _, _, _, xi = two_layer_parts(p["W"], p["a"], X, y, gamma)
+        return {"W": -eta_w * p["a"][:, None] * xi, "a": -eta_a * np.sum(p["W"] * xi, 1)}
+    return rhs
+
+
+def two_layer_autograd(W, a, X, y, gamma, eta_a, eta_w):
+    """Parameter velocities ``-eta * grad L`` and the rate-weighted NTK (n, n) by torch autograd."""
+    import torch
+    Wt, at, Xt, yt = (torch.as_tensor(np.asarray(v, dtype=float)) for v in (W, a, X, y))
+
+    def out(Wv, av):
+        z = Xt @ Wv.T
+        return torch.maximum(z, gamma * z) @ av
+    Wt.requires_grad_(True)
+    at.requires_grad_(True)
+    loss = 0.5 * ((out(Wt, at) - yt) ** 2).sum()
+    gW, ga = torch.autograd.grad(loss, (Wt, at))
+    JW, Ja = torch.autograd.functional.jacobian(out, (Wt.detach(), at.detach()))
+    JW = JW.reshape(JW.shape[0], -1)
+    K = eta_w * JW @ JW.T + eta_a * Ja @ Ja.T
+    return -eta_w * gW.numpy(), -eta_a * ga.numpy(), K.numpy()
+
+
+# ------------------------------------------------------------------ deep networks and regions
+@dataclass
+class DeepReLU:
+    """``f(x) = v^T sigma(W_L ... sigma(W_1 x + b_1) ... + b_L)``; ``biases`` may be None."""
+
+    weights: list
+    biases: list | None
+    readout: np.ndarray
+    gamma: float = 0.0
+
+    @classmethod
+    def random(cls, d, widths, rng, biases=True, gamma=0.0):
+        """He-initialised weights, biases N(0, 1) (so boundaries do not all pass the origin)."""
+        dims = [d] + list(widths)
+        Ws = [rng.standard_normal((dims[k + 1], dims[k])) * np.sqrt(2 / dims[k])
+              for k in range(len(widths))]
+        bs = [rng.standard_normal(w) for w in widths] if biases else None
+        return cls(Ws, bs, rng.standard_normal(widths[-1]), gamma)
+
+    def preactivations(self, P: np.ndarray) -> np.ndarray:
+        """All hidden pre-activations ``z_i(x)`` stacked, (m, N) for points P (N, d)."""
+        h, zs = np.asarray(P, dtype=float).T, []
+        for k, Wk in enumerate(self.weights):
+            z = Wk @ h + (self.biases[k][:, None] if self.biases is not None else 0.0)
+            zs.append(z)
+            h = leaky(z, self.gamma)
+        return np.concatenate(zs)
+
+    def patterns(self, P) -> np.ndarray:
+        """Activation patterns (Def. C.1) as booleans (m, N): True = active."""
+        return self.preactivations(P) > 0
+
+    def __call__(self, P) -> np.ndarray:
+        h = np.asarray(P, dtype=float).T
+        for k, Wk in enumerate(self.weights):
+            h = leaky(Wk @ h + (self.biases[k][:, None] if self.biases is not None else 0.0),
+                      self.gamma)
+        return self.readout @ h
+
+    def input_gradient(self, x) -> np.ndarray:
+        """``grad_x f`` (the region's linear predictor beta_R) at a point x (d,)."""
+        J = np.eye(len(x))
+        h = np.asarray(x, dtype=float)
+        for k, Wk in enumerate(self.weights):
+            z = Wk @ h + (self.biases[k] if self.biases is not None else 0.0)
+            J = leaky_grad(z, self.gamma)[:, None] * (Wk @ J)
+            h = leaky(z, self.gamma)
+        return self.readout @ J
+
+    def preactivation_gradient(self, x, unit: int) -> np.ndarray:
+        """``grad_x z_unit`` (the normal of that unit's boundary) at x."""
+        J = np.eye(len(x))
+        h = np.asarray(x, dtype=float)
+        offset = 0
+        for k, Wk in enumerate(self.weights):
+            z = Wk @ h + (self.biases[k] if self.biases is not None else 0.0)
+            Jz = Wk @ J
+            if unit < offset + len(z):
+                return Jz[unit - offset]
+            J = leaky_grad(z, self.gamma)[:, None] * Jz
+            h = leaky(z, self.gamma)
+            offset += len(z)
+        raise ValueError(f"unit={unit} exceeds the number of hidden units {offset}")
+
+
+def boundary_crossings(net: DeepReLU, p0, p1, samples: int = 400, tol: float = 1e-12):
+    """Pattern changes along the segment p0 -> p1, each bracketed by bisection to ``tol`` (in the
+    segment parameter).  Returns a list of (s, patterns_before, patterns_after)."""
+    p0, p1 = np.asarray(p0, float), np.asarray(p1, float)
+
+    def pat(s):
+        return net.patterns((p0 + s * (p1 - p0))[None])[:, 0]
+
+    out = []
+
+    def bracket(lo, hi, plo, phi):
+        if (plo == phi).all():
+            return
+        if hi - lo < tol:
+            z = net.preactivations(np.stack([p0 + lo * (p1 - p0), p0 + hi * (p1 - p0)]))
+            out.append(((lo + hi) / 2, plo, phi, bool(np.any(z == 0))))
+            return
+        mid = (lo + hi) / 2
+        pm = pat(mid)
+        bracket(lo, mid, plo, pm)
+        bracket(mid, hi, pm, phi)
+
+    grid = np.linspace(0, 1, samples)
+    pats = net.patterns(p0 + grid[:, None] * (p1 - p0)).T
+    for k in range(samples - 1):
+        bracket(grid[k], grid[k + 1], pats[k], pats[k + 1])
+    return out

@@ -1,0 +1,173 @@
+"""Every exact-claim check of the GRQ wide/deep/piecewise part accepts the true formula and
+rejects a perturbed one (changed constant, flipped sign, dropped factor, swapped slot)."""
+import numpy as np
+import pytest
+import sympy as sp
+
+from numerics.rich_quick import linear_nets as ln
+from numerics.rich_quick import piecewise as pw
+from theory.registry import REGISTRY, load_all
+from theory.rich_quick import deep_linear as dl
+from theory.rich_quick import piecewise as th
+from theory.rich_quick import wide_linear as wl
+from verify.rich_quick import linear_checks as lc
+from verify.rich_quick import piecewise_checks as pc
+
+load_all()
+EA, EW = 0.3, 2.5
+
+
+@pytest.fixture
+def wide():
+    rng = np.random.default_rng(0)
+    return dict(W=rng.standard_normal((3, 5)), A=rng.standard_normal((3, 2)),
+                X=rng.standard_normal((7, 5)) / 3, Y=rng.standard_normal((7, 2)))
+
+
+def test_conservation_check_rejects_a_flipped_sign(wide):
+    good = REGISTRY["GRQ-Claim-Wide-Cons"].printed
+    bad = wl.eta_w * wl.A * wl.A.T + wl.eta_a * wl.W * wl.W.T
+    args = (wide["W"], wide["A"], wide["X"], wide["Y"], EA, EW)
+    assert lc.conservation_drift(good, *args) < 1e-9 < 1e-2 < lc.conservation_drift(bad, *args)
+
+
+def test_ntk_check_rejects_swapped_rates(wide):
+    good = REGISTRY["GRQ-Eq-NTK-wide"].printed
+    bad = good.subs({wl.eta_a: wl.eta_w, wl.eta_w: wl.eta_a}, simultaneous=True)
+    args = (wide["W"], wide["A"], wide["X"], EA, EW)
+    assert lc.ntk_error(good, *args) < 1e-10 < 1e-2 < lc.ntk_error(bad, *args)
+
+
+def test_vec_dynamics_check_rejects_a_wrong_rate(wide):
+    good = REGISTRY["GRQ-Eq(6)"].printed
+    bad = good.subs(wl.eta_w, wl.eta_a)
+    args = (wide["W"], wide["A"], wide["X"], wide["Y"], EA, EW)
+    assert lc.vec_flow_error(good, *args) < 1e-10 < 1e-2 < lc.vec_flow_error(bad, *args)
+
+
+def test_eq78_as_printed_cannot_be_evaluated_for_c_ne_d(wide):
+    with pytest.raises(Exception, match="shape"):
+        lc.vec_flow_error(REGISTRY["GRQ-Eq(73)-(80)"].printed["Eq. (78)"], wide["W"], wide["A"],
+                          wide["X"], wide["Y"], EA, EW)
+
+
+def test_neuron_sum_check_rejects_swapped_coefficients(wide):
+    good = REGISTRY["GRQ-Thm4.1"].printed
+    bad = {"out": good["in"], "in": good["out"]}
+    assert lc.neuron_sum_error(good, wide["W"], wide["A"], EA, EW) < 1e-10
+    assert lc.neuron_sum_error(bad, wide["W"], wide["A"], EA, EW) > 1e-2
+
+
+def test_gram_check_rejects_a_changed_constant(wide):
+    good = REGISTRY["GRQ-Eq(81)-(86)"].corrected
+    bad = {k: 2 * v for k, v in good.items()}
+    assert lc.neuron_gram_error(good, wide["W"], wide["A"], EA, EW) < 1e-10
+    assert lc.neuron_gram_error(bad, wide["W"], wide["A"], EA, EW) > 0.1
+
+
+def test_rank_bound_formula_is_tested_against_measured_ranks():
+    rng = np.random.default_rng(1)
+    bound = REGISTRY["GRQ-LemB.2"].corrected["rank bound (88)"]
+    perturbed = wl.d * wl.c        # 'always full rank' would be wrong for h < c
+    for d, h, c in [(2, 3, 6), (6, 3, 2)]:
+        rank = lc.lazy_limit_ranks(d, h, c, rng, +1)[0]
+        assert rank == int(bound.subs({wl.d: d, wl.h: h, wl.c: c}))
+    rank = lc.lazy_limit_ranks(2, 3, 6, rng, +1)[0]
+    assert rank != int(perturbed.subs({wl.d: 2, wl.c: 6}))
+
+
+def test_limit_check_distinguishes_the_sign():
+    M = REGISTRY["GRQ-Eq(92)-(96)"].printed["M"]
+    flipped = {k: v.subs(wl.delta, -wl.delta) for k, v in M.items()}
+    assert lc.coefficient_limit(M, -sp.oo) != lc.coefficient_limit(flipped, -sp.oo)
+
+
+def test_square_check_rejects_a_changed_constant():
+    W, A = ln.init_square_isotropic(4, -1.3, 0.5, 2.0, np.random.default_rng(0))
+    f, g1, f2, g2 = REGISTRY["GRQ-LemB.3"].printed["(97)"]
+    bad = (f.subs(wl.delta ** 2 / 4, wl.delta ** 2 / 2), g1, f2, g2)
+    assert lc.square_M_error((f, g1, f2, g2), W, A, 0.5, 2.0, -1.3) < 1e-10
+    assert lc.square_M_error(bad, W, A, 0.5, 2.0, -1.3) > 1e-3
+
+
+def test_potential_check_rejects_a_halved_potential():
+    q = REGISTRY["GRQ-AssB.4"].corrected["q"]
+    lams = np.linspace(0.1, 2, 9)
+    assert lc.potential_curvature_error(q, EA, EW, -2.0, lams) < 1e-10
+    assert lc.potential_curvature_error(q / 2, EA, EW, -2.0, lams) > 0.1
+
+
+def test_mode_ode_check_rejects_a_dropped_factor():
+    Dv = np.array([1.0, 0.5, 2.0])
+    modes, _, S, _ = lc.aligned_square_flow(3, 0.8, EA, EW, np.random.default_rng(2), Dv, t_end=2.0)
+    good = REGISTRY["GRQ-AssB.4"].corrected["Lambda ODE"]
+    bad = good.subs(wl.eta_a, 1)
+    assert lc.mode_ode_error(good, modes, Dv, S, EA, EW, 0.8) < 1e-8
+    assert lc.mode_ode_error(bad, modes, Dv, S, EA, EW, 0.8) > 1e-2
+
+
+def test_deep_identity_check_rejects_shifted_exponents():
+    Ws, a = ln.deep_isotropic_init(4, 3, -0.7, np.random.default_rng(3))
+    good = {**REGISTRY["GRQ-Eq(116)-(117)"].printed, "M": REGISTRY["GRQ-LemB.8"].printed}
+    bad = {"norm2": dl.s * (dl.s - dl.delta) ** (dl.l + 1), "outer": dl.x ** dl.l + dl.delta * dl.x ** dl.l,
+           "M": dl.x ** dl.l + dl.s * sp.Sum((dl.s - dl.delta) ** dl.i * dl.x ** (dl.l - dl.i),
+                                             (dl.i, 0, dl.l - 1))}
+    assert max(lc.deep_identity_errors(good, Ws, a, -0.7, 3).values()) < 1e-10
+    assert min(lc.deep_identity_errors(bad, Ws, a, -0.7, 3).values()) > 1e-2
+
+
+def test_implicit_bias_check_separates_the_exponents():
+    rng = np.random.default_rng(10)
+    X, y = rng.standard_normal((1, 3)), rng.standard_normal(1) + 1.0
+    Ws, a = ln.deep_balanced_chain(3, 2, 0.5, rng)
+    beta0 = ln.deep_beta(Ws, a)
+    end = lc.deep_flow_limit(Ws, a, X, y, 2, t_end=300.0)
+    rq = REGISTRY["GRQ-Claim-DeepQ"]
+    good = lc.implicit_bias_minimiser(lc.deep_objective(rq.corrected), X, y, beta0, 2)
+    bad = lc.implicit_bias_minimiser(lc.deep_objective(rq.printed), X, y, beta0, 2)
+    assert np.linalg.norm(good - end) < 1e-6 < 1e-2 < np.linalg.norm(bad - end)
+
+
+@pytest.fixture
+def relu():
+    rng = np.random.default_rng(4)
+    return dict(W=rng.standard_normal((5, 3)), a=rng.standard_normal(5), X=rng.standard_normal((7, 3)),
+                y=rng.standard_normal(7), gamma=0.1, eta_a=EA, eta_w=EW)
+
+
+def test_pl_checks_reject_swapped_rates_and_flipped_signs(relu):
+    M8 = REGISTRY["GRQ-Eq(8)"].printed
+    swapped = {"I": th.eta_a * sp.Symbol("a") ** 2, "ww": th.eta_w}
+    assert max(pc.beta_dynamics_error(M8, **relu).values()) < 1e-9
+    assert pc.beta_dynamics_error(swapped, **relu)["beta_dot"] > 1e-2
+    eq9 = REGISTRY["GRQ-Eq(9)"].printed
+    flipped = {"radial": eq9["radial"], "angular": -(th.kappa_mu - th.delta) / (2 * th.mu)}
+    assert pc.spherical_error(eq9, **relu) < 1e-9 < 1e-2 < pc.spherical_error(flipped, **relu)
+    M126 = REGISTRY["GRQ-Eq(124)-(127)"].printed["M_i (126)"]
+    bad126 = {"I": M126["bb"], "bb": M126["I"]}
+    assert pc.preconditioner_error(M126, relu["W"], relu["a"], EA, EW) < 1e-10
+    assert pc.preconditioner_error(bad126, relu["W"], relu["a"], EA, EW) > 1e-2
+
+
+def test_parity_check_flags_a_redundant_unit():
+    rng = np.random.default_rng(5)
+    net = pw.DeepReLU.random(2, [6], rng, biases=True)
+    net.weights[0] = np.vstack([net.weights[0], 3.0 * net.weights[0][:1]])
+    net.biases[0] = np.append(net.biases[0], 3.0 * net.biases[0][0])
+    net.readout = np.append(net.readout, 1.0)
+    hams, flips, _, _ = pc.crossing_statistics(net, rng, lines=20)
+    assert np.any(hams == 2) and not np.all(flips)
+
+
+def test_bad_arguments_raise_naming_the_argument():
+    rng = np.random.default_rng(0)
+    with pytest.raises(ValueError, match="beta_norms"):
+        ln.init_wide(3, 2, 2, 0.0, -1.0, 1.0, 1.0, rng)
+    with pytest.raises(ValueError, match="eta_a"):
+        ln.wide_rhs(np.eye(2), np.eye(2), 0.0, 1.0)
+    with pytest.raises(ValueError, match="delta"):
+        ln.deep_isotropic_init(3, 2, 0.5, rng)
+    with pytest.raises(ValueError, match="gamma"):
+        pw.two_layer_parts(np.ones((2, 2)), np.ones(2), np.ones((3, 2)), np.ones(3), 1.0)
+    with pytest.raises(ValueError, match="non-finite"):
+        pw.two_layer_parts(np.full((2, 2), np.nan), np.ones(2), np.ones((3, 2)), np.ones(3), 0.0)

@@ -1,0 +1,117 @@
+"""Experimental claims of GRQ: Fig. 5 (L158), Fig. 6 (L165), the conclusion (L171) and
+App. D (L943-1024).  Empirical claims carry no sympy form; the settings that can be encoded are
+given as ``printed`` (as printed) and ``corrected``.
+
+The paper trains with full-batch GD (D.1) or SGD (D.3) on a 'mean square loss' whose normalisation
+is not stated; the suite's reductions train on the convention of ``theory.conventions``
+(``rich_quick``: 1/2-sum) unless a test states otherwise.
+"""
+import sympy as sp
+
+from theory.registry import register
+
+tau, alpha, delta = sp.symbols("tau alpha delta", real=True)
+
+#: which panels each figure has (for the D-intro cross references)
+FIGURE_PANELS = {"Figure 5": (), "Figure 6": ("a", "b", "c", "d")}
+
+register(
+    id="GRQ-Fig5", paper="rich_quick", where="Sec 5, Fig. 5, L158", kind="empirical",
+    title="ReLU surface: frozen partition downstream, partition moves while f ~ 0 upstream/balanced",
+    statement="two-layer ReLU, 20 neurons, near-zero init, XOR-like task: downstream keeps the "
+              "activation partition fixed and reweights neurons; balanced/upstream change the "
+              "partition rapidly while f stays ~ 0, then fit",
+    expected="holds")
+
+register(
+    id="GRQ-Fig6", paper="rich_quick", where="Sec 5, Fig. 6, L165; App D.3", kind="empirical",
+    title="upstream initialisations in practice (panels a-d)",
+    statement="upstream init (alpha >> 1) (a) drives feature learning through changing activation "
+              "patterns, (b) promotes interpretable early-layer filters, (c) reduces the sample "
+              "complexity of hierarchical data, (d) decreases the time to grokking",
+    expected="not-reproduced")
+
+register(
+    id="GRQ-Concl", paper="rich_quick", where="Sec 6 (conclusion), L171", kind="empirical",
+    title="conclusion: balanced-only rapid rich in linear nets; upstream accelerates in nonlinear",
+    statement="in linear networks rapid rich learning occurs only with balanced initialisations; "
+              "in nonlinear networks upstream initialisations can accelerate rich learning; "
+              "discretisation (GD) breaks the conservation laws",
+    expected="holds")
+
+register(
+    id="GRQ-Exp-Compute", paper="rich_quick", where="App D intro, L943", kind="definition",
+    title="compute statements and figure references",
+    statement="runtime ~20 h for Figure 5(a), 4 h for 5(b), 12 h for 5(c), 12 h for 5(d) on A100s; "
+              "Fig. 1 ~90 min on 360 cores; Figs. 2-4 on a personal computer",
+    printed={"panels referenced": ("Figure 5", ("a", "b", "c", "d"))},
+    corrected={"panels referenced": ("Figure 6", ("a", "b", "c", "d"))},
+    corrected_statement="the panels (a)-(d) are those of Figure 6 (Fig. 5 has no panels); the "
+                        "heading 'D.3 Figure 5' likewise means Figure 6",
+    expected="erratum")
+
+register(
+    id="GRQ-Exp-D1", paper="rich_quick", where="App D.1, L945-968", kind="definition",
+    title="Fig. 1 teacher-student set-up",
+    statement=r"symmetrised balanced base init ($f\equiv0$, $\delta_i=0$, $\tau=1$); to reach "
+              r"$(\tau,\delta)$ solve $\delta^2 = \tau^2(\alpha^2-\alpha^{-2})$ for $\alpha$ and "
+              r"scale $w_i$ by $\tau/\alpha$, $a_i$ by $\tau\alpha$; full-batch GD on a mean "
+              r"square loss; (a) d=2, h=50, k=3, n=20, 1e6 steps, lr 1e-4",
+    printed=sp.Eq(delta ** 2, tau ** 2 * (alpha ** 2 - alpha ** -2)),
+    corrected=sp.Eq(delta, tau ** 2 * (alpha ** 2 - alpha ** -2)),
+    corrected_statement=r"$\delta = \tau^2(\alpha^2-\alpha^{-2})$ (as in the Fig. 1 caption); the "
+                        r"student width is h (the text writes m)",
+    expected="erratum")
+
+register(
+    id="GRQ-Exp-D2", paper="rich_quick", where="App D.2, L972-974", kind="definition",
+    title="settings of Figs. 2-4 (single-neuron ODEs)",
+    statement=r"solve_ivp RK45, rtol 1e-6, t in (0, 20); full rank $X^\top X = I_2$, "
+              r"$\beta_*=[0,1]$, $\beta_0=[-1,0]$; low rank $X^\top X = [[0.25,0.5],[0.5,1]]$, "
+              r"$\beta_*=[0.44,0.88]$, $\beta_0=[0.4,0.05]$",
+    printed={"XtX_low": sp.Matrix([[sp.Rational(1, 4), sp.Rational(1, 2)],
+                                   [sp.Rational(1, 2), 1]]),
+             "beta_star_low": sp.Matrix([sp.Rational(44, 100), sp.Rational(88, 100)]),
+             "beta0_low": sp.Matrix([sp.Rational(4, 10), sp.Rational(5, 100)])},
+    expected="defined")
+
+register(
+    id="GRQ-Exp-Fig6a", paper="rich_quick", where="App D.3 'Kernel Distance', L978-982",
+    kind="empirical", title="LeNet-5 on MNIST: kernel / Hamming / parameter distance vs alpha",
+    statement="first layer / alpha, last layer * alpha; 500 epochs, lr 1e-4, batch 512; NTK movement "
+              "tracks activation (Hamming) change, not parameter distance; alpha > 1 amplifies",
+    expected="untested",
+    notes="untested only for lack of the real MNIST files; the digits stand-in reproduces the "
+          "alpha ordering (recorded as its own check).")
+
+register(
+    id="GRQ-Exp-Fig6b", paper="rich_quick", where="App D.3 'Gabor Filters', Eqs. (128)-(129), L984-997",
+    kind="empirical", title="ResNet filters on CIFAR-10: smoothness vs alpha",
+    statement=r"conv filters / alpha; smoothness $\|\frac{w}{\|w\|}*\Delta\|^2$ with the 3x3 kernel "
+              r"$\Delta$ (centre 2, edges -0.5, corners -0.25); Fig. 11: alpha < 1 gives smoother "
+              r"filters",
+    printed=sp.Matrix([[-sp.Rational(1, 4), -sp.Rational(1, 2), -sp.Rational(1, 4)],
+                       [-sp.Rational(1, 2), 2, -sp.Rational(1, 2)],
+                       [-sp.Rational(1, 4), -sp.Rational(1, 2), -sp.Rational(1, 4)]]),
+    corrected=sp.Matrix([[-sp.Rational(1, 4), -sp.Rational(1, 2), -sp.Rational(1, 4)],
+                         [-sp.Rational(1, 2), 3, -sp.Rational(1, 2)],
+                         [-sp.Rational(1, 4), -sp.Rational(1, 2), -sp.Rational(1, 4)]]),
+    corrected_statement="a Laplacian kernel sums to 0: centre 3 (the printed kernel sums to -1 and "
+                        "does not annihilate constant filters)",
+    expected="not-reproduced")
+
+register(
+    id="GRQ-Exp-Fig6c", paper="rich_quick", where="App D.3 'RHM', L999-1013", kind="empirical",
+    title="Random Hierarchy Model: upstream init lowers sample complexity",
+    statement="RHM L=3, n_c=8, m=4, s=2, v=8; MLP width 64, 3 hidden layers, no bias; first layer "
+              "/ alpha, readout * alpha; SGD momentum 0.9, lr 6.4 cosine, 250 epochs, batch 128; "
+              "upstream (alpha > 1) reaches higher test accuracy at a given training size",
+    expected="not-reproduced")
+
+register(
+    id="GRQ-Exp-Fig6d", paper="rich_quick", where="App D.3 'Grokking', L1015-1024", kind="empirical",
+    title="grokking: embeddings / alpha speeds up grokking",
+    statement="1-layer transformer on modular arithmetic; token and position embeddings / alpha, "
+              "logits * tau and lr / tau^2; decreasing the embedding variance (alpha > 1, < 6% of "
+              "parameters) significantly reduces the time to 99% validation accuracy",
+    expected="not-reproduced")

@@ -1,0 +1,310 @@
+"""Checks of the wide and deep linear-network claims of GRQ (Sec. 4, App. B).
+
+Every check takes the formula under test (a sympy object from ``theory.rich_quick``, printed or
+corrected) as its first argument and returns an error, so ``tests/rich_quick`` can show that it
+rejects a perturbed formula.
+"""
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+import sympy as sp
+from scipy.optimize import minimize
+
+from numerics.ode import integrate_flow
+from numerics.rich_quick import linear_nets as ln
+from theory.rich_quick import deep_linear as dl
+from theory.rich_quick import wide_linear as wl
+
+
+def _dims(W, A, X=None):
+    dims = {wl.h: W.shape[0], wl.d: W.shape[1], wl.c: A.shape[1]}
+    if X is not None:
+        dims[wl.n] = X.shape[0]
+    return dims
+
+
+def matrix_formula(expr, W, A, X=None):
+    """A numpy callable ``(A, W, X, eta_a, eta_w) -> matrix`` of a sympy matrix expression in the
+    symbols of ``theory.rich_quick.wide_linear`` at the shapes of W, A, X."""
+    concrete = expr.subs(_dims(W, A, X))
+    return sp.lambdify([wl.A, wl.W, wl.X, wl.eta_a, wl.eta_w], concrete, modules="numpy")
+
+
+def scalar_formula(expr, *symbols):
+    return sp.lambdify(symbols, expr, modules="numpy")
+
+
+def rel(a, b) -> float:
+    return float(np.linalg.norm(np.asarray(a) - np.asarray(b)) / max(np.linalg.norm(b), 1e-300))
+
+
+# ------------------------------------------------------------------ wide two-layer network
+def conservation_drift(quantity, W, A, X, Y, eta_a, eta_w, t_end=4.0) -> float:
+    """Max drift (relative to max(1, |initial|)) of ``quantity`` (sympy matrix in A, W, etas)
+    along the wide-network gradient flow (rtol 1e-11)."""
+    f = matrix_formula(quantity, W, A)
+    flow = integrate_flow(ln.wide_rhs(X, Y, eta_a, eta_w), {"W": W, "A": A}, t_end,
+                          conserved={"q": lambda p: np.asarray(f(p["A"], p["W"], None, eta_a, eta_w),
+                                                               dtype=float)},
+                          rtol=1e-11, atol=1e-13, conservation_tol=None)
+    return flow.drift["q"]
+
+
+def ntk_error(K_expr, W, A, X, eta_a, eta_w) -> float:
+    """Relative Frobenius error of the NTK formula against the autograd NTK."""
+    K = matrix_formula(K_expr, W, A, X)(A, W, X, eta_a, eta_w)
+    return rel(K, ln.wide_ntk_autograd(W, A, X, eta_a, eta_w))
+
+
+def vec_flow_error(M_expr, W, A, X, Y, eta_a, eta_w) -> float:
+    """``-M vec(X^T X beta - X^T Y)`` (M from the formula) against ``vec(W'^T A + W^T A')``."""
+    M = np.asarray(matrix_formula(M_expr, W, A)(A, W, None, eta_a, eta_w), dtype=float)
+    p = ln.wide_rhs(X, Y, eta_a, eta_w)(0.0, {"W": W, "A": A})
+    beta_dot = p["W"].T @ A + W.T @ p["A"]
+    beta = W.T @ A
+    return rel(-M @ ln.vec(X.T @ X @ beta - X.T @ Y), ln.vec(beta_dot))
+
+
+def neuron_sum_error(coefs, W, A, eta_a, eta_w) -> float:
+    """``sum_i out_i P_i (+) in_i Q_i`` (Thm 4.1 with coefficient formulas ``coefs``) against M."""
+    out = scalar_formula(coefs["out"], wl.delta, wl.r2, wl.eta_a, wl.eta_w)
+    inn = scalar_formula(coefs["in"], wl.delta, wl.r2, wl.eta_a, wl.eta_w)
+    betas, deltas = ln.neuron_terms(W, A, eta_a, eta_w)
+    total = 0.0
+    for B, dl_ in zip(betas, deltas):
+        r2 = np.sum(B ** 2)
+        total = total + ln.kron_sum(out(dl_, r2, eta_a, eta_w) * B.T @ B / r2,
+                                    inn(dl_, r2, eta_a, eta_w) * B @ B.T / r2)
+    return rel(total, ln.wide_M(W, A, eta_a, eta_w))
+
+
+def neuron_gram_error(formulas, W, A, eta_a, eta_w) -> float:
+    """``||a_i||^2``, ``||w_i||^2`` and the outer products ``a_i a_i^T``, ``w_i w_i^T`` from the
+    formulas (Eqs. 83-86) against the parameters; also Eqs. (81)-(82)."""
+    fa = scalar_formula(formulas["a_norm2"], wl.delta, wl.r2, wl.eta_a, wl.eta_w)
+    fw = scalar_formula(formulas["w_norm2"], wl.delta, wl.r2, wl.eta_a, wl.eta_w)
+    betas, deltas = ln.neuron_terms(W, A, eta_a, eta_w)
+    err = 0.0
+    for B, dl_, a, w in zip(betas, deltas, A, W):
+        r2 = np.sum(B ** 2)
+        err = max(err,
+                  rel(B.T @ B, (w @ w) * np.outer(a, a)), rel(B @ B.T, (a @ a) * np.outer(w, w)),
+                  abs(r2 - (a @ a) * (w @ w)) / r2,
+                  abs(fa(dl_, r2, eta_a, eta_w) - a @ a) / (a @ a),
+                  abs(fw(dl_, r2, eta_a, eta_w) - w @ w) / (w @ w),
+                  rel(fa(dl_, r2, eta_a, eta_w) * B.T @ B / r2, np.outer(a, a)),
+                  rel(fw(dl_, r2, eta_a, eta_w) * B @ B.T / r2, np.outer(w, w)))
+    return err
+
+
+def numerical_rank(M, rel_tol=1e-9) -> int:
+    sv = np.linalg.svd(M, compute_uv=False)
+    return int(np.sum(sv > rel_tol * sv[0]))
+
+
+def lazy_limit_ranks(d, h, c, rng, sign=+1):
+    """Ranks in the limit ``delta_i -> sign*oo`` (Lemma B.2): of the limiting M, of
+    ``sum_i beta_i^T beta_i/||beta_i||^2`` (sign +) or ``sum_i beta_i beta_i^T/||beta_i||^2``
+    (sign -), and the sum of the ranks of the h rank-one terms."""
+    W, A = rng.standard_normal((h, d)), rng.standard_normal((h, c))
+    betas, _ = ln.neuron_terms(W, A, 1.0, 1.0)
+    grams = [B.T @ B / np.sum(B ** 2) if sign > 0 else B @ B.T / np.sum(B ** 2) for B in betas]
+    S = sum(grams)
+    M = np.kron(S, np.eye(d)) if sign > 0 else np.kron(np.eye(c), S)
+    return numerical_rank(M), numerical_rank(S), sum(numerical_rank(G) for G in grams)
+
+
+def limit_convergence(d, h, c, D, rng, eta_a=0.6, eta_w=1.7):
+    """Relative distance of ``M / D`` (all delta_i = +-D) from the Lemma B.2 limit
+    ``sum_i P_i kron I_d`` (+) or ``I_c kron sum_i Q_i`` (-)."""
+    W, A = ln.init_wide(d, h, c, D, 1.0, eta_a, eta_w, rng)
+    betas, _ = ln.neuron_terms(W, A, eta_a, eta_w)
+    if D > 0:
+        lim = np.kron(sum(B.T @ B / np.sum(B ** 2) for B in betas), np.eye(d))
+    else:
+        lim = np.kron(np.eye(c), sum(B @ B.T / np.sum(B ** 2) for B in betas))
+    return rel(ln.wide_M(W, A, eta_a, eta_w) / abs(D), lim)
+
+
+def balanced_form_error(W, A, eta_a, eta_w) -> float:
+    """L718 corrected: at delta_i = 0, ``M = sqrt(eta_a eta_w) sum_i ||beta_i|| (P_i (+) Q_i)``."""
+    betas, _ = ln.neuron_terms(W, A, eta_a, eta_w)
+    total = sum(np.sqrt(eta_a * eta_w) * np.linalg.norm(B)
+                * ln.kron_sum(B.T @ B / np.sum(B ** 2), B @ B.T / np.sum(B ** 2)) for B in betas)
+    return rel(total, ln.wide_M(W, A, eta_a, eta_w))
+
+
+def coefficient_limit(coefs, direction) -> dict:
+    """``lim M-coefficient / |delta|`` as delta -> direction (+-oo), per coefficient, symbolic."""
+    return {k: sp.limit(v / sp.Abs(wl.delta), wl.delta, direction) for k, v in coefs.items()}
+
+
+def gram_kron(spec, beta, eta_a, eta_w, delta):
+    """Evaluate a Kronecker sum of Gram functions ``(f1, gram1, f2, gram2)``: ``f1(G1) kron I +
+    I kron f2(G2)`` with ``G = beta^T beta`` ('btb') or ``beta beta^T`` ('bbt')."""
+    grams = {"btb": beta.T @ beta, "bbt": beta @ beta.T}
+    f1, g1, f2, g2 = spec
+    F1 = ln.gram_function(grams[g1], lambda ev: _vector(f1, ev, eta_a, eta_w, delta))
+    F2 = ln.gram_function(grams[g2], lambda ev: _vector(f2, ev, eta_a, eta_w, delta))
+    return ln.kron_sum(F1, F2)
+
+
+def _vector(expr, ev, eta_a, eta_w, delta):
+    f = scalar_formula(expr, wl.x, wl.eta_a, wl.eta_w, wl.delta)
+    return np.broadcast_to(np.asarray(f(ev, eta_a, eta_w, delta), dtype=float), ev.shape)
+
+
+def square_M_error(spec, W, A, eta_a, eta_w, delta) -> float:
+    """Lemma B.3 / Eq. (102) form ``spec`` against the parameter M of a square network."""
+    return rel(gram_kron(spec, W.T @ A, eta_a, eta_w, delta), ln.wide_M(W, A, eta_a, eta_w))
+
+
+def square_gram_error(formula, gram, W, A, eta_a, eta_w, delta) -> float:
+    """Eq. (98) (W^T W from beta beta^T) or Eq. (99) (A^T A from beta^T beta)."""
+    beta = W.T @ A
+    G = beta @ beta.T if gram == "bbt" else beta.T @ beta
+    target = W.T @ W if gram == "bbt" else A.T @ A
+    return rel(ln.gram_function(G, lambda ev: _vector(formula, ev, eta_a, eta_w, delta)), target)
+
+
+def potential_curvature_error(q, eta_a, eta_w, delta, lams) -> float:
+    """Max relative error of ``q''(lambda)`` against ``1/sqrt(4 eta_a eta_w lambda^2 + delta^2)``
+    (the mirror-flow Hessian ``M_Lambda^{-1}``, Eqs. 112-115)."""
+    q2 = sp.lambdify([wl.lam, wl.eta_a, wl.eta_w, wl.delta], sp.diff(q, wl.lam, 2), "numpy")
+    target = 1 / np.sqrt(4 * eta_a * eta_w * lams ** 2 + delta ** 2)
+    return float(np.max(np.abs(q2(lams, eta_a, eta_w, delta) - target) / target))
+
+
+def aligned_square_flow(d, delta, eta_a, eta_w, rng, D, t_end=6.0):
+    """Task-aligned square network (Ass. B.4-B.5) with ``X^T X = V diag(D) V^T``: returns
+    ((Lambda(t), Lambda'(t)) = diag(V^T beta U) and its exact velocity (d, T) each, the largest
+    off-diagonal |V^T beta U|, the singular values S of X^T Y, the drift of Delta)."""
+    V, U, O = (np.linalg.qr(rng.standard_normal((d, d)))[0] for _ in range(3))
+    s = rng.uniform(0.5, 2.0, d)
+    lam0 = rng.uniform(0.05, 0.3, d)
+    # per mode: eta_w a^2 - eta_a w^2 = delta, a w = lambda0
+    kap = np.sqrt(delta ** 2 + 4 * eta_a * eta_w * lam0 ** 2)
+    a = np.sqrt((kap + delta) / (2 * eta_w))
+    w = np.sqrt((kap - delta) / (2 * eta_a))
+    W = O @ np.diag(w) @ V.T
+    A = O @ np.diag(a) @ U.T
+    X = np.diag(np.sqrt(D)) @ V.T                         # X^T X = V D V^T
+    # X^T Y = V S U^T on the modes with D > 0 (and 0 on the others)
+    Y = X @ V @ np.diag(np.where(D > 0, s / np.where(D > 0, D, 1), 0)) @ U.T
+    S_eff = V.T @ X.T @ Y @ U
+    t = np.linspace(0, t_end, 61)
+    flow = integrate_flow(ln.wide_rhs(X, Y, eta_a, eta_w), {"W": W, "A": A}, t_end, t_eval=t,
+                          conserved={"Delta": lambda p: eta_w * p["A"] @ p["A"].T
+                                     - eta_a * p["W"] @ p["W"].T}, rtol=1e-11, atol=1e-13)
+    B = np.einsum("hdT,hcT->dcT", flow.states["W"], flow.states["A"])
+    L = np.einsum("di,dcT,cj->ijT", V, B, U)
+    off = np.max(np.abs(L - np.einsum("iiT->iT", L)[:, None, :] * np.eye(d)[:, :, None]))
+    rhs = ln.wide_rhs(X, Y, eta_a, eta_w)
+    lam_dot = []
+    for k in range(len(t)):
+        p = {"W": flow.states["W"][..., k], "A": flow.states["A"][..., k]}
+        v = rhs(0.0, p)
+        lam_dot.append(np.diag(V.T @ (v["W"].T @ p["A"] + p["W"].T @ v["A"]) @ U))
+    return (np.einsum("iiT->iT", L), np.array(lam_dot).T), off, np.diag(S_eff), flow.drift["Delta"]
+
+
+def mode_ode_error(rhs_expr, modes, D, s, eta_a, eta_w, delta) -> float:
+    """Relative residual of ``lambda_i' = rhs(lambda_i)`` along the simulated modes, with
+    ``lambda_i'`` taken from the exact parameter-space velocity (``modes = (lambda, lambda')``)."""
+    f = sp.lambdify([wl.lam, sp.Symbol("s"), sp.Symbol("d_i"), wl.eta_a, wl.eta_w, wl.delta],
+                    rhs_expr, "numpy")
+    lams, deriv = modes
+    pred = f(lams, s[:, None], D[:, None], eta_a, eta_w, delta)
+    return float(np.max(np.abs(deriv - pred)) / np.max(np.abs(deriv)))
+
+
+def kernel_movement(d, h, c, delta, rng, beta_scale=0.1, eta_a=1.0, eta_w=1.0):
+    """Wide linear net with whitened inputs (X = I_d, so the NTK is M) and all delta_i = delta,
+    trained to convergence (t_end = 40 + 12|delta|).  Returns S(0, t_end), S(0, 5/|delta|) (the
+    end of the fast lazy phase; S(0, 5) at delta = 0) and the final relative error of beta."""
+    W, A = ln.init_wide(d, h, c, delta, beta_scale, eta_a, eta_w, rng)
+    X = np.eye(d)
+    Y = rng.standard_normal((d, c))
+    t_end = 40.0 + 12.0 * abs(delta)
+    t_fast = 5.0 / abs(delta) if delta else 5.0
+    t = np.array([0.0, t_fast, t_end])
+    flow = integrate_flow(ln.wide_rhs(X, Y, eta_a, eta_w), {"W": W, "A": A}, t_end, t_eval=t,
+                          rtol=1e-8, atol=1e-10, conservation_tol=None, method="LSODA")
+    Ms = [ln.wide_M(flow.states["W"][..., k], flow.states["A"][..., k], eta_a, eta_w)
+          for k in range(3)]
+    beta_end = flow.states["W"][..., -1].T @ flow.states["A"][..., -1]
+    return ln.kernel_distance(Ms[0], Ms[2]), ln.kernel_distance(Ms[0], Ms[1]), rel(beta_end, Y)
+
+
+REGIME_DELTAS = (-30.0, -10.0, -3.0, 0.0, 3.0, 10.0, 30.0)
+REGIME_NETS = {"funnel (6,3,2)": (6, 3, 2), "inverted (2,3,6)": (2, 3, 6),
+               "square (3,3,3)": (3, 3, 3)}
+
+
+@functools.cache
+def regime_table():
+    """``kernel_movement`` for each net of REGIME_NETS and delta of REGIME_DELTAS (whitened X = I,
+    ||beta_i(0)|| = 0.1, eta_a = 0.5, eta_w = 3, seed 5): rows (S(0,inf), S(0,5/|delta|), err)."""
+    return {name: np.array([kernel_movement(*shape, D, np.random.default_rng(5), eta_a=0.5,
+                                            eta_w=3.0) for D in REGIME_DELTAS])
+            for name, shape in REGIME_NETS.items()}
+
+
+# ------------------------------------------------------------------ deep linear network
+def gram_poly(poly, G, s, delta, l):
+    f = sp.lambdify([dl.x, dl.s, dl.delta], sp.expand(poly.subs(dl.l, l).doit()), "numpy")
+    return ln.gram_function(G, lambda ev: np.broadcast_to(f(ev, s, delta), ev.shape))
+
+
+def deep_identity_errors(formulas, Ws, a, delta, l) -> dict:
+    """Eqs. (116)-(117) and Lemma B.8 against the parameters: norm2, outer, M."""
+    beta = ln.deep_beta(Ws, a)
+    G = Ws[0].T @ Ws[0]
+    s = a @ a
+    out = {}
+    if "norm2" in formulas:
+        f = sp.lambdify([dl.s, dl.delta], formulas["norm2"].subs(dl.l, l), "numpy")
+        out["norm2"] = abs(f(s, delta) - beta @ beta) / (beta @ beta)
+    if "outer" in formulas:
+        out["outer"] = rel(gram_poly(formulas["outer"], G, s, delta, l), np.outer(beta, beta))
+    if "M" in formulas:
+        out["M"] = rel(gram_poly(formulas["M"], G, s, delta, l), ln.deep_M_autograd(Ws, a))
+    return out
+
+
+def rank_one_update(coefs, beta, l):
+    """``c0 I + c1 beta beta^T`` from coefficient formulas in ``r = ||beta||`` and ``l``."""
+    r = np.linalg.norm(beta)
+    c0, c1 = (float(sp.sympify(cf).subs({dl.l: l, dl.r: r})) for cf in coefs)
+    return c0 * np.eye(beta.size) + c1 * np.outer(beta, beta)
+
+
+def deep_flow_limit(Ws, a, X, y, l, t_end=60.0):
+    rhs, names = ln.deep_rhs(X, y, l)
+    params = {k: W for k, W in zip(names, Ws)}
+    params["a"] = a
+    flow = integrate_flow(rhs, params, t_end, t_eval=np.array([0.0, t_end]), rtol=1e-11,
+                          atol=1e-13, conservation_tol=None)
+    end = flow.at(t_end)
+    return ln.deep_beta([end[k] for k in names], end["a"])
+
+
+def implicit_bias_minimiser(objective, X, y, beta0, l):
+    """argmin of ``objective(beta; beta0, l)`` on ``{X beta = y}`` (null-space parametrisation,
+    BFGS from the min-norm point)."""
+    pinv = np.linalg.pinv(X)
+    base = pinv @ y
+    _, _, Vt = np.linalg.svd(X)
+    N = Vt[X.shape[0]:].T
+    res = minimize(lambda z: objective(base + N @ z, beta0, l), np.zeros(N.shape[1]),
+                   method="BFGS", options={"gtol": 1e-12, "maxiter": 2000})
+    return base + N @ res.x
+
+
+def deep_objective(expr):
+    """Numerical Q(beta; beta0, l) from a sympy form in ``r = ||beta||``, ``r0 = ||beta0||`` and
+    ``b0_dot_beta = beta0^T beta`` (GRQ-Claim-DeepQ)."""
+    f = sp.lambdify([dl.r, sp.Symbol("r0"), sp.Symbol("b0_dot_beta"), dl.l], expr, "numpy")
+    return lambda beta, beta0, l: f(np.linalg.norm(beta), np.linalg.norm(beta0), beta0 @ beta, l)
