@@ -40,14 +40,16 @@ class Convention:
     """A paper's conventions.
 
     ``flow``: the loss whose gradient is the right-hand side of the paper's ODE (with the
-    paper's own ``tau``).  ``train``: the loss the paper's experiments step on.  ``clock``: the
-    paper's words for its time axis.
+    paper's own ``tau``).  ``train``: the loss its simulations of that flow step on.
+    ``experiments``: the loss its reported experiments step on, where that differs from ``train``.
+    ``clock``: the paper's words for its time axis.
     """
 
     paper: str
     flow: LossNorm
     train: LossNorm
     clock: str
+    experiments: LossNorm | None = None
 
 
 CONVENTIONS = {
@@ -59,7 +61,9 @@ CONVENTIONS = {
         clock="epochs = full-batch steps; tau = 1/(N*lr) on the 1/2-sum loss (App A, L133)"),
     "rich_quick": Convention(
         "rich_quick", flow=SUM_HALF, train=SUM_HALF,
-        clock="gradient-flow time t = lr * steps on the 1/2-sum loss, tau = 1 (L34)"),
+        clock="gradient-flow time t = lr * steps on the 1/2-sum loss, tau = 1 (L34)",
+        # App D's "mean square loss", normalisation unstated: read as the plain mean (no 1/2).
+        experiments=LossNorm(mean=True, half=False)),
     "haste_slowly": Convention(
         "haste_slowly", flow=MEAN_HALF, train=SUM_HALF,
         clock="epochs = full-batch steps; tau = 1/(P*lr) on the 1/2-sum loss (App A; code)"),

@@ -1,4 +1,6 @@
-"""Loaders for real MNIST (IDX) and CIFAR-10 (pickle batches), on small files the tests write."""
+"""The bias papers' image layout: MNIST as (784, n) columns, CIFAR-10 as luma grayscale columns,
+the preprocessings and one-hot targets, on small files the tests write (the loaders themselves:
+tests/test_image_data.py)."""
 import gzip
 import pickle
 import struct
@@ -6,6 +8,7 @@ import struct
 import numpy as np
 import pytest
 
+from numerics import image_data as shared
 from numerics.bias import image_data
 
 
@@ -39,19 +42,6 @@ def test_mnist_loader_reads_idx_files_gzipped_or_not(mnist_dir):
         np.testing.assert_array_equal(y, np.load(mnist_dir / f"{prefix}_labels.npy"))
 
 
-def test_mnist_loader_rejects_a_truncated_file(mnist_dir):
-    path = mnist_dir / "t10k-images-idx3-ubyte"
-    path.write_bytes(path.read_bytes()[:-5])
-    with pytest.raises(ValueError, match="header says"):
-        image_data.load_mnist(mnist_dir, "test")
-
-
-def test_mnist_loader_rejects_a_non_idx_file(tmp_path):
-    (tmp_path / "x").write_bytes(b"\x01\x02\x03\x04rest")
-    with pytest.raises(ValueError, match="not an unsigned-byte IDX"):
-        image_data.read_idx(tmp_path / "x")
-
-
 def test_missing_files_and_bad_split_are_named(tmp_path):
     with pytest.raises(FileNotFoundError, match="train-images"):
         image_data.load_mnist(tmp_path)
@@ -76,15 +66,6 @@ def test_cifar_loader_converts_to_luma_grayscale(tmp_path):
     np.testing.assert_array_equal(y, labels)
 
 
-def test_data_dir_comes_from_the_environment(tmp_path, monkeypatch):
-    monkeypatch.delenv(image_data.DATA_DIR_ENV, raising=False)
-    assert image_data.data_dir() is None
-    monkeypatch.setenv(image_data.DATA_DIR_ENV, str(tmp_path / "missing"))
-    assert image_data.data_dir() is None
-    monkeypatch.setenv(image_data.DATA_DIR_ENV, str(tmp_path))
-    assert image_data.data_dir() == tmp_path
-
-
 def test_preprocessing_and_one_hot():
     rng = np.random.default_rng(2)
     Xtr, Xte = rng.random((6, 20)), rng.random((6, 4))
@@ -104,9 +85,9 @@ def test_preprocessing_and_one_hot():
 
 def test_real_data_runs_use_the_named_folder(mnist_dir, monkeypatch):
     from verify.bias.exp_images import real_runs
-    monkeypatch.delenv(image_data.DATA_DIR_ENV, raising=False)
+    monkeypatch.delenv(shared.DATA_DIR_ENV, raising=False)
     assert real_runs("mnist", "pixel") is None
-    monkeypatch.setenv(image_data.DATA_DIR_ENV, str(mnist_dir))
+    monkeypatch.setenv(shared.DATA_DIR_ENV, str(mnist_dir))
     assert real_runs("cifar10", "pixel") is None          # folder without CIFAR batches
     runs = real_runs("mnist", "pixel")
     assert set(runs) == {"linear", "relu"}

@@ -8,12 +8,12 @@ square loss" of unstated normalisation (catalogue E35/GRQ-Conv-GF); runs that re
 """
 import sympy as sp
 
-from theory.conventions import LossNorm
+from theory.conventions import convention
 from theory.registry import register
 from theory.rich_quick.single_neuron_symbols import a, eta_a, eta_w, w1, w2
 
-#: App D.1 "mean square loss": read as the plain mean (no 1/2); stated, since the paper does not.
-EXPERIMENT_LOSS = LossNorm(mean=True, half=False)
+#: App D.1 "mean square loss": read as the plain mean (no 1/2); stated in theory.conventions.
+EXPERIMENT_LOSS = convention("rich_quick").experiments
 
 f_i, y_i, n, i = sp.symbols("f_i y_i n i")
 

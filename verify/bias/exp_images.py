@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from numerics.bias import alignment as al
+from numerics import image_data as shared_images
 from numerics.bias import image_data
 from numerics.bias.image_experiments import BIAS_PIXEL, run_images
 
@@ -31,7 +32,7 @@ def at_equal_loss(relu):
 def real_runs(kind: str, prep: str):
     """Reduced runs on real MNIST / CIFAR-10 from ``$CLAIMS_DATA_DIR`` (None when absent):
     10,000 training and 500 test images, hidden 64, 3 seeds, full-batch GD, 30 tau."""
-    folder = image_data.data_dir()
+    folder = shared_images.data_dir()
     if folder is None:
         return None
     load = {"mnist": image_data.load_mnist, "cifar10": image_data.load_cifar10}[kind]
@@ -46,6 +47,6 @@ def real_runs(kind: str, prep: str):
                             lr_times_p=0.04, t_end=30.0) for act in ("linear", "relu")}
 
 
-NO_DATA = (f"real {{}} not available: no ${image_data.DATA_DIR_ENV} folder with the files "
+NO_DATA = (f"real {{}} not available: no ${shared_images.DATA_DIR_ENV} folder with the files "
            "(set it to run the reduced real-data check)")
 BIAS = BIAS_PIXEL

@@ -9,7 +9,7 @@ import numpy as np
 import torch
 
 from numerics.rich_quick import grokking as gk
-from numerics.rich_quick import image_data as idata
+from numerics import image_data as idata
 from numerics.rich_quick import image_nets as inet
 from numerics.rich_quick import rhm
 from numerics.rich_quick.relu_training import kernel_distance
@@ -32,7 +32,7 @@ def _images(source):
         return idata.digits()
     folder = idata.data_dir()
     if folder is None:
-        raise FileNotFoundError(f"{idata.ENV} is unset: no folder with {source} files")
+        raise FileNotFoundError(f"{idata.DATA_DIR_ENV} is unset: no folder with {source} files")
     return idata.load_mnist(folder) if source == "mnist" else idata.load_cifar10(folder)
 
 

@@ -5,7 +5,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pytest
 
-from numerics.rich_quick import image_data as idata
+from numerics import image_data as idata
 from numerics.rich_quick import image_nets as inet
 from theory.registry import REGISTRY
 from verify.rich_quick import fig6_runs as fr
@@ -18,7 +18,7 @@ def _mean(v):
 def _real_data_note(kind):
     folder = idata.data_dir()
     if folder is None:
-        return f"real {kind} not run: {idata.ENV} is unset (no local {kind} files)"
+        return f"real {kind} not run: {idata.DATA_DIR_ENV} is unset (no local {kind} files)"
     return f"real {kind} runs only with --scale=full (data folder {folder})"
 
 

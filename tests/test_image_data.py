@@ -1,11 +1,11 @@
-"""The real-data loaders of numerics.rich_quick.image_data on small files written here."""
+"""The shared real-data loaders (numerics.image_data) on small files written here."""
 import gzip
 import pickle
 
 import numpy as np
 import pytest
 
-from numerics.rich_quick import image_data as idata
+from numerics import image_data as idata
 
 
 def _write_idx(path, array, gz=False):
@@ -58,10 +58,10 @@ def test_missing_files_and_bad_arguments(tmp_path, monkeypatch):
         idata.load_mnist(tmp_path)
     with pytest.raises(ValueError, match="split"):
         idata.load_mnist(tmp_path, split="val")
-    monkeypatch.setenv(idata.ENV, str(tmp_path / "nope"))
+    monkeypatch.setenv(idata.DATA_DIR_ENV, str(tmp_path / "nope"))
     with pytest.raises(ValueError, match="not a directory"):
         idata.data_dir()
-    monkeypatch.delenv(idata.ENV)
+    monkeypatch.delenv(idata.DATA_DIR_ENV)
     assert idata.data_dir() is None
 
 

@@ -1,8 +1,10 @@
-"""Image data for the GRQ Fig. 6(a)/(b) reductions: scikit-learn's bundled 8x8 digits (the
-stand-in, always available) and loaders for the real MNIST (IDX files) and CIFAR-10 (python
-batches) from a folder the user names (environment variable ``CLAIMS_DATA_DIR``).
+"""Image data shared by the papers' image experiments: scikit-learn's bundled 8x8 digits (the
+stand-in that runs everywhere) and loaders for the real MNIST (IDX files) and CIFAR-10 (python
+batches) from a folder the user names (environment variable ``CLAIMS_DATA_DIR``).  Nothing here
+downloads anything.
 
-All loaders return ``(images, labels)`` with images float64 in [0, 1], shape (N, C, H, W).
+All loaders return ``(images, labels)`` with images float64 in [0, 1], shape (N, C, H, W);
+:func:`grayscale` and :func:`as_columns` turn them into the papers' (pixels, samples) matrices.
 """
 from __future__ import annotations
 
@@ -13,19 +15,22 @@ from pathlib import Path
 
 import numpy as np
 
-ENV = "CLAIMS_DATA_DIR"
+#: environment variable naming the folder that holds MNIST / CIFAR-10 files
+DATA_DIR_ENV = "CLAIMS_DATA_DIR"
+#: ITU-R BT.601 luma weights, for grayscale CIFAR-10 (BL App C.2 leaves the conversion unstated)
+LUMA = np.array([0.299, 0.587, 0.114])
 
 _IDX_TYPES = {0x08: np.uint8}
 
 
 def data_dir() -> Path | None:
     """The folder named by ``CLAIMS_DATA_DIR`` (None when unset); a set but missing folder raises."""
-    value = os.environ.get(ENV)
+    value = os.environ.get(DATA_DIR_ENV)
     if not value:
         return None
     path = Path(value)
     if not path.is_dir():
-        raise ValueError(f"{ENV}={value!r} is not a directory")
+        raise ValueError(f"{DATA_DIR_ENV}={value!r} is not a directory")
     return path
 
 
@@ -58,7 +63,8 @@ def read_idx(path) -> np.ndarray:
 
 def _find(folder: Path, names) -> Path:
     for name in names:
-        for candidate in (folder / name, folder / f"{name}.gz", folder / "MNIST" / "raw" / name):
+        for candidate in (folder / name, folder / f"{name}.gz", folder / "mnist" / name,
+                          folder / "mnist" / f"{name}.gz", folder / "MNIST" / "raw" / name):
             if candidate.exists():
                 return candidate
     raise FileNotFoundError(f"none of {list(names)} (or .gz) found in {folder}")
@@ -99,3 +105,19 @@ def load_cifar10(folder, split: str = "train"):
         xs.append(data.reshape(-1, 3, 32, 32))
         ys.append(np.asarray(batch[b"labels"], dtype=int))
     return np.concatenate(xs).astype(float) / 255.0, np.concatenate(ys)
+
+
+def grayscale(images) -> np.ndarray:
+    """(N, 3, H, W) colour images -> (N, 1, H, W) by ITU-R 601 luma."""
+    images = np.asarray(images)
+    if images.ndim != 4 or images.shape[1] != 3:
+        raise ValueError(f"images must be (N, 3, H, W), got shape {images.shape}")
+    return np.einsum("c,nchw->nhw", LUMA, images)[:, None]
+
+
+def as_columns(images) -> np.ndarray:
+    """(N, C, H, W) -> (C*H*W, N): one column per image, as the papers write X."""
+    images = np.asarray(images)
+    if images.ndim != 4:
+        raise ValueError(f"images must be (N, C, H, W), got shape {images.shape}")
+    return images.reshape(images.shape[0], -1).T
