@@ -29,9 +29,9 @@ def at_equal_loss(relu):
     return relu.gram_rank[idx, cols], relu.test_error[idx, cols], stop
 
 
-def real_runs(kind: str, prep: str):
-    """Reduced runs on real MNIST / CIFAR-10 from ``$CLAIMS_DATA_DIR`` (None when absent):
-    10,000 training and 500 test images, hidden 64, 3 seeds, full-batch GD, 30 tau."""
+def real_data(kind: str, prep: str):
+    """Real MNIST / CIFAR-10 from ``$CLAIMS_DATA_DIR``, reduced to 10,000 training and 500 test
+    images and preprocessed with ``prep`` (BL-Def-Prep): (Xtr, ytr, Xte, yte), or None when absent."""
     folder = shared_images.data_dir()
     if folder is None:
         return None
@@ -43,7 +43,16 @@ def real_runs(kind: str, prep: str):
         return None
     Xtr, ytr, Xte, yte = Xtr[:, :10_000], ytr[:10_000], Xte[:, :500], yte[:500]
     Xtr, Xte = image_data.preprocess(Xtr, Xte, prep)
-    return {act: run_images(Xtr, ytr, Xte, yte, activation=act, seeds=range(3), n_hid=64,
+    return Xtr, ytr, Xte, yte
+
+
+def real_runs(kind: str, prep: str):
+    """Reduced runs on :func:`real_data` (None when absent): hidden 64, 3 seeds, full-batch GD,
+    30 tau."""
+    data = real_data(kind, prep)
+    if data is None:
+        return None
+    return {act: run_images(*data, activation=act, seeds=range(3), n_hid=64,
                             lr_times_p=0.04, t_end=30.0) for act in ("linear", "relu")}
 
 
