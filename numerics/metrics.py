@@ -19,3 +19,16 @@ def effective_rank(A) -> float:
         raise ValueError("A is the zero matrix: its effective rank is 0/0")
     p = sv[sv > 0] / total
     return float(np.exp(-np.sum(p * np.log(p))))
+
+
+def kernel_distance(K1, K2):
+    """Kernel distance ``S(K1, K2) = 1 - <K1, K2>_F / (||K1||_F ||K2||_F)`` (Fort et al. 2020;
+    GRQ-Def-KD, LR App E.7), over the last two axes, broadcasting leading ones (a time axis)."""
+    K1, K2 = finite_array(K1, "K1"), finite_array(K2, "K2")
+    if K1.ndim < 2 or K2.ndim < 2:
+        raise ValueError(f"K1 and K2 must be matrices, got shapes {K1.shape} and {K2.shape}")
+    num = np.sum(K1 * K2, axis=(-2, -1))
+    den = np.linalg.norm(K1, axis=(-2, -1)) * np.linalg.norm(K2, axis=(-2, -1))
+    if np.any(den == 0):
+        raise ValueError("K1 or K2 is identically zero: the kernel distance is undefined")
+    return 1.0 - num / den

@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from numerics.checks import finite_array
+from numerics.linalg import random_orthogonal  # noqa: F401  (re-exported)
 
 
 def layer_singular_values(s, lam: float) -> tuple[np.ndarray, np.ndarray]:
@@ -31,12 +32,6 @@ def balanced_weights(U, s, V, R, lam: float) -> tuple[np.ndarray, np.ndarray]:
     if not (U.shape[1] == V.shape[1] == R.shape[0] == R.shape[1] == len(s1)):
         raise ValueError(f"shapes U {U.shape}, V {V.shape}, R {R.shape}, s {len(s1)} disagree")
     return R @ (s1[:, None] * V.T), (U * s2) @ R.T
-
-
-def random_orthogonal(n: int, rng: np.random.Generator) -> np.ndarray:
-    """Haar-distributed orthogonal matrix (QR of a Gaussian, signs fixed)."""
-    q, r = np.linalg.qr(rng.standard_normal((n, n)))
-    return q * np.sign(np.diag(r))
 
 
 def lambda_balanced_init(lam: float, n_in: int, n_hid: int, n_out: int,

@@ -4,6 +4,7 @@ NTK ordering: row/column (i, p) -> i * P + p (output index major, sample index m
 from __future__ import annotations
 
 import numpy as np
+from numerics.metrics import kernel_distance  # noqa: F401  (re-exported)
 
 
 def _t(a):
@@ -39,13 +40,3 @@ def ntk_from_grams(gram_in, gram_out, X) -> np.ndarray:
 def ntk(W1, W2, X) -> np.ndarray:
     W1, W2 = np.asarray(W1), np.asarray(W2)
     return ntk_from_grams(_t(W1) @ W1, W2 @ _t(W2), X)
-
-
-def kernel_distance(K1, K2) -> np.ndarray:
-    """S(K1, K2) = 1 - <K1, K2>_F / (||K1||_F ||K2||_F) (Fort et al. 2020; App E.7)."""
-    K1, K2 = np.asarray(K1), np.asarray(K2)
-    num = np.sum(K1 * K2, axis=(-2, -1))
-    den = np.linalg.norm(K1, axis=(-2, -1)) * np.linalg.norm(K2, axis=(-2, -1))
-    if np.any(den == 0):
-        raise ValueError("kernel_distance: a kernel is identically zero")
-    return 1.0 - num / den

@@ -11,6 +11,7 @@ import numpy as np
 from scipy.stats import ortho_group
 
 from numerics.checks import finite_array, positive
+from numerics.metrics import kernel_distance  # noqa: F401  (re-exported)
 
 
 def vec(B: np.ndarray) -> np.ndarray:
@@ -101,11 +102,6 @@ def init_square_isotropic(d, delta, eta_a, eta_w, rng, scale=1.0):
     ev, U = np.linalg.eigh(C)
     second = U @ np.diag(np.sqrt(np.clip(ev, 0, None))) @ ortho_group.rvs(d, random_state=rng)
     return (first, second) if delta >= 0 else (second, first)
-
-
-def kernel_distance(K0: np.ndarray, K: np.ndarray) -> float:
-    """``S = 1 - <K0, K>_F / (||K0||_F ||K||_F)`` (GRQ-Def-KD)."""
-    return float(1.0 - np.sum(K0 * K) / (np.linalg.norm(K0) * np.linalg.norm(K)))
 
 
 # ------------------------------------------------------------------ deep linear network

@@ -20,6 +20,7 @@ from scipy.optimize import minimize
 
 from numerics.checks import finite_array, positive
 from numerics.ode import integrate_flow
+from numerics.metrics import kernel_distance  # noqa: F401  (re-exported)
 
 
 def _rates(eta_a, eta_w):
@@ -91,13 +92,6 @@ def preconditioner_from_beta(beta, delta, eta_a=1.0, eta_w=1.0):
         raise ValueError("beta must be nonzero: Eq. (4) needs ||beta|| > 0")
     kappa = np.sqrt(delta ** 2 + 4 * eta_a * eta_w * n2)
     return (kappa + delta) / 2 * np.eye(beta.size) + (kappa - delta) / 2 * np.outer(beta, beta) / n2
-
-
-def kernel_distance(K0, Kt):
-    """``S = 1 - <K0, Kt>_F / (||K0||_F ||Kt||_F)`` (L34); ``Kt`` may carry a leading time axis."""
-    K0, Kt = np.asarray(K0, float), np.asarray(Kt, float)
-    inner = np.tensordot(Kt, K0, axes=([-2, -1], [0, 1]))
-    return 1 - inner / (np.linalg.norm(K0) * np.sqrt(np.sum(Kt ** 2, axis=(-2, -1))))
 
 
 # --- exact solutions (App A.2), general rates --------------------------------------------------

@@ -22,6 +22,7 @@ from theory.bias import bias_mode as bm
 from theory.bias import matrices as m
 from theory.conventions import SUM_HALF
 from verify.checks.symbolic import is_zero
+from numerics.linalg import random_orthogonal
 
 
 class NonConformable(ValueError):
@@ -188,12 +189,6 @@ def linear_rate_errors(forms: dict, n_in, n_hid, n_out, p, seed, lr=0.05) -> dic
     return out
 
 
-def random_orthogonal(rng, n):
-    """A Haar-random n x n orthogonal matrix from ``rng``."""
-    q, r = np.linalg.qr(rng.standard_normal((n, n)))
-    return q * np.sign(np.diag(r))
-
-
 def reduced_flow_errors(forms: dict, n_in, n_hid, n_out, seed, diagonal=False) -> dict:
     """BL-Eq(19-20): the forms for tau dW_bar/dt against the transformed full flow.
 
@@ -203,7 +198,7 @@ def reduced_flow_errors(forms: dict, n_in, n_hid, n_out, seed, diagonal=False) -
     diagonal (needs n_in = n_hid = n_out), where the paper says the printed forms are harmless.
     """
     rng = np.random.default_rng(seed)
-    U, V, R = (random_orthogonal(rng, n) for n in (n_out, n_in, n_hid))
+    U, V, R = (random_orthogonal(n, rng) for n in (n_out, n_in, n_hid))
     S = np.zeros((n_out, n_in))
     r = min(n_in, n_out)
     S[np.arange(r), np.arange(r)] = rng.uniform(0.3, 2.0, r)
@@ -468,7 +463,7 @@ def off_diagonal_ratio(aligned: bool, n_in=5, n_hid=4, n_out=3, seed=0, a0=1e-3)
     a small random one of the same effective a0 (BA-D2: H std^2 / 2 = a0)."""
     from numerics.ode import integrate_flow
     rng = np.random.default_rng(seed)
-    U, V, R = (random_orthogonal(rng, n) for n in (n_out, n_in, n_hid))
+    U, V, R = (random_orthogonal(n, rng) for n in (n_out, n_in, n_hid))
     r = min(n_in, n_out, n_hid)
     s_vals = np.sort(rng.uniform(0.3, 2.0, r))[::-1]
     S = np.zeros((n_out, n_in))

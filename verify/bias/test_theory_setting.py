@@ -121,8 +121,8 @@ def test_network_definitions_as_printed_and_corrected(claim):
 def test_svd_mapping_as_printed_and_corrected(claim):
     def chain_errors(forms, c, n_in=3, n_hid=6, n_out=2, seed=0):
         rng = np.random.default_rng(seed)
-        U, V = ck.random_orthogonal(rng, n_out), ck.random_orthogonal(rng, n_in + 1)
-        R = ck.random_orthogonal(rng, n_hid)
+        U, V = ck.random_orthogonal(n_out, rng), ck.random_orthogonal(n_in + 1, rng)
+        R = ck.random_orthogonal(n_hid, rng)
         r = min(n_out, n_in + 1)
         a = rng.uniform(0.2, 2.0, r)
         A = np.zeros((n_out, n_in + 1))
