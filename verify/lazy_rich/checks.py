@@ -15,6 +15,7 @@ from numerics.lazy_rich.tasks import random_task
 from numerics.ode import integrate_flow
 from theory.lazy_rich import exact_solution as ex
 from theory.lazy_rich import symbols as sy
+from verify.checks.symbolic import compiled
 
 
 # ---------------------------------------------------------------- problems with general parameters
@@ -171,7 +172,7 @@ def gamma_residual(trajectory, points) -> float:
 # ---------------------------------------------------------------- aligned modes (LR-Thm5.1)
 def mode_function(expr):
     """Vectorised float evaluation of a per-mode sympy formula in (lam, s~, s0, t, tau)."""
-    return sp.lambdify((sy.lam, sy.s, sy.s0, sy.t, sy.tau), expr, modules="numpy")
+    return compiled((sy.lam, sy.s, sy.s0, sy.t, sy.tau), expr)
 
 
 def aligned_problem(n_in: int, n_out: int, s_task, s0, lam: float, seed: int):
@@ -349,7 +350,7 @@ def reversal_curve(formula, lam, s, s0, t):
     s2 = np.sqrt((np.sqrt(lam ** 2 + 4 * s0 ** 2) + lam) / 2)
     # lambda = 0 is the removable singularity of H~ = (sqrt(lam^2 + 4 s^2) - 2 s)/lam: evaluate at 1e-12 (H ~ 2.5e-13)
     lam_eval = lam if lam != 0 else 1e-12
-    f = sp.lambdify((sy.lam, sy.s, sy.t, sy.tau, ap.s1, ap.s2, ap.d), formula, "numpy")
+    f = compiled((sy.lam, sy.s, sy.t, sy.tau, ap.s1, ap.s2, ap.d), formula)
     return f(lam_eval, s, t, 1.0, s1, s2, -1.0)
 
 

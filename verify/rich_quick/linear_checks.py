@@ -16,6 +16,7 @@ from numerics.ode import integrate_flow
 from numerics.rich_quick import linear_nets as ln
 from theory.rich_quick import deep_linear as dl
 from theory.rich_quick import wide_linear as wl
+from verify.checks.symbolic import compiled
 
 
 def _dims(W, A, X=None):
@@ -29,11 +30,11 @@ def matrix_formula(expr, W, A, X=None):
     """A numpy callable ``(A, W, X, eta_a, eta_w) -> matrix`` of a sympy matrix expression in the
     symbols of ``theory.rich_quick.wide_linear`` at the shapes of W, A, X."""
     concrete = expr.subs(_dims(W, A, X))
-    return sp.lambdify([wl.A, wl.W, wl.X, wl.eta_a, wl.eta_w], concrete, modules="numpy")
+    return compiled((wl.A, wl.W, wl.X, wl.eta_a, wl.eta_w), concrete)
 
 
 def scalar_formula(expr, *symbols):
-    return sp.lambdify(symbols, expr, modules="numpy")
+    return compiled(symbols, expr)
 
 
 def rel(a, b) -> float:

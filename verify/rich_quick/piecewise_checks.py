@@ -8,10 +8,11 @@ import sympy as sp
 from numerics.ode import integrate_flow
 from numerics.rich_quick import piecewise as pw
 from theory.rich_quick import piecewise as th
+from verify.checks.symbolic import compiled
 
 
 def _f(expr, *syms):
-    return sp.lambdify(syms, sp.sympify(expr), "numpy")
+    return compiled(syms, sp.sympify(expr))
 
 
 def beta_dynamics_error(M_coefs, W, a, X, y, gamma, eta_a, eta_w) -> dict:
