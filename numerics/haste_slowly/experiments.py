@@ -17,6 +17,7 @@ import torch
 from numerics.haste_slowly import datasets as ds
 from numerics.haste_slowly import reln
 from numerics.haste_slowly.gated import History, train
+from numerics.models import default_device
 
 LR, STEPS, EVERY = 2e-3, 4000, 25
 EPOCHS_PER_STEP = LR / 1e-3
@@ -89,37 +90,67 @@ def epochs(steps) -> np.ndarray:
 #: Sec 6 (released depth code): 11-420-420-60 ReLU, init std 6e-4, lr 1e-3, 30001 epochs on the
 #: hierarchical C = 3 task with unit context scale.  ci: width 128 with std scaled by
 #: sqrt(420/128) (same per-unit pre-activation scale), lr 4e-3 for 7500 steps (same t/tau).
-DEPTH_FULL = dict(width=420, std=6e-4, lr=1e-3, steps=30000, seeds=tuple(range(100)))
-DEPTH_CI = dict(width=128, std=6e-4 * np.sqrt(420 / 128), lr=4e-3, steps=7500, seeds=(0, 1, 2, 3))
+#: ``record_every``: the loss is kept at 301 points of training.
+#: ``dtype`` stays float64 at full scale: float32 moves the two-hidden-layer ReLU runs onto other
+#: trajectories (ci config, 4 seeds: loss curves differ by up to 4% of L(0) and 7-9% of the final
+#: gate patterns flip; the GDLN and the one-hidden-layer net agree to 2e-5), so it is not a
+#: rounding-level change for the depth claims, which are about seed-to-seed variability.
+DEPTH_FULL = dict(width=420, std=6e-4, lr=1e-3, steps=30000, seeds=tuple(range(100)), record_every=100,
+                  dtype="float64")
+DEPTH_CI = dict(width=128, std=6e-4 * np.sqrt(420 / 128), lr=4e-3, steps=7500, seeds=(0, 1, 2, 3),
+                record_every=25, dtype="float64")
+DEPTH_KINDS = ("relu", "shallow", "gdln")
 
 
-@cache
-def depth_run(kind: str, width: int, std: float, lr: float, steps: int, seeds) -> Run:
+def depth_net(kind: str, width: int, std: float, seeds, device=None, dtype="float64"):
     """``kind``: 'relu' (two ReLU hidden layers), 'shallow' (one ReLU hidden layer of the same
     width), or 'gdln' (layer 1 linear and always on, layer 2 gated as common + three 2-of-3
-    context pathways of width/4 units each, trained jointly; no frozen schedule, MHS-E16)."""
+    context pathways of width/4 units each, trained jointly; no frozen schedule, MHS-E16).
+    Weights are drawn in float64 and cast to ``dtype``."""
     X, Y = ds.contexts(3, 1.0)
-    Xt = torch.tensor(X)
     if kind == "shallow":
-        net = reln.relu(seeds, (X.shape[0], width, Y.shape[0]), std)
-    elif kind == "relu":
-        net = reln.relu(seeds, (X.shape[0], width, width, Y.shape[0]), std)
-    elif kind == "gdln":
+        return reln.relu(seeds, (X.shape[0], width, Y.shape[0]), std, device).astype(getattr(torch, dtype))
+    if kind == "relu":
+        return reln.relu(seeds, (X.shape[0], width, width, Y.shape[0]), std, device).astype(getattr(torch, dtype))
+    if kind == "gdln":
         from numerics.haste_slowly.gated import GatedNet, init_weights
         sets = [None] + [frozenset(s) for s in ds.k_of_c(3, 2)]
         rows = [np.ones(X.shape[1]) if s is None else ds.context_gates(3, [s])[0] for s in sets]
         gates2 = np.repeat(np.array(rows), width // 4, axis=0)
         W = init_weights(seeds, [(width, X.shape[0]), (len(gates2), width), (Y.shape[0], len(gates2))],
-                         [std] * 3)
-        net = GatedNet(W, [np.ones((width, X.shape[1])), gates2])
-    else:
-        raise ValueError(f"kind={kind!r} must be 'relu', 'shallow' or 'gdln'")
+                         [std] * 3, device)
+        return GatedNet(W, [np.ones((width, X.shape[1])), gates2]).astype(getattr(torch, dtype))
+    raise ValueError(f"kind={kind!r} must be one of {DEPTH_KINDS}")
 
-    def record(n):
-        acts, gates, _ = n.forward(Xt)
-        out = {"g1": gates[0] > 0, "m1": n._w(0).norm(dim=2) * n._w(1).norm(dim=1)}
-        if len(gates) > 1:
-            out.update(g2=gates[1] > 0, m2=n._w(1).norm(dim=2) * n._w(2).norm(dim=1))
-        return out
-    hist = train(net, X, Y, lr=lr, steps=steps, record_every=max(steps // 300, 1), record=record)
+
+def _depth_record(net, X):
+    """Final gate patterns and unit masses (MHS-S6-C1 reads the end of training only)."""
+    acts, gates, _ = net.forward(X)
+    out = {"g1": gates[0] > 0, "m1": net._w(0).norm(dim=2) * net._w(1).norm(dim=1)}
+    if len(gates) > 1:
+        out.update(g2=gates[1] > 0, m2=net._w(1).norm(dim=2) * net._w(2).norm(dim=1))
+    return {k: v.cpu().numpy()[None] for k, v in out.items()}
+
+
+@cache
+def depth_run(kind: str, width: int, std: float, lr: float, steps: int, seeds,
+              record_every: int | None = None, dtype: str = "float64") -> Run:
+    """All ``seeds`` of one ``depth_net`` trained as one batched program on
+    ``numerics.models.default_device()``; the loss every ``record_every`` steps (default: 301
+    points), gate patterns and unit masses (``hist.records``, shape (1, K, ...)) at the end."""
+    X, Y = ds.contexts(3, 1.0)
+    net = depth_net(kind, width, std, seeds, default_device(), dtype)
+    hist = train(net, X, Y, lr=lr, steps=steps, record_every=record_every or max(steps // 300, 1))
+    hist.records = _depth_record(net, torch.as_tensor(X, dtype=net.weights[0].dtype, device=net.weights[0].device))
     return Run(hist, net)
+
+
+def depth_runs(cfg: dict, fraction: float = 1.0, kinds=DEPTH_KINDS) -> dict:
+    """Every Sec 6 run of ``cfg`` (DEPTH_CI / DEPTH_FULL); ``fraction`` in (0, 1] trains only
+    that share of the steps (for timing: a step costs the same throughout), recording the loss
+    on the same schedule."""
+    if not 0 < fraction <= 1:
+        raise ValueError(f"fraction={fraction} must lie in (0, 1]")
+    steps = max(int(round(cfg["steps"] * fraction)), 1)
+    return {kind: depth_run(kind, cfg["width"], cfg["std"], cfg["lr"], steps, cfg["seeds"],
+                            min(cfg["record_every"], steps), cfg["dtype"]) for kind in kinds}

@@ -26,6 +26,7 @@ from numerics.models import as_tensor
 from theory.conventions import SUM_HALF, LossNorm
 
 DT = torch.float64
+SMALL_NET = 1_000_000     # total weights of the ensemble below which training uses one thread
 
 
 @dataclass
@@ -51,12 +52,17 @@ class GatedNet:
                 raise ValueError(f"weights[{l}] must be (K, rows, cols), got {tuple(W.shape)}")
             if l and W.shape[2] != self.weights[l - 1].shape[1]:
                 raise ValueError(f"weights[{l}] does not take weights[{l - 1}]'s output")
-        self.masks = [None if m is None else as_tensor(m, f"masks[{l}]", ndim=2,
-                                                         device=self.weights[0].device)
+        dt, dev = self.weights[0].dtype, self.weights[0].device
+        self.masks = [None if m is None else as_tensor(m, f"masks[{l}]", ndim=2, dtype=dt, device=dev)
                       for l, m in enumerate(self.masks)]
-        self.gates = [None if g is None else as_tensor(g, f"gates[{l}]", ndim=(2, 3),
-                                                         device=self.weights[0].device)
+        self.gates = [None if g is None else as_tensor(g, f"gates[{l}]", ndim=(2, 3), dtype=dt, device=dev)
                       for l, g in enumerate(self.gates)]
+
+    def astype(self, dtype) -> "GatedNet":
+        """A copy with weights, gates and masks in ``dtype`` (float32 for paper-scale runs)."""
+        cast = lambda t: None if t is None else t.to(dtype)  # noqa: E731
+        return GatedNet([W.to(dtype) for W in self.weights], [cast(g) for g in self.gates],
+                        [cast(m) for m in self.masks], self.common)
 
     @property
     def K(self) -> int:
@@ -110,19 +116,20 @@ class GatedNet:
         if split:
             if self.common is None:
                 raise ValueError("split=True needs the common units named (common=...)")
-            _, cg = self.grads(X, Y, loss, keep=self.common.to(DT))
+            _, cg = self.grads(X, Y, loss, keep=self.common.to(X.dtype))
             c = self.common
             grads[-1][:, :, c] = cg[-1][:, :, c]
             grads[-2][:, c, :] = cg[-2][:, c, :]
-        lr = torch.as_tensor(lr, dtype=DT, device=X.device).reshape(-1, 1, 1)
+        lr = torch.as_tensor(lr, dtype=X.dtype, device=X.device).reshape(-1, 1, 1)
         for W, g in zip(self.weights, grads):
             W -= lr * g
         return losses
 
 
-def init_weights(seeds, shapes, stds, device=None):
-    """Gaussian weights, one generator per seed; ``stds[l]`` a float or a per-unit vector that
-    scales the rows (for the first layer) / columns (later layers) of unit-wise modules."""
+def init_weights(seeds, shapes, stds, device=None, dtype=DT):
+    """Gaussian weights, one generator per seed (drawn in float64, then cast to ``dtype``);
+    ``stds[l]`` a float or a per-unit vector that scales the rows (for the first layer) / columns
+    (later layers) of unit-wise modules."""
     out = []
     for l, (rows, cols) in enumerate(shapes):
         Ws = []
@@ -133,7 +140,7 @@ def init_weights(seeds, shapes, stds, device=None):
         std = torch.as_tensor(np.asarray(stds[l], dtype=float), dtype=DT)
         if std.ndim == 1:
             std = std[:, None] if l == 0 else std[None, :]
-        out.append((W * std).to(device or "cpu"))
+        out.append((W * std).to(device=device or "cpu", dtype=dtype))
     return out
 
 
@@ -151,16 +158,18 @@ def train(net: GatedNet, X, Y, *, lr, steps: int, loss: LossNorm = SUM_HALF, spl
         raise ValueError(f"steps={steps!r} must be a non-negative integer")
     if int(record_every) != record_every or record_every < 1:
         raise ValueError(f"record_every={record_every!r} must be a positive integer")
-    dev = net.weights[0].device
-    X = as_tensor(X, "X", ndim=(2, 3), device=dev)
-    Y = as_tensor(Y, "Y", ndim=(2, 3), device=dev)
+    dev, dt = net.weights[0].device, net.weights[0].dtype
+    X = as_tensor(X, "X", ndim=(2, 3), dtype=dt, device=dev)
+    Y = as_tensor(Y, "Y", ndim=(2, 3), dtype=dt, device=dev)
     if X.shape[-1] != Y.shape[-1]:
         raise ValueError(f"X has {X.shape[-1]} datapoints but Y has {Y.shape[-1]}")
     rec_steps, losses, recs = [], [], {}
     threads = torch.get_num_threads()
-    # one thread: these matrices are far too small to share, and concurrent runs on the same
-    # cores slow down by an order of magnitude when torch oversubscribes them
-    torch.set_num_threads(1)
+    # one thread for small nets: their matrices are far too small to share, and concurrent runs on
+    # the same cores slow down by an order of magnitude when torch oversubscribes them; the
+    # paper-scale depth runs (100 x 420 x 420) do gain from all cores (measured 1.8x on 2 cores)
+    if sum(W.numel() for W in net.weights) < SMALL_NET:
+        torch.set_num_threads(1)
     try:
         _loop(net, X, Y, lr, steps, loss, split, record_every, record, rec_steps, losses, recs)
     finally:

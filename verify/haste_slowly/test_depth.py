@@ -19,7 +19,7 @@ PLATEAU = 17.0          # loss once the common pathway has converged (C = 3)
 
 
 def _run(kind, cfg):
-    return E.depth_run(kind, cfg["width"], cfg["std"], cfg["lr"], cfg["steps"], cfg["seeds"])
+    return E.depth_runs(cfg, kinds=(kind,))[kind]
 
 
 def _epochs(run, cfg):

@@ -25,11 +25,11 @@ def angular_movement(W0, W1, a1):
 
 
 def fig1a_runs(lr, steps):
-    tasks = [ts.make_task(s, d=2, h=50, k=3, n=20, n_test=500) for s in SEEDS_A for _ in FIG1A]
-    taus = np.array([c[0] for _ in SEEDS_A for c in FIG1A])
-    deltas = np.array([c[1] for _ in SEEDS_A for c in FIG1A])
-    return tasks, ts.train(tasks, taus, deltas, lr=lr, steps=steps, record_every=steps // 20,
-                           keep_weights=True, progress=False)
+    tasks = [ts.make_task(s, d=2, h=50, k=3, n=20, n_test=500) for s in SEEDS_A]
+    taus, deltas = np.array([c[0] for c in FIG1A]), np.array([c[1] for c in FIG1A])
+    return [t for t in tasks for _ in FIG1A], ts.train(
+        tasks, taus, deltas, lr=lr, steps=steps, record_steps=np.arange(0, steps + 1, steps // 20),
+        keep_weights=True, progress=False)
 
 
 @pytest.mark.claim("GRQ-Fig1")
@@ -73,26 +73,10 @@ def test_fig1a_scale_and_geometry_in_two_dimensions(claim, report_figure):
                      f"{np.round(gain, 2).tolist()} (upstream > downstream + 0.05: {up_aligns})")
 
 
-def fig1b_sweep(seeds, taus, deltas, d, n, steps, n_test):
-    """One batched run per seed over the (tau, delta) grid (per-seed batches bound the memory of
-    the n x n kernels); returns kernel distance and test loss as (T, seeds, tau, delta)."""
-    grid = [(tau, dl) for tau in taus for dl in deltas]
-    lr = np.array([5e-3 / tau ** 2 for tau, _ in grid])                  # D.1 Fig. 1(b)
-    S, test = [], []
-    for s in seeds:
-        task = ts.make_task(s, d=d, h=50, k=3, n=n, n_test=n_test)
-        run = ts.train([task] * len(grid), np.array([g[0] for g in grid]), np.array([g[1] for g in grid]),
-                       lr=lr, steps=steps, record_every=steps // 100, progress=False)
-        S.append(run.kernel_distance)
-        test.append(run.test_loss)
-    shape = (-1, len(seeds), len(taus), len(deltas))
-    return np.stack(S, 1).reshape(shape), np.stack(test, 1).reshape(shape)
-
-
-def fig1b_statements(S, test):
+def fig1b_statements(run, S, test):
     """The Fig. 1(b) statements on seed-averaged (tau, delta) grids (tau ascending, delta ascending)."""
     S_end, test_end = S[-1].mean(0), test[-1].mean(0)
-    early = S[1].mean(0)[0]                     # S after 1% of training at the smallest tau
+    early = S[np.searchsorted(run.steps, run.steps[-1] // 100)].mean(0)[0]   # S after 1% at smallest tau
     return {"S grows as tau shrinks": bool(np.all(S_end[0] > S_end[-1])),
             "lazy at the largest tau (S < 0.05)": bool(np.all(S_end[-1] < 0.05)),
             "S rises fastest at small tau, delta = +1": bool(np.argmax(early) == early.size - 1),
@@ -102,9 +86,9 @@ def fig1b_statements(S, test):
 
 @pytest.mark.claim("GRQ-Fig1")
 def test_fig1b_reduced_sweep(claim, report_figure):
-    taus, deltas = np.array([0.1, 0.45, 2.0]), np.array([-1.0, 0.0, 1.0])
-    ok, S_end, test, half = fig1b_statements(*fig1b_sweep((0, 1), taus, deltas, d=10, n=100,
-                                                          steps=3000, n_test=1000))
+    cfg = ts.FIG1B_CI
+    taus, deltas = np.array(cfg["taus"]), np.array(cfg["deltas"])
+    ok, S_end, test, half = fig1b_statements(*ts.fig1b_sweep(cfg, progress=False))
     fig, axs = plt.subplots(1, 2, figsize=(7, 3))
     for ax, Z, name in ((axs[0], np.log10(test), "log10 test MSE"), (axs[1], S_end, "S(0,T)")):
         im = ax.imshow(Z, origin="lower", cmap="viridis", aspect="auto")
@@ -126,9 +110,8 @@ def test_fig1b_reduced_sweep(claim, report_figure):
 @pytest.mark.full
 @pytest.mark.claim("GRQ-Fig1")
 def test_fig1b_full_sweep(claim):
-    taus, deltas = np.geomspace(0.1, 2.0, 8), np.linspace(-1, 1, 9)
-    ok, S_end, test, _ = fig1b_statements(*fig1b_sweep(tuple(range(16)), taus, deltas, d=100, n=1000,
-                                                       steps=100_000, n_test=10_000))
-    claim.reproduced(all(ok.values()), f"full Fig. 1(b) (16 seeds, 8x9 grid, 1e5 steps): S "
+    ok, S_end, test, _ = fig1b_statements(*ts.fig1b_sweep(ts.FIG1B_FULL))
+    claim.reproduced(all(ok.values()), f"full Fig. 1(b) (16 seeds, 8x9 grid, 1e5 steps, float32 "
+                                       f"training, float64 diagnostics): S "
                                        f"{np.round(S_end, 3).tolist()}, test {np.round(test, 5).tolist()}; "
                                        + "; ".join(f"{k}: {v}" for k, v in ok.items()))
