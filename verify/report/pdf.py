@@ -1,5 +1,6 @@
 """The PDFs of ``reports/``: per paper a claims table, the errata pages and the figures;
-``summary.pdf`` with verdict counts per paper (and the benchmark page when ``bench.json`` exists).
+``summary.pdf`` with verdict counts per paper, and a page each for ``bench.json`` and
+``full_scale.json`` when they exist.
 
 matplotlib only.  Text is laid out by hand (wrapped by character count, paginated) so long evidence
 never overlaps its neighbours.
@@ -220,12 +221,13 @@ def write_summary_pdf(reports_dir: Path, records: list[dict]) -> Path:
     with PdfPages(path) as pdf:
         if records:
             _verdict_page(pdf, papers, counts, records)
-        bench = reports_dir / "bench.json"
-        if bench.exists():
-            _bench_page(pdf, json.loads(bench.read_text()))
-        if not records and not bench.exists():
-            raise ValueError(f"nothing to summarise in {reports_dir}: no claims.json records and "
-                             "no bench.json")
+        measured = [f for f in (reports_dir / "bench.json", reports_dir / "full_scale.json")
+                    if f.exists()]
+        for path_json in measured:
+            _bench_page(pdf, json.loads(path_json.read_text()), path_json.name)
+        if not records and not measured:
+            raise ValueError(f"nothing to summarise in {reports_dir}: no claims.json records, "
+                             "no bench.json, no full_scale.json")
     return path
 
 
@@ -265,9 +267,10 @@ def _flatten(value, prefix=""):
         yield prefix, f"{value:.4g}" if isinstance(value, float) else str(value)
 
 
-def _bench_page(pdf: PdfPages, bench: dict):
+def _bench_page(pdf: PdfPages, bench: dict, name: str):
     fig = plt.figure(figsize=PAGE)
-    fig.text(LEFT, 0.975, "Benchmarks (reports/bench.json)", fontsize=10, weight="bold", va="top")
+    title = {"bench.json": "Benchmarks", "full_scale.json": "Full-scale reproductions"}[name]
+    fig.text(LEFT, 0.975, f"{title} (reports/{name})", fontsize=10, weight="bold", va="top")
     for k, (key, value) in enumerate(list(_flatten(bench))[:100]):
         fig.text(LEFT, TOP - k * LINE * 1.2, _safe(key), fontsize=FONT + 0.5, va="top")
         fig.text(0.5, TOP - k * LINE * 1.2, _safe(value)[:70], fontsize=FONT + 0.5, va="top")
