@@ -141,10 +141,9 @@ def qq_stable(t, W1, W2, svd: TaskSVD, lam: float) -> np.ndarray:
     DtBit = D.T @ Binv.T                                     # (k, m)
     Eperp = np.exp((sp.lam_perp - mu) * t)                   # merged exponent, always < 0
     V, U = svd.V, svd.U
-    top = (V * gm)[None] - np.einsum("im,tmn->tin", V * gp, M) \
-        + 2 * np.einsum("ik,kn,tn->tin", svd.V_perp, DtBit, Eperp)
-    bot = (U * gp)[None] + np.einsum("im,tmn->tin", U * gm, M) \
-        + 2 * np.einsum("ik,kn,tn->tin", svd.U_perp, DtBit, Eperp)
+    # matmul with broadcasting rather than einsum: same sums, ~3x faster on long time grids
+    top = (V * gm)[None] - (V * gp) @ M + 2 * (svd.V_perp @ DtBit)[None] * Eperp[:, None, :]
+    bot = (U * gp)[None] + (U * gm) @ M + 2 * (svd.U_perp @ DtBit)[None] * Eperp[:, None, :]
     Zs = np.concatenate([top, bot], axis=1)
     BiBit = Binv @ Binv.T
     decay = -np.expm1(-2 * mu * t)                           # 1 - e^{-2 S t}
@@ -160,8 +159,8 @@ def qq_stable(t, W1, W2, svd: TaskSVD, lam: float) -> np.ndarray:
     else:
         dterm = np.exp(-pair * t[:, :, None]) * t[:, :, None]
     BiD = Binv @ D
-    Cs = (4 * em[:, :, None] * BiBit[None] * em[:, None, :] + np.einsum("tm,mn->tmn", ratio, np.eye(len(sp.s_lam)))
-          + em[:, :, None] * np.einsum("mk,tk,nk->tmn", BiC, ratio, BiC) * em[:, None, :]
+    Cs = (4 * em[:, :, None] * BiBit[None] * em[:, None, :] + ratio[:, :, None] * np.eye(len(sp.s_lam))
+          + em[:, :, None] * ((BiC[None] * ratio[:, None, :]) @ BiC.T) * em[:, None, :]
           + 4 * dterm * (BiD @ BiD.T)[None])
     return Zs @ np.linalg.solve(Cs, np.swapaxes(Zs, -1, -2))
 
