@@ -32,3 +32,17 @@ def kernel_distance(K1, K2):
     if np.any(den == 0):
         raise ValueError("K1 or K2 is identically zero: the kernel distance is undefined")
     return 1.0 - num / den
+
+
+def crossing_time(series, times, level: float) -> float:
+    """First time ``series`` crosses ``level`` (either direction), linearly interpolated between
+    records; inf if it never does."""
+    series = finite_array(series, "series", ndim=1)
+    times = finite_array(times, "times", shape=series.shape)
+    side = series > level
+    change = np.flatnonzero(side[1:] != side[0])
+    if not change.size:
+        return float("inf")
+    i = change[0]
+    y0, y1 = series[i], series[i + 1]
+    return float(times[i] + (level - y0) / (y1 - y0) * (times[i + 1] - times[i]))

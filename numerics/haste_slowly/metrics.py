@@ -4,23 +4,10 @@ from __future__ import annotations
 import numpy as np
 
 from numerics.checks import finite_array
+from numerics.metrics import crossing_time  # noqa: F401  (re-exported)
 
 #: loss levels as fractions of L(0), spanning the common drop and the contextual staircase
 LEVELS = (0.6, 0.4, 0.2, 0.1, 0.05, 0.02, 0.01)
-
-
-def crossing_time(series, times, level: float) -> float:
-    """First time ``series`` crosses ``level`` (either direction), linearly interpolated between
-    records; inf if it never does."""
-    series = finite_array(series, "series", ndim=1)
-    times = finite_array(times, "times", shape=series.shape)
-    side = series > level
-    change = np.flatnonzero(side[1:] != side[0])
-    if not change.size:
-        return float("inf")
-    i = change[0]
-    y0, y1 = series[i], series[i + 1]
-    return float(times[i] + (level - y0) / (y1 - y0) * (times[i + 1] - times[i]))
 
 
 def time_to_levels(loss, times, L0: float, levels=LEVELS) -> np.ndarray:

@@ -150,17 +150,3 @@ def training_error(law, t_over_tau, strengths, s, d):
             pred = law(t_over_tau, s[m], d[m], a0[k, m])
             worst = max(worst, float(np.max(np.abs(pred - strengths[:, k, m])) / (s[m] / d[m])))
     return worst, a0
-
-
-def crossing_times(times, a, level):
-    """First times (linear interpolation) at which trajectories ``a`` (T, ...) reach ``level``
-    (broadcast over the trailing axes); NaN where they never do."""
-    above = a >= level
-    k = np.argmax(above, axis=0)
-    reached = np.take_along_axis(above, k[None], 0)[0] & (k > 0)
-    k = np.maximum(k, 1)
-    lo = np.take_along_axis(a, (k - 1)[None], 0)[0]
-    hi = np.take_along_axis(a, k[None], 0)[0]
-    frac = (level - lo) / np.where(hi > lo, hi - lo, 1.0)
-    t = times[k - 1] + frac * (times[k] - times[k - 1])
-    return np.where(reached, t, np.nan)

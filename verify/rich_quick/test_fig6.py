@@ -82,6 +82,8 @@ def test_filter_smoothness_and_the_laplacian_kernel(claim, report_figure):
     ax.plot(fr.ALPHAS, rough0, "s", label="init")
     ax.plot(fr.ALPHAS, rough, "o", label="trained")
     ax.set_xscale("log")
+    ax.set_xticks(fr.ALPHAS, [str(a) for a in fr.ALPHAS])
+    ax.minorticks_off()
     ax.set_xlabel("alpha (first conv / alpha)")
     ax.set_ylabel("Eq. (128) value (lower = smoother)")
     ax.legend(fontsize=7)

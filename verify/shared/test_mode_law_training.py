@@ -10,7 +10,8 @@ from numerics.datasets import correlations, hierarchy, modes
 from numerics.models import TwoLayerEnsemble
 from numerics.train import train
 from theory.conventions import tau
-from verify.checks.mode_law import crossing_times, mode_trajectories, training_error
+from numerics.metrics import crossing_time
+from verify.checks.mode_law import mode_trajectories, training_error
 
 SEEDS = range(8)
 C, N_HID, INIT_STD = 1.0, 32, 2e-4 ** 0.5     # sigma^2 = 2e-4 as in App E
@@ -71,8 +72,9 @@ def test_trained_linear_networks_follow_the_mode_law(claim, report_figure, run):
 def test_trained_networks_reach_each_threshold_when_the_formula_says(claim, report_figure, run):
     history, strengths, s, d, _, _ = run
     _, a0 = training_error(mode_strength, history.t_over_tau, strengths, s, d)
-    observed = np.stack([crossing_times(history.t_over_tau, strengths, f * s / d)
-                         for f in LEVELS])                        # (levels, K, modes)
+    T, K, M = strengths.shape
+    observed = np.array([[[crossing_time(strengths[:, k, m], history.t_over_tau, f * s[m] / d[m])
+                           for m in range(M)] for k in range(K)] for f in LEVELS])  # (levels, K, M)
     predicted = np.stack([hitting_time(f * s / d, s, d, a0) for f in LEVELS])
     err = float(np.nanmax(np.abs(observed - predicted) / predicted))
     reached = int(np.isfinite(observed).sum())
