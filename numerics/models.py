@@ -6,6 +6,7 @@ effective bias is ``c b`` and its learning rate scales with ``c^2``.  ``c`` may 
 """
 from __future__ import annotations
 
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import numpy as np
@@ -24,6 +25,23 @@ def configure_threads() -> int:
         raise ValueError(f"CLAIMS_TORCH_THREADS={threads} must be a positive integer")
     torch.set_num_threads(threads)
     return threads
+
+
+@contextmanager
+def torch_threads(n: int | None):
+    """Run the block on ``n`` intra-op threads (None: leave the setting as it is), then restore.
+
+    Small ensembles run faster on one thread (see :func:`configure_threads`); code that is also
+    called outside the suite (the full-scale CLI) uses this to pick per problem size."""
+    previous = torch.get_num_threads()
+    if n is not None:
+        if int(n) != n or n < 1:
+            raise ValueError(f"n={n!r} must be a positive integer or None")
+        torch.set_num_threads(int(n))
+    try:
+        yield
+    finally:
+        torch.set_num_threads(previous)
 
 
 def default_device() -> torch.device:

@@ -100,3 +100,16 @@ def test_written_out_gradients_equal_autograd(activation):
         p.requires_grad_(True)
     auto = torch.autograd.grad((0.5 * ((net(Xt) - Yt) ** 2).sum(dim=(1, 2))).sum(), net.params)
     assert all(torch.allclose(g, a, rtol=1e-12, atol=1e-15) for g, a in zip(grads, auto))
+
+
+def test_torch_threads_sets_and_restores_the_thread_count():
+    from numerics.models import torch_threads
+    before = torch.get_num_threads()
+    with torch_threads(1):
+        assert torch.get_num_threads() == 1
+    with torch_threads(None):
+        assert torch.get_num_threads() == before
+    assert torch.get_num_threads() == before
+    with pytest.raises(ValueError, match="n=0"):
+        with torch_threads(0):
+            pass

@@ -21,7 +21,7 @@ import torch
 from numerics.bias import tasks
 from numerics.bias.both_biases import BothBiasEnsemble
 from numerics.datasets import hierarchy
-from numerics.models import TwoLayerEnsemble
+from numerics.models import TwoLayerEnsemble, torch_threads
 from numerics.train import train
 from theory.conventions import tau
 
@@ -117,12 +117,8 @@ def simulate(task, X, Y, *, activation, cs, seeds, lr, t_end, n_hid=N_HID, both_
         if both_biases:
             rec["b2"] = m.b2.clone()
         return rec
-    threads = torch.get_num_threads()
-    torch.set_num_threads(1)   # tiny tensors: one thread beats two under contention
-    try:
+    with torch_threads(1):   # tiny tensors: one thread beats two under contention
         hist = train(model, X, Y, lr=lr, steps=steps, paper=PAPER, record_every=every, record=record)
-    finally:
-        torch.set_num_threads(threads)
     return Run(task, activation, np.asarray(X, float), np.asarray(Y, float), cc, ss, hist.steps,
                hist.t_over_tau, hist.loss, hist.records["W1"], hist.records["W2"], lr,
                b2=hist.records.get("b2"))

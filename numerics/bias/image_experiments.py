@@ -19,7 +19,7 @@ import torch
 from numerics.bias import image_data
 from numerics.bias.experiments import INIT_STD, PAPER, grid
 from numerics.metrics import effective_rank
-from numerics.models import TwoLayerEnsemble
+from numerics.models import TwoLayerEnsemble, torch_threads
 from numerics.train import train
 from theory.conventions import tau
 
@@ -72,13 +72,9 @@ def run_images(Xtr, ytr, Xte, yte, *, activation, seeds, n_hid, lr_times_p, t_en
         # n_test), so the same effective rank, at a fraction of the cost
         ranks.append([effective_rank(h @ h.T) for h in H])
         return rec
-    threads = torch.get_num_threads()
-    torch.set_num_threads(1)   # measured faster than two threads for these sizes
-    try:
+    with torch_threads(1):   # measured faster than two threads for these sizes
         hist = train(model, Xtr, Y, lr=lr, steps=steps, paper=PAPER,
                      record_every=max(1, steps // n_records), record=record_with_rank)
-    finally:
-        torch.set_num_threads(threads)
     return ImageRun(activation, cc, ss, hist.t_over_tau, hist.loss, hist.records["test_error"],
                     np.asarray(ranks), P)
 

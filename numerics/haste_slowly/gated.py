@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import torch
 
-from numerics.models import as_tensor
+from numerics.models import as_tensor, torch_threads
 from theory.conventions import SUM_HALF, LossNorm
 
 DT = torch.float64
@@ -164,16 +164,11 @@ def train(net: GatedNet, X, Y, *, lr, steps: int, loss: LossNorm = SUM_HALF, spl
     if X.shape[-1] != Y.shape[-1]:
         raise ValueError(f"X has {X.shape[-1]} datapoints but Y has {Y.shape[-1]}")
     rec_steps, losses, recs = [], [], {}
-    threads = torch.get_num_threads()
     # one thread for small nets: their matrices are far too small to share, and concurrent runs on
     # the same cores slow down by an order of magnitude when torch oversubscribes them; the
     # paper-scale depth runs (100 x 420 x 420) do gain from all cores (measured 1.8x on 2 cores)
-    if sum(W.numel() for W in net.weights) < SMALL_NET:
-        torch.set_num_threads(1)
-    try:
+    with torch_threads(1 if sum(W.numel() for W in net.weights) < SMALL_NET else None):
         _loop(net, X, Y, lr, steps, loss, split, record_every, record, rec_steps, losses, recs)
-    finally:
-        torch.set_num_threads(threads)
     return History(np.array(rec_steps), np.array(losses),
                    {k: np.array(v) for k, v in recs.items()})
 

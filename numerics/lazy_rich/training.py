@@ -2,12 +2,11 @@
 leading ensemble axis K), on the paper's 1/2-mean loss; time converted by theory.conventions."""
 from __future__ import annotations
 
-from contextlib import contextmanager
 
 import numpy as np
 import torch
 
-from numerics.models import TwoLayerEnsemble
+from numerics.models import TwoLayerEnsemble, torch_threads
 from numerics.train import History, train
 
 
@@ -21,21 +20,11 @@ def linear_ensemble(W1s, W2s) -> TwoLayerEnsemble:
                             torch.tensor(W2s, dtype=torch.float64), activation="linear")
 
 
-@contextmanager
-def single_thread():
-    """Run torch on one intra-op thread: for <= 10 x 10 matrices threading only adds overhead, and
-    under concurrent load on 2 cores it made 4000 GD steps 15x slower (22 s vs 1.4 s, measured)."""
-    previous = torch.get_num_threads()
-    torch.set_num_threads(1)
-    try:
-        yield
-    finally:
-        torch.set_num_threads(previous)
-
-
 def train_linear(W1s, W2s, X, Y, *, lr, steps: int, record_every: int) -> History:
     """GD of every member on (X, Y) (Y may be (K, No, P)); records W1 and W2 (T, K, ...)."""
     model = linear_ensemble(W1s, W2s)
-    with single_thread():
+    # one thread: for <= 10 x 10 matrices threading only adds overhead (measured 15x slower
+    # under concurrent load on 2 cores)
+    with torch_threads(1):
         return train(model, X, Y, lr=lr, steps=steps, paper="lazy_rich", record_every=record_every,
                      record=lambda m: {"W1": m.W1.clone(), "W2": m.W2.clone()}, progress=False)

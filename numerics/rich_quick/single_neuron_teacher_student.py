@@ -28,7 +28,7 @@ import torch
 from tqdm.auto import tqdm
 
 from numerics.checks import finite_array, positive
-from numerics.models import default_device
+from numerics.models import default_device, torch_threads
 from theory.conventions import flow_time
 from theory.rich_quick.conventions_rich_quick import EXPERIMENT_LOSS
 
@@ -115,13 +115,10 @@ def train(tasks, taus, deltas, *, lr, steps: int, record_steps, keep_weights=Fal
         raise ValueError(f"record_steps must lie in [0, steps={steps}]")
     if dtype not in (torch.float32, F64):
         raise TypeError(f"dtype={dtype} must be torch.float32 or torch.float64")
-    threads = torch.get_num_threads()
-    if default_device().type == "cpu" and tasks[0].X.shape[0] * len(taus) * tasks[0].base_w.shape[0] < 1e6:
-        torch.set_num_threads(1)   # small batched tensors: threading overhead dominates on CPU
-    try:
+    small = (default_device().type == "cpu"
+             and tasks[0].X.shape[0] * len(taus) * tasks[0].base_w.shape[0] < 1e6)
+    with torch_threads(1 if small else None):  # small batched tensors: threading overhead dominates
         return _train(tasks, taus, deltas, lr, int(steps), marks, keep_weights, dtype, progress)
-    finally:
-        torch.set_num_threads(threads)
 
 
 class _Diagnostics:
