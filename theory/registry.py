@@ -35,6 +35,45 @@ TITLES = {
 }
 
 
+class Forms:
+    """The named sympy objects of a printed or corrected form: ``Forms(dw1=..., rhs=...)``.
+
+    Read them by name (``claim.printed.rhs`` or ``claim.printed["rhs"]``).  Unpacking by position
+    is refused, so reordering a form can never silently bind the wrong object.
+    """
+
+    __slots__ = ("_named",)
+
+    def __init__(self, **named):
+        if not named:
+            raise ValueError("Forms needs at least one named object")
+        object.__setattr__(self, "_named", dict(named))
+
+    def __getattr__(self, name):
+        try:
+            return object.__getattribute__(self, "_named")[name]
+        except KeyError:
+            raise AttributeError(f"form has no part {name!r}; it has {sorted(self._named)}") from None
+
+    def __getitem__(self, name):
+        return getattr(self, name)
+
+    def __setattr__(self, name, value):
+        raise AttributeError("Forms is immutable")
+
+    def __iter__(self):
+        raise TypeError("Forms are read by name, not unpacked by position: use .name or ['name']")
+
+    def keys(self):
+        return self._named.keys()
+
+    def items(self):
+        return self._named.items()
+
+    def __repr__(self):
+        return "Forms(" + ", ".join(f"{k}={v!r}" for k, v in self._named.items()) + ")"
+
+
 class RegistryError(ValueError):
     """A claim that cannot be registered: unknown or duplicate ID, wrong paper, bad field."""
 

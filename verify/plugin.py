@@ -42,6 +42,8 @@ class Run:
     #: other claims too, whose verdicts would then rest on part of their checks only
     selected: set | None = None
     started: float = field(default_factory=time.time)
+    #: the last run's claims by ID (to name the conditions that moved in a regression message)
+    previous: dict = field(default_factory=dict)
 
 
 RUN = pytest.StashKey[Run]()
@@ -62,6 +64,9 @@ def pytest_addoption(parser):
                     help="run only the tests of this paper's claims (repeatable)")
     group.addoption("--scale", choices=("ci", "full"), default="ci",
                     help="'full' also runs the full-scale reproductions marked 'full'")
+    group.addoption("--dask", default=None, metavar="ADDRESS",
+                    help="run sweeps on this Dask scheduler (default: $DASK_SCHEDULER_ADDRESS, "
+                         "else the local machine)")
 
 
 def pytest_configure(config):
@@ -69,8 +74,37 @@ def pytest_configure(config):
     config.addinivalue_line("markers", "full: a full-scale reproduction (run with --scale=full)")
     from numerics.models import configure_threads
     configure_threads()
+    if config.getoption("--dask"):
+        import os
+        os.environ["DASK_SCHEDULER_ADDRESS"] = config.getoption("--dask")
     reports = config.getoption("--reports-dir") or Path(str(config.rootpath)) / "reports"
-    config.stash[RUN] = Run(reports_dir=Path(reports), pdf=not config.getoption("--no-pdf"))
+    config.stash[RUN] = Run(reports_dir=Path(reports), pdf=not config.getoption("--no-pdf"),
+                            previous=_previous_record(Path(reports)))
+
+
+def _moved(result, previous: dict | None) -> str:
+    """The conditions behind a changed verdict: those whose outcome moved since the last run's
+    record, else the failed conditions of the deciding checks."""
+    lines = []
+    if previous:
+        before = {m["name"]: m["passed"] for m in previous.get("measurements", [])}
+        for m in result.deciding_measurements:
+            if m.name in before and before[m.name] != m.passed:
+                lines.append(f"moved: {m.name}: {'passed' if before[m.name] else 'failed'} before, "
+                             f"{'passed' if m.passed else 'failed'} now ({m.text()})")
+    if not lines:
+        lines = [f"deciding: {m.text()}" for m in result.deciding_measurements if not m.passed][:5]
+    return "".join(line + "\n" for line in lines)
+
+
+def _previous_record(reports_dir: Path) -> dict:
+    """The last run's claims by ID, to name the conditions that moved; empty if unreadable."""
+    import json
+    try:
+        doc = json.loads((reports_dir / "claims.json").read_text())
+        return {c["id"]: c for c in doc.get("claims", []) if isinstance(c, dict) and "id" in c}
+    except (OSError, ValueError, TypeError, AttributeError):
+        return {}
 
 
 def claim_ids(item) -> tuple[str, ...]:
@@ -95,7 +129,12 @@ class VerdictItem(pytest.Item):
         if result.verdict != expected:
             raise VerdictRegression(
                 f"{self.claim_id}: measured verdict {result.verdict!r} != expected {expected!r}\n"
-                f"evidence: {result.evidence}")
+                + _moved(result, self.config.stash[RUN].previous.get(self.claim_id))
+                + f"evidence: {result.evidence}")
+        if REGISTRY[self.claim_id].kind == "empirical" and result.setup is None:
+            raise VerdictRegression(
+                f"{self.claim_id}: an empirical claim must record its setup (what ran beside the "
+                "paper's settings): pass setup=Setup(...) to the recorder")
 
     def repr_failure(self, excinfo, style=None):
         if isinstance(excinfo.value, VerdictRegression):

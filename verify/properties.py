@@ -1,47 +1,72 @@
-"""Hunting for counterexamples with hypothesis, with the outcome handed back as evidence.
+"""Hunting for counterexamples with hypothesis, with the outcome handed back as a measurement.
 
 :func:`search` runs ``prop`` over examples drawn from ``strategies`` under the active profile
-(``ci``, ``dev`` or ``explore``).  ``prop`` returns ``(ok, error)``; the search records how many
-examples ran and the worst error, and returns hypothesis' shrunk counterexample when one fails.
-Counterexamples found while exploring are pinned by passing them in ``examples`` (each becomes an
-``@example``, replayed in every profile).
+(``ci``, ``dev`` or ``explore``).  ``prop`` returns the measured value of one example (an error,
+a margin, or a truth value); ``criterion`` ``(op, threshold)`` is the condition every example
+must meet, stated once.  The result records how many examples ran, the worst value and
+hypothesis' shrunk counterexample when one fails; hand it to ``claim.measure(name, result,
+source=...)``.  Counterexamples found while exploring are pinned by passing them in
+``examples`` (each becomes an ``@example``, replayed in every profile).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
 from hypothesis import example, given, settings
+
+from verify.measurement import Criterion, fmt
+
+#: Every search run in this process: (property name, examples, worst, counterexample); the
+#: plugin writes it into the run record so an exploration says what it tried.
+LOG: list[dict] = []
 
 
 @dataclass
 class SearchResult:
     ok: bool
     examples: int
-    worst: float
+    worst: object
+    criterion: Criterion
     counterexample: str = ""
-
-    def evidence(self, what: str) -> str:
-        text = f"{what}: worst {self.worst:.3g} over {self.examples} hypothesis examples"
-        return text + (f"; counterexample {self.counterexample}" if not self.ok else "")
 
 
 class _Falsified(AssertionError):
     pass
 
 
-def search(prop, examples=(), **strategies) -> SearchResult:
-    """Run ``prop(**drawn) -> (ok, error)`` over hypothesis examples; see the module docstring."""
+def _worse(op: str, new, old) -> bool:
+    """Whether ``new`` lies further on the failing side of the criterion than ``old``."""
+    if old is None:
+        return True
+    if op in ("<=", "<"):
+        return new > old
+    if op in (">=", ">"):
+        return new < old
+    return False
+
+
+def search(prop, criterion, examples=(), **strategies) -> SearchResult:
+    """Run ``prop(**drawn) -> value`` over hypothesis examples against ``criterion = (op, threshold)``."""
     if not strategies:
         raise ValueError("strategies is empty: name at least one argument strategy")
-    stats = {"n": 0, "worst": 0.0}
+    if not (isinstance(criterion, tuple) and len(criterion) == 2):
+        raise ValueError(f"criterion={criterion!r} must be (op, threshold), e.g. ('<=', 1e-8)")
+    crit = Criterion(*criterion)
+    stats = {"n": 0, "worst": None}
 
     def body(**kwargs):
-        ok, error = prop(**kwargs)
+        value = prop(**kwargs)
+        if isinstance(value, (np.bool_, np.floating, np.integer)):
+            value = value.item()
+        if isinstance(value, float) and value != value:
+            raise _Falsified(f"{kwargs} (value NaN)")
         stats["n"] += 1
-        if error == error:  # skip NaN in the worst-case statistic; ok decides
-            stats["worst"] = max(stats["worst"], float(error))
+        ok = crit.test(value)
+        if stats["worst"] is None or _worse(crit.op, value, stats["worst"]) or not ok:
+            stats["worst"] = value
         if not ok:
-            raise _Falsified(f"{kwargs} (error {error:.3g})")
+            raise _Falsified(f"{kwargs} (value {fmt(value)})")
 
     # One shrunk counterexample is the evidence we want, not a group of distinct failures.
     test = settings(report_multiple_bugs=False)(given(**strategies)(body))
@@ -49,6 +74,10 @@ def search(prop, examples=(), **strategies) -> SearchResult:
         test = example(**pinned)(test)
     try:
         test()
+        result = SearchResult(True, stats["n"], stats["worst"], crit)
     except _Falsified as exc:
-        return SearchResult(False, stats["n"], stats["worst"], str(exc))
-    return SearchResult(True, stats["n"], stats["worst"])
+        result = SearchResult(False, stats["n"], stats["worst"], crit, str(exc))
+    LOG.append({"property": getattr(prop, "__qualname__", str(prop)), "examples": result.examples,
+                "worst": fmt(result.worst), "criterion": str(crit), "ok": result.ok,
+                "counterexample": result.counterexample})
+    return result

@@ -35,7 +35,11 @@ def claim_records(results) -> list[dict]:
             "title": claim.title, "counterexample": result.counterexample,
             "condition": result.condition or claim.condition,
             "reconstructed": claim.reconstructed,
+            "measurements": result.measurements,
         })
+        setup = result.setup
+        if setup is not None:
+            records[-1]["setup"] = setup.as_dict()
     return records
 
 
