@@ -1,41 +1,164 @@
-"""Verdict aggregation: the recorders map measurements to verdicts; the strongest verdict wins."""
+"""Verdicts from measurements: each recorder maps measurements to one verdict, the strongest
+verdict wins, and the verdict rule for empirical claims (DESIGN.md) holds on synthetic runs."""
 import numpy as np
 import pytest
 
 from theory.verdicts import PRECEDENCE, strongest
+from verify.measurement import Setup, code, exact, measure, paper, reading
 from verify.outcome import ClaimRecorder
+from verify.properties import search
+from hypothesis import strategies as st
+
+TOL = reading("synthetic tolerance")
+STATED = paper("L1", "the rich regime moves further than the lazy one")
 
 
-def record(*calls):
+def recorder():
     results = {}
-    rec = ClaimRecorder(results, ["X-1", "X-2"], test="t")
-    for name, args, kwargs in calls:
-        getattr(rec, name)(*args, **kwargs)
-    return results
+    return ClaimRecorder(results, ["X-1", "X-2"], test="t"), results
+
+
+def ok(name="residual"):
+    return measure(name, 1e-12, "<=", 1e-9, source=TOL)
+
+
+def bad(name="residual"):
+    return measure(name, 0.3, "<=", 1e-9, source=TOL)
+
+
+FAITHFUL = Setup("ci", ran={"data": "MNIST", "seeds": 8}, paper={"data": "MNIST", "seeds": 8},
+                 paper_source="L1")
+UNFAITHFUL = Setup("ci", ran={"data": "digits 8x8", "seeds": 2}, paper={"data": "MNIST", "seeds": 8},
+                   paper_source="L1", cost="8 runs x 1e4 steps x 60k images; ~2 min on one GPU")
 
 
 def test_one_refuting_check_outweighs_confirming_ones():
-    results = record(("holds", (True, "a"), {}), ("holds", (False, "b"), dict(counterexample="x")))
+    rec, results = recorder()
+    rec.holds(ok())
+    rec.holds(bad("second"))
     assert results["X-1"].verdict == "fails" and results["X-2"].verdict == "fails"
-    assert results["X-1"].evidence.startswith("[fails] b")
+    assert results["X-1"].evidence.startswith("[fails] second: 0.3 <= 1e-09 FAILED")
 
 
 @pytest.mark.parametrize("call, verdict", [
-    (("holds", (True, "e"), {}), "holds"),
-    (("defined", (True, "e"), {}), "defined"),
-    (("defined", (False, "e"), {}), "fails"),
-    (("erratum", (False, True, "e"), dict(counterexample="c")), "erratum"),
-    (("erratum", (True, True, "e"), {}), "holds"),
-    (("erratum", (False, False, "e"), dict(counterexample="c")), "fails"),
-    (("holds_if", ("cond", True, False, "e"), dict(counterexample="c")), "holds-if"),
-    (("holds_if", ("cond", True, True, "e"), {}), "holds"),
-    (("holds_if", ("cond", False, False, "e"), {}), "fails"),
-    (("reproduced", (False, "e"), {}), "not-reproduced"),
-    (("inconclusive", ("why",), {}), "inconclusive"),
-    (("untested", ("no data",), {}), "untested"),
+    (lambda r: r.holds(ok()), "holds"),
+    (lambda r: r.holds(ok(), bad()), "fails"),
+    (lambda r: r.defined(ok()), "defined"),
+    (lambda r: r.defined(bad()), "fails"),
+    (lambda r: r.erratum(printed=bad(), corrected=ok()), "erratum"),
+    (lambda r: r.erratum(printed=ok(), corrected=ok()), "holds"),
+    (lambda r: r.erratum(printed=bad(), corrected=bad()), "fails"),
+    (lambda r: r.holds_if("cond", under=ok(), without=bad()), "holds-if"),
+    (lambda r: r.holds_if("cond", under=ok(), without=ok()), "holds"),
+    (lambda r: r.holds_if("cond", under=bad(), without=bad()), "fails"),
+    (lambda r: r.inconclusive("why"), "inconclusive"),
+    (lambda r: r.untested("no data", setup=UNFAITHFUL), "untested"),
 ])
-def test_each_recorder_maps_its_measurement_to_one_verdict(call, verdict):
-    assert record(call)["X-1"].verdict == verdict
+def test_each_recorder_maps_its_measurements_to_one_verdict(call, verdict):
+    rec, results = recorder()
+    call(rec)
+    assert results["X-1"].verdict == verdict
+
+
+@pytest.mark.parametrize("build", [
+    lambda v: ("holds", dict(), [measure("residual", v, "<=", 1e-9, source=TOL)]),
+    lambda v: ("erratum", dict(corrected=ok()), measure("printed residual", v, "<=", 1e-9, source=TOL)),
+])
+def test_a_perturbed_measurement_flips_the_verdict(build):
+    """The same check, fed a measurement moved across its criterion, gives the other verdict."""
+    verdicts = []
+    for value in (1e-12, 1e-3):
+        rec, results = recorder()
+        method, kwargs, m = build(value)
+        if method == "holds":
+            rec.holds(*m)
+        else:
+            rec.erratum(printed=m, **kwargs)
+        verdicts.append(results["X-1"].verdict)
+    assert verdicts[0] != verdicts[1]
+
+
+def test_faithful_run_against_the_stated_direction_is_not_reproduced():
+    rec, results = recorder()
+    verdict = rec.reproduced(measure("S(rich) - S(lazy)", -0.2, ">", 0, source=STATED), setup=FAITHFUL)
+    assert verdict == "not-reproduced"
+    assert "FAILED" in results["X-1"].counterexample
+
+
+def test_unfaithful_run_against_the_stated_direction_is_inconclusive_naming_what_is_missing():
+    rec, results = recorder()
+    verdict = rec.reproduced(measure("S(rich) - S(lazy)", -0.2, ">", 0, source=STATED),
+                             setup=UNFAITHFUL)
+    assert verdict == "inconclusive"
+    evidence = results["X-1"].evidence
+    assert "data digits 8x8 (paper MNIST)" in evidence and "~2 min on one GPU" in evidence
+
+
+def test_a_deviation_shown_harmless_by_a_sensitivity_check_keeps_the_run_faithful():
+    check = measure("outcome at 2 and at 8 seeds agrees", 0.01, "<=", 0.05, source=TOL)
+    setup = Setup("ci", ran={"seeds": 2}, paper={"seeds": 8}, paper_source="L1",
+                  sensitivity={"seeds": check})
+    assert setup.faithful and setup.deviations[0].shown_harmless_by == check.name
+    failed = measure("outcome at 2 and at 8 seeds agrees", 0.4, "<=", 0.05, source=TOL)
+    with pytest.raises(ValueError, match="cost must say"):
+        Setup("ci", ran={"seeds": 2}, paper={"seeds": 8}, paper_source="L1",
+              sensitivity={"seeds": failed})
+    rec, results = recorder()
+    rec.reproduced(measure("S(rich) - S(lazy)", -0.2, ">", 0, source=STATED), setup=setup)
+    assert results["X-1"].verdict == "not-reproduced"
+
+
+def test_an_invented_threshold_cannot_overturn_the_stated_direction():
+    rec, results = recorder()
+    verdict = rec.reproduced(
+        measure("S(rich) - S(lazy)", 0.4, ">", 0, source=STATED),
+        measure("S(rich) / S(lazy)", 3.0, ">", 20, source=reading("a ratio the suite chose")),
+        setup=FAITHFUL)
+    assert verdict == "holds"
+    assert "S(rich) / S(lazy): 3 > 20 FAILED" in results["X-1"].evidence
+
+
+def test_a_failed_reading_alone_is_inconclusive_never_not_reproduced():
+    rec, results = recorder()
+    verdict = rec.reproduced(measure("theory vs simulation, max rel err", 0.3, "<=", 0.02,
+                                     source=reading("2%: float32 training")), setup=FAITHFUL)
+    assert verdict == "inconclusive"
+    assert "only the suite's own reading fails" in results["X-1"].evidence
+
+
+def test_the_authors_code_decides_like_the_paper():
+    m = measure("loss plateau count", 2, "==", 3, source=code("owner/repo/run.py", "three plateaus"))
+    rec, results = recorder()
+    assert rec.reproduced(m, setup=FAITHFUL) == "not-reproduced"
+
+
+def test_deviations_and_faithful_are_computed_from_the_settings():
+    assert FAITHFUL.faithful and FAITHFUL.deviations == []
+    assert not UNFAITHFUL.faithful
+    assert [d.setting for d in UNFAITHFUL.deviations] == ["data", "seeds"]
+    close = Setup("ci", ran={"lr": 1e-4 * (1 + 1e-12)}, paper={"lr": 1e-4}, paper_source="L1")
+    assert close.faithful
+    record = UNFAITHFUL.as_dict()
+    assert {"scale", "faithful", "deviations", "cost"} <= record.keys()
+
+
+def test_measurement_records_carry_name_value_criterion_passed_source():
+    m = measure("max error", np.array([1e-10, 2e-10]), "<=", 1e-9, source=TOL)
+    assert m.as_dict() == {"name": "max error", "value": [1e-10, 2e-10], "criterion": "<= 1e-09",
+                           "passed": True, "source": "reading: synthetic tolerance"}
+    assert measure("in range", 0.5, "within", (0, 1), source=TOL).passed
+    assert not measure("in range", 1.5, "within", (0, 1), source=TOL).passed
+    assert measure("sympy residual is zero", True, "==", True, source=exact("simplify")).decisive
+    assert not m.decisive
+
+
+def test_a_search_result_is_one_measurement_with_its_own_criterion():
+    result = search(lambda x: x * x, ("<=", 0.5), x=st.floats(0, 1))
+    m = measure("x^2 over [0, 1]", result, source=TOL)
+    assert not m.passed and m.examples >= 1 and m.criterion == "<= 0.5" and m.counterexample
+    passing = measure("x^2 over [0, 0.5]", search(lambda x: x * x, ("<=", 0.5),
+                                                  x=st.floats(0, 0.5)), source=TOL)
+    assert passing.passed and passing.value <= 0.25
 
 
 def test_precedence_order_is_the_design_order():
@@ -49,16 +172,22 @@ def test_precedence_order_is_the_design_order():
 
 
 @pytest.mark.parametrize("call, message", [
-    (("holds", (np.array([True, False]), "e"), {}), "ok must be a single truth value"),
-    (("holds", (True, ""), {}), "evidence must be"),
-    (("erratum", (False, True, "e"), {}), "counterexample is required"),
-    (("holds_if", ("", True, False, "e"), dict(counterexample="c")), "condition must"),
+    (lambda: measure("", 1.0, "<=", 1, source=TOL), "name="),
+    (lambda: measure("x", float("nan"), "<=", 1, source=TOL), "NaN"),
+    (lambda: measure("x", 1.0, "~", 1, source=TOL), "op="),
+    (lambda: measure("x", 1.0, "<=", 1, source="my guess"), "source="),
+    (lambda: measure("x", 1.0, source=TOL), "op is required"),
+    (lambda: paper("", "words"), "where="),
+    (lambda: reading(""), "why="),
+    (lambda: Setup("huge", ran={"a": 1}, paper={"a": 1}, paper_source="L1"), "scale="),
+    (lambda: Setup("ci", ran={}, paper={"a": 1}, paper_source="L1"), "ran lacks"),
+    (lambda: Setup("ci", ran={"a": 2}, paper={"a": 1}, paper_source="L1"), "cost must say"),
+    (lambda: recorder()[0].holds(), "measurements is empty"),
+    (lambda: recorder()[0].holds(True), "must hold Measurements"),
+    (lambda: recorder()[0].erratum(printed=[], corrected=ok()), "printed is empty"),
+    (lambda: recorder()[0].holds_if("", under=ok(), without=bad()), "condition must"),
+    (lambda: recorder()[0].reproduced(ok(), setup=None), "setup must be"),
 ])
-def test_bad_recorder_input_is_rejected_with_the_argument_named(call, message):
+def test_bad_input_is_rejected_with_the_argument_named(call, message):
     with pytest.raises((TypeError, ValueError), match=message):
-        record(call)
-
-
-def test_a_recorder_needs_claim_ids():
-    with pytest.raises(ValueError, match="claim_ids"):
-        ClaimRecorder({}, [])
+        call()

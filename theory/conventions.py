@@ -1,4 +1,6 @@
-"""Each paper's loss normalisation and clock, written once (DESIGN.md, "Conventions").
+"""Loss normalisations and clocks, and the one conversion between them (DESIGN.md, "Conventions").
+
+Each paper's own convention is written once, in its record in ``theory.papers``.
 
 Every paper writes its dynamics as ``tau * dtheta/dt = -grad L_flow(theta)`` for some reference
 loss ``L_flow = factor * sum_i ||y_i - yhat_i||^2``.  Training, in turn, takes ``steps`` full-batch
@@ -8,11 +10,10 @@ conversion :func:`flow_time` maps training steps to the paper's dimensionless ti
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import numpy as np
-
-from theory.registry import PAPERS
 
 
 @dataclass(frozen=True)
@@ -52,33 +53,28 @@ class Convention:
     experiments: LossNorm | None = None
 
 
-CONVENTIONS = {
-    "bias": Convention(
-        "bias", flow=MEAN_HALF, train=SUM_HALF,
-        clock="epochs = full-batch steps; tau = 1/(P*lr) on the 1/2-sum loss (App B, L558)"),
-    "bias_workshop": Convention(
-        "bias_workshop", flow=MEAN_HALF, train=SUM_HALF,
-        clock="epochs = full-batch steps; tau = 1/(N*lr) on the 1/2-sum loss (App A, L133)"),
-    "rich_quick": Convention(
-        "rich_quick", flow=SUM_HALF, train=SUM_HALF,
-        clock="gradient-flow time t = lr * steps on the 1/2-sum loss, tau = 1 (L34)",
-        # App D's "mean square loss", normalisation unstated: read as the plain mean (no 1/2).
-        experiments=LossNorm(mean=True, half=False)),
-    "haste_slowly": Convention(
-        "haste_slowly", flow=MEAN_HALF, train=SUM_HALF,
-        clock="epochs = full-batch steps; tau = 1/(P*lr) on the 1/2-sum loss (App A; code)"),
-    "lazy_rich": Convention(
-        "lazy_rich", flow=MEAN_HALF, train=MEAN_HALF,
-        clock="t/tau = lr * steps on the 1/2-mean loss, tau = 1/lr (Sec 3)"),
-}
-assert set(CONVENTIONS) == set(PAPERS)
+class _Conventions(Mapping):
+    """paper key -> :class:`Convention`, read from the paper records (``theory.papers``)."""
+
+    def __getitem__(self, key):
+        from theory.papers import PAPERS
+        return PAPERS[key].convention
+
+    def __iter__(self):
+        from theory.papers import PAPERS
+        return iter(PAPERS)
+
+    def __len__(self):
+        from theory.papers import PAPERS
+        return len(PAPERS)
+
+
+CONVENTIONS = _Conventions()
 
 
 def convention(paper: str) -> Convention:
-    try:
-        return CONVENTIONS[paper]
-    except KeyError:
-        raise ValueError(f"paper={paper!r} is not one of {sorted(CONVENTIONS)}") from None
+    from theory.papers import paper as record
+    return record(paper).convention
 
 
 def flow_time(steps, lr: float, n_samples: int, paper: str, trained_on: LossNorm | None = None):

@@ -2,37 +2,39 @@
 
 A claim carries its statement as printed, the sympy objects that encode it as printed, the
 corrected form beside it where the printed one fails, and the team's expected verdict (the
-regression baseline that ``pytest verify`` compares against).  The list of admissible IDs is the
-project's own copy ``theory/ids.tsv`` of the shared catalogue index, so nothing here reads
-``../shared`` at run time.
+regression baseline that ``pytest verify`` compares against).  The admissible IDs are the papers'
+catalogue ID lists (``theory.papers``; the five papers' lists are the project's own copy
+``theory/ids.tsv`` of the shared index, so nothing here reads ``../shared`` at run time).
 """
 from __future__ import annotations
 
 import importlib
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import cache
-from pathlib import Path
 from typing import Any
 
+from theory import papers
 from theory.verdicts import KINDS, validate_verdict
 
-#: paper key -> claim-ID prefix (DESIGN.md, "The five papers").
-PAPERS = {
-    "bias": "BL-",
-    "bias_workshop": "BA-",
-    "rich_quick": "GRQ-",
-    "haste_slowly": "MHS-",
-    "lazy_rich": "LR-",
-}
+class _PaperField(Mapping):
+    """paper key -> one field of its :class:`theory.papers.Paper` record (a live view)."""
 
-#: paper key -> full title, for reports.
-TITLES = {
-    "bias": "Bias-mediated early linearization drives simplicity bias in ReLU networks",
-    "bias_workshop": "Bias-driven alignment of linear and ReLU networks",
-    "rich_quick": "Get rich quick (Kunin et al.)",
-    "haste_slowly": "Make haste slowly (Jarvis et al.)",
-    "lazy_rich": "From lazy to rich (Domine et al.)",
-}
+    def __init__(self, attribute: str):
+        self._attribute = attribute
+
+    def __getitem__(self, key):
+        return getattr(papers.PAPERS[key], self._attribute)
+
+    def __iter__(self):
+        return iter(papers.PAPERS)
+
+    def __len__(self):
+        return len(papers.PAPERS)
+
+
+#: paper key -> claim-ID prefix; paper key -> title (views of ``theory.papers.PAPERS``).
+PAPERS = _PaperField("prefix")
+TITLES = _PaperField("title")
 
 
 class Forms:
@@ -124,24 +126,27 @@ class Claim:
             raise RegistryError(f"{self.id}: where and statement are required")
 
 
-@cache
 def catalogue_ids() -> dict[str, str]:
-    """ID -> paper key, from the project's copy of the catalogue index."""
-    path = Path(__file__).with_name("ids.tsv")
-    rows = (line.rstrip("\n").split("\t") for line in path.open(encoding="utf-8"))
-    return {row[0]: row[1] for row in rows if row[0] and not row[0].startswith("#")}
+    """ID -> paper key, over every paper record's catalogue ID list."""
+    return {cid: p.key for p in papers.PAPERS.values() for cid in p.ids}
 
 
 class Registry:
     """Claims by ID.  Registering an unknown or duplicate ID raises :class:`RegistryError`."""
 
     def __init__(self, allowed: dict[str, str] | None = None):
-        self._allowed = catalogue_ids() if allowed is None else allowed
+        self._fixed = allowed
         self._claims: dict[str, Claim] = {}
+
+    @property
+    def _allowed(self) -> dict[str, str]:
+        # Read at use, not at construction: a paper added later (theory.papers.add_paper) counts.
+        return catalogue_ids() if self._fixed is None else self._fixed
 
     def add(self, claim: Claim) -> Claim:
         if claim.id not in self._allowed:
-            raise RegistryError(f"id={claim.id!r} is not in theory/ids.tsv")
+            raise RegistryError(f"id={claim.id!r} is not in theory/ids.tsv (nor in any paper "
+                                f"record's ids)")
         if self._allowed[claim.id] != claim.paper:
             raise RegistryError(
                 f"id={claim.id!r} belongs to paper {self._allowed[claim.id]!r}, not {claim.paper!r}")
@@ -181,6 +186,6 @@ def register(**fields) -> Claim:
 
 def load_all() -> Registry:
     """Import every paper's theory package, which registers its claims; idempotent."""
-    for paper in PAPERS:
-        importlib.import_module(f"theory.{paper}")
+    for record in list(papers.PAPERS.values()):
+        importlib.import_module(record.package)
     return REGISTRY
