@@ -8,12 +8,21 @@ Writes ``reports/bench.json`` with the keys
   of wall times (target >= 10 on 2 CPU cores).
 * ``closed_form_vs_ode``: the linear mode law and the lambda-balanced Q Q^T solution (LR Thm 4.3,
   stable form) on 10,000 time points against ``solve_ivp`` at matched accuracy; ratio of wall times.
+* ``grq_fig1b``: Get rich quick Fig. 1(b) at the released grid (GRQ-Fig1; 4,624 runs, 1e5 GD
+  steps, float64, 9.25e15 FLOP).  The paper-scale data ``reports/paper_scale/data/grq-fig1b.json``
+  (wall time, FLOP/s, fraction of the device's float64 peak) when a full run wrote one; always a
+  measured fraction: one of its 16 chunks (one seed's 289 students) for 10 steps, loop and
+  records timed apart and extrapolated to the full run; the same trainer through ``numerics.sweep``
+  on a two-worker Dask LocalCluster and in this process (one tau row of two chunks: wall times,
+  identical arrays); and the achieved FLOP/s of its GD step against a plain ``torch.matmul`` of
+  the same shapes on this device (the ceiling of this code path).
 * ``suite_seconds``: wall time of ``pytest verify`` in the ``ci`` profile, total and per paper.
-* ``device``: the device that ran; on a CUDA machine also the batched trainer's GPU/CPU ratio.
+* ``device``: the device that ran; the batched trainer's GPU/CPU ratio on a CUDA machine, else
+  marked not measured.
 
 and then re-renders ``reports/summary.pdf`` so it carries a benchmark page
-(``python -m verify.report``).  Time units: steps for training, the papers' ``t / tau`` for
-closed forms.
+(``python -m verify.report``).  Time units: GD steps for training, the papers' ``t / tau`` for
+closed forms, seconds of wall time.
 """
 from __future__ import annotations
 
@@ -112,6 +121,127 @@ def closed_form_vs_ode(points: int = 10_000) -> dict:
     return out
 
 
+#: float64 peak FLOP/s by device name (tensor-core FP64 where the device has it; vendor sheets).
+FLOAT64_PEAK = {"H100 SXM": 67e12, "H100 PCIe": 51e12, "H100": 67e12, "H200": 67e12,
+                "A100": 19.5e12, "V100": 7.8e12}
+
+
+def float64_peak(device_name: str) -> float | None:
+    for key, peak in FLOAT64_PEAK.items():
+        if key in device_name:
+            return peak
+    return None
+
+
+def _full(base):
+    from numerics.rich_quick import single_neuron_teacher_student as ts
+    return ts.FIG1B_FULL if base is None else base
+
+
+def fig1b_fraction(steps: int = 10, seeds: int = 1, base: dict | None = None) -> dict:
+    """``seeds`` chunks of the released grid (each one seed's 289 students as one program, the
+    chunk function's trainer) for ``steps`` GD steps, recorded at step 0 and the end: the GD loop
+    and the records are timed apart.  Extrapolation to the full run: runs x (1e5 x seconds per
+    run-step + 6 records x seconds per run-record).  ``base``: default FIG1B_FULL."""
+    from numerics.rich_quick import single_neuron_teacher_student as ts
+    full = _full(base)
+    cells = np.array([(t, d) for t in full["taus"] for d in full["deltas"]])
+    loop = records = 0.0
+    for seed in full["seeds"][:seeds]:
+        task = ts.make_task(seed, d=full["d"], h=full["h"], k=full["k"], n=full["n"],
+                            n_test=full["n_test"])
+        run = ts.train([task], cells[:, 0], cells[:, 1], lr=full["base_lr"] / cells[:, 0] ** 2,
+                       steps=steps, record_steps=[], dtype=getattr(torch, full["dtype"]),
+                       progress=False)
+        loop, records = loop + run.seconds["loop"], records + run.seconds["records"]
+    members = seeds * len(cells)
+    runs = len(full["seeds"]) * len(cells)
+    per_step, per_record = loop / (members * steps), records / (2 * members)
+    return {"chunks_run": seeds, "of_chunks": len(full["seeds"]), "steps": steps,
+            "loop_seconds": loop, "record_seconds": records,
+            "flop_per_s_gd_step": members * steps * ts.fig1b_flop_per_step(full) / loop,
+            "extrapolated_full_s": runs * (per_step * full["steps"]
+                                           + per_record * len(ts.fig1b_steps(full))),
+            "method": "runs x (full steps x loop s per run-step + records x s per run-record)"}
+
+
+def fig1b_through_dask(address: str, steps: int = 10, seeds: int = 2, cells: int = 17,
+                       base: dict | None = None) -> dict:
+    """The first ``cells`` cells (one tau row) of ``seeds`` chunks through ``numerics.sweep``, on
+    the Dask scheduler at ``address`` and in this process: wall times and whether the arrays are
+    identical."""
+    from numerics.rich_quick import single_neuron_teacher_student as ts
+    from numerics.sweep import run_sweep
+    full = _full(base)
+    grid = [(t, d) for t in full["taus"] for d in full["deltas"]][:cells]
+    cfg = dict(full, steps=steps, marks=())
+    out, arrays = {}, {}
+    for name, kwargs in (("dask", dict(executor="dask", address=address)),
+                         ("in_process", dict(executor="inline"))):
+        t0 = time.perf_counter()
+        result = run_sweep(ts.fig1b_chunk, grid, full["seeds"][:seeds], config=cfg,
+                           progress=False, **kwargs)
+        out[f"{name}_wall_s"] = time.perf_counter() - t0
+        out[f"{name}_chunk_seconds"] = sum(result.chunk_seconds.values())
+        arrays[name] = result.arrays
+    out.update(chunks=seeds, cells_per_chunk=len(grid), steps=steps,
+               identical=all(np.array_equal(arrays["dask"][k], arrays["in_process"][k])
+                             for k in arrays["dask"]))
+    return out
+
+
+def matmul_ceiling(repeat: int = 3, device: str = "cpu", base: dict | None = None) -> dict:
+    """A plain ``torch.matmul`` of the Fig. 1(b) step's two products for one chunk (one seed's
+    289 students side by side): (n x d)(d x 289 h) and (289 h x n)(n x d), float64."""
+    full = _full(base)
+    width = len(full["taus"]) * len(full["deltas"]) * full["h"]
+    gen = torch.Generator().manual_seed(0)
+    X = torch.randn(full["n"], full["d"], dtype=torch.float64, generator=gen).to(device)
+    W = torch.randn(width, full["d"], dtype=torch.float64, generator=gen).to(device)
+    R = torch.randn(width, full["n"], dtype=torch.float64, generator=gen).to(device)
+
+    def step():
+        out = (X @ W.T, R @ X)
+        if device == "cuda":
+            torch.cuda.synchronize()
+        return out
+    step()
+    _, seconds = _timed(step, repeat=repeat)
+    flop = 4.0 * full["n"] * full["d"] * width
+    return {"shapes": f"({full['n']}x{full['d']})({full['d']}x{width}) + ({width}x{full['n']})"
+                      f"({full['n']}x{full['d']})", "seconds": seconds, "flop_per_s": flop / seconds}
+
+
+def grq_fig1b(steps: int = 10, seeds: int = 1, dask: bool = True, records=Path("reports/paper_scale"),
+              base: dict | None = None) -> dict:
+    """The ``grq_fig1b`` entry of bench.json (see the module docstring)."""
+    device = "cuda" if torch.cuda.is_available() else "cpu"
+    from numerics.rich_quick.single_neuron_teacher_student import fig1b_cost
+    out = {"cost": fig1b_cost(_full(base)),
+           "target": "<= 10 min on one H100 (float64 floor 2.3 min at 67 TFLOP/s)"}
+    record = records / "data" / "grq-fig1b.json"
+    if record.is_file():
+        full = json.loads(record.read_text())
+        peak = float64_peak(full.get("device", ""))
+        out["paper_scale"] = {k: full.get(k) for k in ("device", "wall_s", "flop_per_s", "commit",
+                                                       "started", "verdict")}
+        out["paper_scale"]["fraction_of_float64_peak"] = full["flop_per_s"] / peak if peak else None
+    else:
+        out["paper_scale"] = ("not measured: no reports/paper_scale/data/grq-fig1b.json (needs a "
+                              "GPU run of pytest verify --scale=full)")
+    out["fraction_local"] = fig1b_fraction(steps, seeds, base=base)
+    out["matmul_ceiling"] = matmul_ceiling(device=device, base=base)
+    out["gd_step_over_matmul"] = (out["fraction_local"]["flop_per_s_gd_step"]
+                                  / out["matmul_ceiling"]["flop_per_s"])
+    if dask:
+        from distributed import LocalCluster
+        with LocalCluster(n_workers=2, processes=True, threads_per_worker=1,
+                          dashboard_address=None) as cluster:
+            out["fraction_dask_local_cluster_2_workers"] = fig1b_through_dask(
+                cluster.scheduler_address, base=base)
+    return out
+
+
 def suite_seconds(workdir: Path) -> dict:
     """Run ``pytest verify`` (ci profile, no PDFs) and split its time by paper; a test tied to
     claims of several papers is split evenly between them."""
@@ -133,7 +263,8 @@ def suite_seconds(workdir: Path) -> dict:
 
 def device_info(steps: int) -> dict:
     info = {"device": "cuda" if torch.cuda.is_available() else "cpu",
-            "torch_threads": torch.get_num_threads()}
+            "torch_threads": torch.get_num_threads(),
+            "gpu_over_cpu": "not measured: no CUDA device"}
     if torch.cuda.is_available():
         info["gpu"] = torch.cuda.get_device_name(0)
         _, cpu = _timed(lambda: _hierarchy_run(range(K), steps, "cpu"))
@@ -149,6 +280,9 @@ def main(argv=None) -> int:
     parser.add_argument("--reports-dir", default="reports", type=Path)
     parser.add_argument("--steps", type=int, default=20_000, help="training steps (default 20000)")
     parser.add_argument("--skip-suite", action="store_true", help="do not time pytest verify")
+    parser.add_argument("--skip-fig1b", action="store_true", help="do not time the Fig. 1(b) grid")
+    parser.add_argument("--no-dask", action="store_true",
+                        help="time the Fig. 1(b) fraction in this process only")
     args = parser.parse_args(argv)
     configure_threads()
     bench = {"device": device_info(args.steps)}
@@ -156,6 +290,10 @@ def main(argv=None) -> int:
     bench["batched_vs_loop"] = batched_vs_loop(args.steps)
     print("closed form vs ode ...", flush=True)
     bench["closed_form_vs_ode"] = closed_form_vs_ode()
+    if not args.skip_fig1b:
+        print("GRQ Fig. 1(b), a fraction of the released grid ...", flush=True)
+        bench["grq_fig1b"] = grq_fig1b(dask=not args.no_dask,
+                                       records=args.reports_dir / "paper_scale")
     if not args.skip_suite:
         print("pytest verify (ci profile) ...", flush=True)
         with tempfile.TemporaryDirectory() as tmp:

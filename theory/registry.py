@@ -85,7 +85,8 @@ class Claim:
     """One claim of one paper.
 
     ``printed`` holds the sympy object(s) of the statement exactly as printed; ``corrected`` the
-    corrected form where the printed one fails (never an edit of ``printed``).  ``condition`` names
+    corrected form where the printed one fails (never an edit of ``printed``); several objects go
+    in a :class:`Forms` by name, never in a positional tuple.  ``condition`` names
     the extra hypothesis of a ``holds-if`` claim.  ``reconstructed`` marks statements rebuilt by the
     catalogue because the paper's text lost them (paper 004).
     """
@@ -101,6 +102,9 @@ class Claim:
     corrected: Any = None
     corrected_statement: str = ""
     condition: str = ""
+    #: the baseline under ``--scale=full`` where a faithful paper-scale run decides otherwise than
+    #: the reduced ci run (empty: the same as ``expected``)
+    expected_full: str = ""
     reconstructed: bool = False
     notes: str = ""
     symbols: dict = field(default_factory=dict)
@@ -118,12 +122,33 @@ class Claim:
             validate_verdict(self.expected, "expected")
         except ValueError as exc:
             raise RegistryError(f"{self.id}: {exc}") from None
+        if self.expected_full:
+            try:
+                validate_verdict(self.expected_full, "expected_full")
+            except ValueError as exc:
+                raise RegistryError(f"{self.id}: {exc}") from None
+            if self.kind != "empirical":
+                raise RegistryError(f"{self.id}: expected_full is for empirical claims only")
+        for name in ("printed", "corrected"):
+            if isinstance(getattr(self, name), (tuple, list)):
+                raise RegistryError(f"{self.id}: {name} is a positional {type(getattr(self, name)).__name__}; "
+                                    "name its parts with Forms(part=...)")
         if self.expected == "erratum" and self.corrected is None and not self.corrected_statement:
             raise RegistryError(f"{self.id}: an expected erratum needs the corrected form beside it")
         if self.expected == "holds-if" and not self.condition:
             raise RegistryError(f"{self.id}: an expected holds-if needs the condition named")
         if not self.where or not self.statement:
             raise RegistryError(f"{self.id}: where and statement are required")
+
+    def baseline(self, scale: str = "ci") -> str:
+        """The expected verdict of a run at ``scale`` (``expected_full`` under ``full`` if set)."""
+        if scale not in ("ci", "full"):
+            raise ValueError(f"scale={scale!r} is not 'ci' or 'full'")
+        return _baseline(self, scale)
+
+
+def _baseline(claim: "Claim", scale: str) -> str:
+    return claim.expected_full if scale == "full" and claim.expected_full else claim.expected
 
 
 def catalogue_ids() -> dict[str, str]:

@@ -56,8 +56,18 @@ class ClaimResult:
     seconds: float = 0.0
 
     @property
+    def deciding_checks(self) -> list[Check]:
+        """The checks that decide the claim.  A faithful paper-scale run supersedes the reduced
+        runs of the same claim: when a check ran at scale ``full``, the ci-scale empirical checks
+        stay in the evidence but no longer decide."""
+        full = [c for c in self.checks if c.setup is not None and c.setup.scale == "full"]
+        if not full:
+            return self.checks
+        return [c for c in self.checks if c.setup is None or c.setup.scale == "full"]
+
+    @property
     def verdict(self) -> str:
-        return V.strongest(c.verdict for c in self.checks)
+        return V.strongest(c.verdict for c in self.deciding_checks)
 
     def _ordered(self) -> list[Check]:
         deciding = self.verdict
@@ -73,7 +83,7 @@ class ClaimResult:
     def deciding_measurements(self) -> list[Measurement]:
         """The measurements of the checks that decided the verdict (failed ones first)."""
         deciding = self.verdict
-        ms = [m for c in self.checks if c.verdict == deciding for _, m in c.measurements]
+        ms = [m for c in self.deciding_checks if c.verdict == deciding for _, m in c.measurements]
         return sorted(ms, key=lambda m: m.passed)
 
     @property
@@ -206,8 +216,8 @@ class ClaimRecorder:
             why = ("the paper's stated outcome is not seen, but the run is not faithful: missing "
                    + "; ".join(d.text() for d in setup.missing) + f"; a faithful run costs {setup.cost}")
         else:
-            why = ("only the suite's own reading fails (no criterion from the paper decides): "
-                   + _failed_text(ms))
+            why = ("only the suite's own reading fails (no criterion from the paper decides), "
+                   "which cannot alone overturn the claim")
         return self._add(V.INCONCLUSIVE, tagged, note, setup=setup, why=why)
 
     def inconclusive(self, why: str, *measurements, setup: Setup | None = None) -> str:

@@ -1,17 +1,25 @@
 """Hypothesis profiles (DESIGN.md, "Hypothesis"): ``ci`` (the default), ``dev`` and ``explore``.
 
-Select one with ``pytest --hypothesis-profile=NAME``.
+Select one with ``pytest --hypothesis-profile=NAME``; an unknown name is a usage error naming
+these.  ``ci`` is deterministic and keeps no example database.  ``dev`` and ``explore`` keep
+hypothesis' example database under ``<rootdir>/.hypothesis/examples``, so a counterexample found
+once is replayed first in every later run of the same property.
 """
+from pathlib import Path
+
 from hypothesis import HealthCheck, settings
+from hypothesis.database import DirectoryBasedExampleDatabase
 
 _COMMON = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                       HealthCheck.function_scoped_fixture])
 
 
-def register_profiles() -> None:
+def register_profiles(root: Path | None = None) -> None:
+    """Register the profiles; ``root`` (the pytest rootdir) anchors the example database."""
+    database = DirectoryBasedExampleDatabase(str((root or Path.cwd()) / ".hypothesis" / "examples"))
     settings.register_profile("ci", max_examples=60, derandomize=True, database=None,
                               print_blob=True, **_COMMON)
-    settings.register_profile("dev", max_examples=200, **_COMMON)
-    settings.register_profile("explore", max_examples=3000, **_COMMON)
-    if settings._current_profile in (None, "default"):
+    settings.register_profile("dev", max_examples=200, database=database, **_COMMON)
+    settings.register_profile("explore", max_examples=3000, database=database, **_COMMON)
+    if settings.get_current_profile_name() in (None, "default"):
         settings.load_profile("ci")

@@ -10,10 +10,12 @@ source=...)``.  Counterexamples found while exploring are pinned by passing them
 """
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 
 import numpy as np
 from hypothesis import example, given, settings
+from hypothesis.database import ExampleDatabase
 
 from verify.measurement import Criterion, fmt
 
@@ -33,6 +35,35 @@ class SearchResult:
 
 class _Falsified(AssertionError):
     pass
+
+
+class _PropertyDatabase(ExampleDatabase):
+    """The profile's example database, with keys set apart per property.
+
+    Every :func:`search` runs the same inner test function, so hypothesis would file the examples
+    of all properties under one key; prefixing the key with the property's code location makes a
+    counterexample found once replay for its own property.
+    """
+
+    def __init__(self, inner: ExampleDatabase, prop):
+        super().__init__()
+        self._inner = inner
+        code = getattr(prop, "__code__", None)
+        where = (f"{code.co_filename}:{code.co_firstlineno}:{prop.__qualname__}" if code is not None
+                 else repr(prop))
+        self._prefix = hashlib.sha256(where.encode()).digest()[:16]
+
+    def save(self, key: bytes, value: bytes) -> None:
+        self._inner.save(self._prefix + key, value)
+
+    def fetch(self, key: bytes):
+        return self._inner.fetch(self._prefix + key)
+
+    def delete(self, key: bytes, value: bytes) -> None:
+        self._inner.delete(self._prefix + key, value)
+
+    def move(self, src: bytes, dest: bytes, value: bytes) -> None:
+        self._inner.move(self._prefix + src, self._prefix + dest, value)
 
 
 def _worse(op: str, new, old) -> bool:
@@ -69,7 +100,9 @@ def search(prop, criterion, examples=(), **strategies) -> SearchResult:
             raise _Falsified(f"{kwargs} (value {fmt(value)})")
 
     # One shrunk counterexample is the evidence we want, not a group of distinct failures.
-    test = settings(report_multiple_bugs=False)(given(**strategies)(body))
+    database = settings().database
+    local = dict(database=_PropertyDatabase(database, prop)) if database is not None else {}
+    test = settings(report_multiple_bugs=False, **local)(given(**strategies)(body))
     for pinned in examples:
         test = example(**pinned)(test)
     try:

@@ -139,15 +139,16 @@ TASKS = {
 
 @cache
 def pair(task: str, scale_name: str = "ci", cs=(1.0, 0.0), both_biases: bool = False,
-         n_seeds: int | None = None) -> dict[str, Run]:
+         n_seeds: int | None = None, lr: float | None = None) -> dict[str, Run]:
     """Linear and ReLU ensembles on a named task with the same seeds (so member k of both starts
     from the same weights), with (c = 1) and without (c = 0: the bias input is zero, so b gets no
-    gradient and the networks have no bias) hidden bias.  Cached: trained once per session."""
+    gradient and the networks have no bias) hidden bias, at the scale's learning rate or ``lr``
+    (the same horizon in t/tau).  Cached: trained once per session."""
     sc = scale(scale_name)
     make, t_end = TASKS[task]
     X, Y = make()
     cc, ss = grid(cs, range(n_seeds or sc.seeds))
-    return {act: simulate(task, X, Y, activation=act, cs=cc, seeds=ss, lr=sc.lr, t_end=t_end,
+    return {act: simulate(task, X, Y, activation=act, cs=cc, seeds=ss, lr=lr or sc.lr, t_end=t_end,
                           both_biases=both_biases, records_per_tau=sc.records_per_tau)
             for act in ("linear", "relu")}
 
@@ -167,9 +168,10 @@ def margin_sweep(scale_name: str = "ci", deltas=(0.05, 0.1, 0.25, 0.5, 1.0), n_s
 
 
 @cache
-def c_sweep(scale_name: str = "ci", cs=(0.0, 0.1, 0.5, 1.0, 2.0, 5.0), n_seeds: int = 5):
-    """Hierarchical task over bias strengths c (BL-Fig10)."""
-    return pair("hierarchy4", scale_name, cs=tuple(cs), n_seeds=n_seeds)
+def c_sweep(scale_name: str = "ci", cs=(0.0, 0.1, 0.5, 1.0, 2.0, 5.0), n_seeds: int = 5,
+            lr: float | None = None):
+    """Hierarchical task over bias strengths c (BL-Fig10), at the scale's learning rate or ``lr``."""
+    return pair("hierarchy4", scale_name, cs=tuple(cs), n_seeds=n_seeds, lr=lr)
 
 
 @cache
@@ -182,3 +184,26 @@ def width_sweep(scale_name: str = "ci", widths=(16, 32, 64, 128), n_seeds: int =
     return {w: simulate("hierarchy4", X, Y, activation="linear", cs=cc, seeds=ss, lr=sc.lr,
                         t_end=30.0, n_hid=w, records_per_tau=sc.records_per_tau)
             for w in widths}
+
+
+def no_dead_unit_pair(lr: float = 5e-3, steps: int = 4000, seeds=(0, 1, 2),
+                      bias_shift: float = 1.0):
+    """BL-Def-G's limiting case: linear and ReLU networks on the 4-item hierarchy (c = 1) from the
+    same weights with every hidden bias raised by ``bias_shift``, so that no unit is dead (or
+    gating): {activation: 1/2-sum loss (T, K)} and the smallest pre-activation over all records
+    of the ReLU run (> 0: every unit active on every input throughout)."""
+    X, Y = hierarchy(2)
+    losses, zmin = {}, np.inf
+    for act in ("linear", "relu"):
+        m = TwoLayerEnsemble.init(list(seeds), X.shape[0], N_HID, Y.shape[0], activation=act,
+                                  bias_strength=1.0, init_std=INIT_STD)
+        with torch.no_grad():
+            m.W1[:, :, 0] += bias_shift
+        Xt = torch.as_tensor(X, device=m.W1.device)
+        with torch_threads(1):
+            h = train(m, X, Y, lr=lr, steps=steps, paper=PAPER, record_every=50,
+                      record=lambda mm: {"z": mm.preactivation(Xt)})
+        losses[act] = h.loss
+        if act == "relu":
+            zmin = float(h.records["z"].min())
+    return losses, zmin

@@ -2,9 +2,11 @@
 the verify tests that read them.  Hyper-parameters follow the released code (catalogue §10):
 1/2-sum loss, ReLU init std 0.005/H, GDLN init std 10 (common) / 20 (others) x 0.0005/(100 M).
 
-Reduction (ci): lr 2e-3 for 4000 steps instead of lr 1e-3 for 8000 epochs.  Both cover the same
-paper time t/tau = steps * lr * N (theory.conventions.flow_time); "epoch" in evidence strings
-means the paper's epoch, 2 steps here.
+Two configurations of the Sec 4-5 runs.  ``SEC45_FULL`` is the paper's (Table 1, L805-L822: lr
+1e-3, 8000 epochs = full-batch steps; float32 as the released Jax code).  ``SEC45_CI`` takes lr
+2e-3 for 4000 steps in float64: the same paper time t/tau = steps * lr * N
+(theory.conventions.flow_time) in half the steps.  "epoch" in evidence strings always means the
+paper's epoch at lr 1e-3 (:func:`epochs`).
 """
 from __future__ import annotations
 
@@ -17,10 +19,15 @@ import torch
 from numerics.haste_slowly import datasets as ds
 from numerics.haste_slowly import reln
 from numerics.haste_slowly.gated import History, train
-from numerics.models import default_device
 
 LR, STEPS, EVERY = 2e-3, 4000, 25
 EPOCHS_PER_STEP = LR / 1e-3
+#: the paper's step size (Table 1): one epoch is one full-batch step at this rate
+PAPER_LR = 1e-3
+SEC45_CI = dict(lr=LR, steps=STEPS, dtype="float64")
+SEC45_FULL = dict(lr=PAPER_LR, steps=8000, dtype="float32")
+#: records every 50 paper epochs, whatever the step size
+RECORD_EPOCHS = EVERY * EPOCHS_PER_STEP
 
 
 @dataclass
@@ -28,15 +35,22 @@ class Run:
     hist: History
     net: object
     unit_module: np.ndarray | None = None
+    lr: float = LR
+
+    @property
+    def epochs(self) -> np.ndarray:
+        """The paper's epochs (steps at lr 1e-3) of the recorded steps: same t/tau."""
+        return self.hist.steps * (self.lr / PAPER_LR)
 
 
 def _relu_record(X):
     Xt = torch.tensor(X)
 
     def record(net):
-        pre = net.preactivation(Xt)
+        x = Xt.to(net.weights[0].dtype)
+        pre = net.preactivation(x)
         return {"patterns": (pre > 0), "mass": reln.unit_mass(net), "hidden": torch.relu(pre),
-                "out": net(Xt)}
+                "out": net(x)}
     return record
 
 
@@ -44,8 +58,9 @@ def _reln_record(X, unit_module):
     Xt = torch.tensor(X)
 
     def record(net):
+        x = Xt.to(net.weights[0].dtype)
         prods = reln.module_products(net, unit_module)
-        return {"hidden": net.hidden(Xt), "out": net(Xt), "prod": prods,
+        return {"hidden": net.hidden(x), "out": net(x), "prod": prods,
                 "sv": torch.linalg.svdvals(prods)}
     return record
 
@@ -55,102 +70,52 @@ def task(C: int | None):
     return ds.section4() if C is None else ds.contexts(C)
 
 
+def _record_every(lr: float) -> int:
+    return max(int(round(RECORD_EPOCHS * PAPER_LR / lr)), 1)
+
+
+def relu_run(C: int | None = None, seeds=(0,), steps: int = STEPS, lr: float = LR,
+             dtype: str = "float64") -> Run:
+    """Bias-free one-hidden-layer ReLU net, width 100 x (modules of the C-context ReLN);
+    ``steps`` full-batch steps of size ``lr`` on the 1/2-sum loss, in ``dtype``."""
+    # one cache entry per configuration, however the arguments are spelled
+    return _relu_run(C, tuple(seeds), int(steps), float(lr), str(dtype))
+
+
 @cache
-def relu_run(C: int | None = None, seeds=(0,), steps: int = STEPS, lr: float = LR) -> Run:
-    """Bias-free one-hidden-layer ReLU net, width 100 x (modules of the C-context ReLN)."""
+def _relu_run(C, seeds, steps, lr, dtype) -> Run:
     X, Y = task(C)
     n_ctx = 3 if C is None else C
     width = {3: 700, 4: 500, 5: 600}[n_ctx]
-    net = reln.relu(seeds, (X.shape[0], width, Y.shape[0]), 0.005 / width)
-    return Run(train(net, X, Y, lr=lr, steps=steps, record_every=EVERY, record=_relu_record(X)), net)
+    net = reln.relu(seeds, (X.shape[0], width, Y.shape[0]), 0.005 / width).astype(getattr(torch, dtype))
+    hist = train(net, X, Y, lr=lr, steps=steps, record_every=_record_every(lr), record=_relu_record(X))
+    return Run(hist, net, lr=lr)
+
+
+def reln_run(C: int | None = None, k: int | None = None, extra_k=(), split: bool = True,
+             seeds=(0,), steps: int = STEPS, lr: float = LR, dtype: str = "float64") -> Run:
+    """Common pathway + all k-of-C contextual pathways (default k = C-1), 100 units each;
+    steps, step size and dtype as :func:`relu_run`."""
+    n_ctx = 3 if C is None else C
+    return _reln_run(C, n_ctx - 1 if k is None else int(k), tuple(extra_k), bool(split),
+                     tuple(seeds), int(steps), float(lr), str(dtype))
 
 
 @cache
-def reln_run(C: int | None = None, k: int | None = None, extra_k=(), split: bool = True,
-             seeds=(0,), steps: int = STEPS, lr: float = LR) -> Run:
-    """Common pathway + all k-of-C contextual pathways (default k = C-1), 100 units each."""
+def _reln_run(C, k, extra_k, split, seeds, steps, lr, dtype) -> Run:
     X, Y = task(C)
     n_ctx = 3 if C is None else C
-    k = n_ctx - 1 if k is None else k
     n_modules = {3: 7, 4: 5, 5: 6}[n_ctx]
     base = 0.0005 / (100 * n_modules)
     ctx_scale = 20 if n_ctx == 3 else 10
     mods = reln.pathways(n_ctx, k, 100, 10 * base, ctx_scale * base, extra_k)
     net, um = reln.build(n_ctx, mods, seeds, Y.shape[0])
-    hist = train(net, X, Y, lr=lr, steps=steps, split=split, record_every=EVERY,
+    net = net.astype(getattr(torch, dtype))
+    hist = train(net, X, Y, lr=lr, steps=steps, split=split, record_every=_record_every(lr),
                  record=_reln_record(X, um))
-    return Run(hist, net, um)
+    return Run(hist, net, um, lr=lr)
 
 
 def epochs(steps) -> np.ndarray:
     """The paper's epochs (lr 1e-3) equivalent to ``steps`` at LR."""
     return np.asarray(steps) * EPOCHS_PER_STEP
-
-
-#: Sec 6 (released depth code): 11-420-420-60 ReLU, init std 6e-4, lr 1e-3, 30001 epochs on the
-#: hierarchical C = 3 task with unit context scale.  ci: width 128 with std scaled by
-#: sqrt(420/128) (same per-unit pre-activation scale), lr 4e-3 for 7500 steps (same t/tau).
-#: ``record_every``: the loss is kept at 301 points of training.
-#: ``dtype`` stays float64 at full scale: float32 moves the two-hidden-layer ReLU runs onto other
-#: trajectories (ci config, 4 seeds: loss curves differ by up to 4% of L(0) and 7-9% of the final
-#: gate patterns flip; the GDLN and the one-hidden-layer net agree to 2e-5), so it is not a
-#: rounding-level change for the depth claims, which are about seed-to-seed variability.
-DEPTH_FULL = dict(width=420, std=6e-4, lr=1e-3, steps=30000, seeds=tuple(range(100)), record_every=100,
-                  dtype="float64")
-DEPTH_CI = dict(width=128, std=6e-4 * np.sqrt(420 / 128), lr=4e-3, steps=7500, seeds=(0, 1, 2, 3),
-                record_every=25, dtype="float64")
-DEPTH_KINDS = ("relu", "shallow", "gdln")
-
-
-def depth_net(kind: str, width: int, std: float, seeds, device=None, dtype="float64"):
-    """``kind``: 'relu' (two ReLU hidden layers), 'shallow' (one ReLU hidden layer of the same
-    width), or 'gdln' (layer 1 linear and always on, layer 2 gated as common + three 2-of-3
-    context pathways of width/4 units each, trained jointly; no frozen schedule, MHS-E16).
-    Weights are drawn in float64 and cast to ``dtype``."""
-    X, Y = ds.contexts(3, 1.0)
-    if kind == "shallow":
-        return reln.relu(seeds, (X.shape[0], width, Y.shape[0]), std, device).astype(getattr(torch, dtype))
-    if kind == "relu":
-        return reln.relu(seeds, (X.shape[0], width, width, Y.shape[0]), std, device).astype(getattr(torch, dtype))
-    if kind == "gdln":
-        from numerics.haste_slowly.gated import GatedNet, init_weights
-        sets = [None] + [frozenset(s) for s in ds.k_of_c(3, 2)]
-        rows = [np.ones(X.shape[1]) if s is None else ds.context_gates(3, [s])[0] for s in sets]
-        gates2 = np.repeat(np.array(rows), width // 4, axis=0)
-        W = init_weights(seeds, [(width, X.shape[0]), (len(gates2), width), (Y.shape[0], len(gates2))],
-                         [std] * 3, device)
-        return GatedNet(W, [np.ones((width, X.shape[1])), gates2]).astype(getattr(torch, dtype))
-    raise ValueError(f"kind={kind!r} must be one of {DEPTH_KINDS}")
-
-
-def _depth_record(net, X):
-    """Final gate patterns and unit masses (MHS-S6-C1 reads the end of training only)."""
-    acts, gates, _ = net.forward(X)
-    out = {"g1": gates[0] > 0, "m1": net._w(0).norm(dim=2) * net._w(1).norm(dim=1)}
-    if len(gates) > 1:
-        out.update(g2=gates[1] > 0, m2=net._w(1).norm(dim=2) * net._w(2).norm(dim=1))
-    return {k: v.cpu().numpy()[None] for k, v in out.items()}
-
-
-@cache
-def depth_run(kind: str, width: int, std: float, lr: float, steps: int, seeds,
-              record_every: int | None = None, dtype: str = "float64") -> Run:
-    """All ``seeds`` of one ``depth_net`` trained as one batched program on
-    ``numerics.models.default_device()``; the loss every ``record_every`` steps (default: 301
-    points), gate patterns and unit masses (``hist.records``, shape (1, K, ...)) at the end."""
-    X, Y = ds.contexts(3, 1.0)
-    net = depth_net(kind, width, std, seeds, default_device(), dtype)
-    hist = train(net, X, Y, lr=lr, steps=steps, record_every=record_every or max(steps // 300, 1))
-    hist.records = _depth_record(net, torch.as_tensor(X, dtype=net.weights[0].dtype, device=net.weights[0].device))
-    return Run(hist, net)
-
-
-def depth_runs(cfg: dict, fraction: float = 1.0, kinds=DEPTH_KINDS) -> dict:
-    """Every Sec 6 run of ``cfg`` (DEPTH_CI / DEPTH_FULL); ``fraction`` in (0, 1] trains only
-    that share of the steps (for timing: a step costs the same throughout), recording the loss
-    on the same schedule."""
-    if not 0 < fraction <= 1:
-        raise ValueError(f"fraction={fraction} must lie in (0, 1]")
-    steps = max(int(round(cfg["steps"] * fraction)), 1)
-    return {kind: depth_run(kind, cfg["width"], cfg["std"], cfg["lr"], steps, cfg["seeds"],
-                            min(cfg["record_every"], steps), cfg["dtype"]) for kind in kinds}

@@ -34,12 +34,16 @@ def init(seeds, alphas, vocab: int, d: int = 32, mlp: int = 64, seq: int = 3):
     return {k: torch.stack([m[k] for m in members]).requires_grad_(True) for k in members[0]}
 
 
-def forward(P, X, tau):
-    """Logits at the last position, (K, B, p), times the per-member ``tau`` (K,)."""
+def forward(P, X, tau, heads: int = 1):
+    """Logits at the last position, (K, B, p), times the per-member ``tau`` (K,); ``heads``
+    attention heads split the model width."""
     h = P["tok"][:, X] + P["pos"][:, None]                       # (K, B, seq, d)
-    q, k, v = (torch.einsum("kbsd,kde->kbse", h, P[n]) for n in "qkv")
-    att = torch.softmax(torch.einsum("kbsd,kbtd->kbst", q, k) / q.shape[-1] ** 0.5, -1)
-    h = h + torch.einsum("kbst,kbtd,kde->kbse", att, v, P["o"])
+    K, B, S, d = h.shape
+    q, k, v = (torch.einsum("kbsd,kde->kbse", h, P[n]).reshape(K, B, S, heads, d // heads)
+               for n in "qkv")
+    att = torch.softmax(torch.einsum("kbshe,kbthe->kbhst", q, k) / (d // heads) ** 0.5, -1)
+    mixed = torch.einsum("kbhst,kbthe->kbshe", att, v).reshape(K, B, S, d)
+    h = h + torch.einsum("kbsd,kde->kbse", mixed, P["o"])
     h = h + torch.einsum("kbsm,kmd->kbsd", F.relu(torch.einsum("kbsd,kdm->kbsm", h, P["m1"])), P["m2"])
     return torch.einsum("kbd,kdv->kbv", h[:, :, -1], P["u"]) * tau[:, None, None]
 
@@ -50,11 +54,15 @@ def embedding_fraction(P) -> float:
     return (P["tok"][0].numel() + P["pos"][0].numel()) / total
 
 
-def train(P, train_set, test_set, *, tau, lr, wd, steps, eval_every, threshold=0.99):
-    """Full-batch AdamW (lr_k = lr / tau_k^2, weight decay wd); returns the first step at which
-    train and test accuracy reach ``threshold`` per member (inf if never) and the final accuracies."""
-    (Xtr, ytr), (Xte, yte) = [(torch.as_tensor(a), torch.as_tensor(b)) for a, b in (train_set, test_set)]
-    tau = torch.as_tensor(tau, dtype=torch.float32)
+def train(P, train_set, test_set, *, tau, lr, wd, steps, eval_every, threshold=0.99, heads=1,
+          batch=None, seed=0):
+    """AdamW (lr_k = lr / tau_k^2, weight decay wd), full batch or minibatches of ``batch``; returns
+    the first step at which train and test accuracy reach ``threshold`` per member (inf if never)
+    and the final accuracies."""
+    dev = next(iter(P.values())).device
+    (Xtr, ytr), (Xte, yte) = [(torch.as_tensor(a, device=dev), torch.as_tensor(b, device=dev))
+                              for a, b in (train_set, test_set)]
+    tau = torch.as_tensor(tau, dtype=torch.float32, device=dev)
     K = tau.shape[0]
     m = {k: torch.zeros_like(v) for k, v in P.items()}
     s = {k: torch.zeros_like(v) for k, v in P.items()}
@@ -62,9 +70,13 @@ def train(P, train_set, test_set, *, tau, lr, wd, steps, eval_every, threshold=0
     hit_train = np.full(K, np.inf)
     hit_test = np.full(K, np.inf)
     b1, b2 = 0.9, 0.98
+    gen = torch.Generator().manual_seed(seed)
     for step in range(1, steps + 1):
-        logits = forward(P, Xtr, tau)
-        loss = F.cross_entropy(logits.flatten(0, 1), ytr.repeat(K), reduction="sum") / len(ytr)
+        idx = (slice(None) if batch is None
+               else torch.randint(len(ytr), (batch,), generator=gen).to(dev))
+        logits = forward(P, Xtr[idx], tau, heads)
+        loss = F.cross_entropy(logits.flatten(0, 1), ytr[idx].repeat(K),
+                               reduction="sum") / logits.shape[1]
         grads = torch.autograd.grad(loss, list(P.values()))
         with torch.no_grad():
             for (name, w), g in zip(P.items(), grads):
@@ -73,10 +85,10 @@ def train(P, train_set, test_set, *, tau, lr, wd, steps, eval_every, threshold=0
                 rate = lr_k.reshape(K, *[1] * (w.ndim - 1))
                 w.mul_(1 - rate * wd)
                 w.sub_(rate * (m[name] / (1 - b1 ** step)) / ((s[name] / (1 - b2 ** step)).sqrt() + 1e-8))
-        if step % eval_every == 0:
+        if step % eval_every == 0 or step == steps:
             with torch.no_grad():
-                acc_tr = (forward(P, Xtr, tau).argmax(-1) == ytr).float().mean(1).numpy()
-                acc_te = (forward(P, Xte, tau).argmax(-1) == yte).float().mean(1).numpy()
+                acc_tr = (forward(P, Xtr, tau, heads).argmax(-1) == ytr).float().mean(1).cpu().numpy()
+                acc_te = (forward(P, Xte, tau, heads).argmax(-1) == yte).float().mean(1).cpu().numpy()
             hit_train = np.where(np.isinf(hit_train) & (acc_tr >= threshold), step, hit_train)
             hit_test = np.where(np.isinf(hit_test) & (acc_te >= threshold), step, hit_test)
             if np.all(np.isfinite(hit_test)):

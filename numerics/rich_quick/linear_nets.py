@@ -12,6 +12,7 @@ from scipy.stats import ortho_group
 
 from numerics.checks import finite_array, positive
 from numerics.metrics import kernel_distance  # noqa: F401  (re-exported)
+from numerics.ode import integrate_flow
 
 
 def vec(B: np.ndarray) -> np.ndarray:
@@ -171,3 +172,20 @@ def deep_M_autograd(Ws, a) -> np.ndarray:
     J = torch.autograd.functional.jacobian(beta, tuple(params))
     J = torch.cat([j.reshape(j.shape[0], -1) for j in J], dim=1)
     return (J @ J.T).numpy()
+
+
+# ------------------------------------------------------------------ single neuron (App. D.2)
+def single_neuron_beta(XtX, Xty, delta, beta0, t_end, *, method, rtol, samples=201):
+    """beta(t) = a(t) w(t) of the single linear neuron ``f = a w^T x`` under gradient flow on the
+    1/2-sum loss (unit rates; t is gradient-flow time), from the balanced-by-``delta`` init with
+    ``a0^2 - ||w0||^2 = delta`` and ``a0 w0 = beta0``; ``samples`` times in [0, t_end], (d, T)."""
+    beta0 = finite_array(beta0, "beta0")
+    a0 = np.sqrt((delta + np.sqrt(delta ** 2 + 4 * beta0 @ beta0)) / 2)
+
+    def rhs(t, p):
+        g = XtX @ (p["a"] * p["w"]) - Xty
+        return {"a": -p["w"] @ g, "w": -p["a"] * g}
+    t = np.linspace(0, t_end, samples)
+    flow = integrate_flow(rhs, {"a": np.array(a0), "w": beta0 / a0}, t_end, t_eval=t, rtol=rtol,
+                          atol=rtol * 1e-3, method=method, conservation_tol=None)
+    return flow.states["a"] * flow.states["w"]

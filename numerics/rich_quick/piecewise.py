@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from numerics.checks import finite_array
+from numerics.ode import integrate_flow
 
 
 def leaky(z, gamma):
@@ -155,3 +156,16 @@ def boundary_crossings(net: DeepReLU, p0, p1, samples: int = 400, tol: float = 1
     for k in range(samples - 1):
         bracket(grid[k], grid[k + 1], pats[k], pats[k + 1])
     return out
+
+
+def delta_drift(W, a, X, y, gamma, eta_a, eta_w, t_end=0.1) -> float:
+    """Drift of every ``delta_i = eta_w a_i^2 - eta_a ||w_i||^2`` along the PL gradient flow.
+
+    The horizon is short: once a unit's hyperplane reaches a data point the ReLU flow slides along
+    the kink (Filippov) and an explicit integrator stalls; the identity ``delta_rate`` covers the
+    rest of parameter space."""
+    flow = integrate_flow(two_layer_rhs(X, y, gamma, eta_a, eta_w), {"W": W, "a": a}, t_end,
+                          conserved={"delta_i": lambda p: eta_w * p["a"] ** 2
+                                     - eta_a * np.sum(p["W"] ** 2, 1)},
+                          rtol=1e-11, atol=1e-13, conservation_tol=None)
+    return flow.drift["delta_i"]

@@ -41,13 +41,23 @@ def rhm_all_data(top, levels):
     return X, y
 
 
-def mlp_init(seeds, alphas, d_in: int, width: int, depth: int, n_out: int):
-    """Bias-free MLP ensemble, He init, member k = (seed, alpha) pair: list of (K, out, in)."""
+PARAMETRISATIONS = ("standard", "ntk")
+
+
+def mlp_init(seeds, alphas, d_in: int, width: int, depth: int, n_out: int,
+             parametrisation: str = "standard", dtype=torch.float32):
+    """Bias-free MLP ensemble, member k = (seed, alpha) pair: list of (K, out, in); first layer /
+    alpha, readout * alpha (D.3).  'standard': He-initialised weights; 'ntk': Petrini et al.'s
+    ``DenseNet`` (pcsl-epfl/hierarchy-learning ``models/fcn.py``), N(0, 1) weights whose layer
+    scales live in :func:`mlp_forward`."""
+    if parametrisation not in PARAMETRISATIONS:
+        raise ValueError(f"parametrisation={parametrisation!r} is not one of {PARAMETRISATIONS}")
     Ws = []
     for seed, alpha in zip(seeds, alphas):
         g = torch.Generator().manual_seed(int(seed))
         dims = [d_in] + [width] * depth + [n_out]
-        layer = [torch.randn(dims[i + 1], dims[i], generator=g) * np.sqrt(2 / dims[i])
+        gain = (lambda fan_in: np.sqrt(2 / fan_in)) if parametrisation == "standard" else (lambda _: 1.0)
+        layer = [torch.randn(dims[i + 1], dims[i], generator=g, dtype=dtype) * gain(dims[i])
                  for i in range(len(dims) - 1)]
         layer[0] = layer[0] / alpha
         layer[-1] = layer[-1] * alpha
@@ -55,40 +65,43 @@ def mlp_init(seeds, alphas, d_in: int, width: int, depth: int, n_out: int):
     return [torch.stack([w[i] for w in Ws]).requires_grad_(True) for i in range(len(Ws[0]))]
 
 
-def mlp_forward(Ws, X):
-    """X (B, d) shared -> (K, B, n_out)."""
+def mlp_forward(Ws, X, parametrisation: str = "standard"):
+    """X (B, d) shared -> (K, B, n_out).  'ntk' divides each hidden layer's pre-activation by
+    sqrt(fan-in) and the readout by its fan-in (the width), as Petrini et al.'s code does."""
     h = X.expand(Ws[0].shape[0], *X.shape)
+    ntk = parametrisation == "ntk"
     for W in Ws[:-1]:
-        h = F.relu(torch.bmm(h, W.transpose(1, 2)))
-    return torch.bmm(h, Ws[-1].transpose(1, 2))
+        h = F.relu(torch.bmm(h, W.transpose(1, 2)) / (W.shape[-1] ** 0.5 if ntk else 1.0))
+    return torch.bmm(h, Ws[-1].transpose(1, 2)) / (Ws[-1].shape[-1] if ntk else 1.0)
 
 
-def train_mlp(Ws, X, y, *, lr, epochs, batch, momentum, seed):
-    """SGD with momentum on the mean cross-entropy (Petrini et al.'s optimiser; cosine decay of
-    lr to 0 over the run)."""
-    X, y = torch.as_tensor(X, dtype=torch.float32), torch.as_tensor(y)
+def train_mlp(Ws, X, y, *, lr, epochs, batch, momentum, seed, decay_frac=1.0,
+              parametrisation="standard"):
+    """SGD with momentum on the mean cross-entropy (Petrini et al.'s optimiser).  The learning rate
+    follows torch's CosineAnnealingLR stepped once per epoch with T_max = ``decay_frac`` x epochs,
+    as Petrini et al.'s code does (D.3: 'decayed with a cosine schedule down to 80% of epochs')."""
+    dev, dtype = Ws[0].device, Ws[0].dtype
+    X, y = torch.as_tensor(X, dtype=dtype, device=dev), torch.as_tensor(y, device=dev)
     g = torch.Generator().manual_seed(seed)
     bufs = [torch.zeros_like(W) for W in Ws]
-    steps = epochs * int(np.ceil(len(X) / batch))
-    k = 0
-    for _ in range(epochs):
-        order = torch.randperm(len(X), generator=g)
+    for epoch in range(epochs):
+        rate = lr * 0.5 * (1 + np.cos(np.pi * epoch / (decay_frac * epochs)))
+        order = torch.randperm(len(X), generator=g).to(dev)
         for start in range(0, len(X), batch):
             idx = order[start:start + batch]
-            logits = mlp_forward(Ws, X[idx])
+            logits = mlp_forward(Ws, X[idx], parametrisation)
             loss = F.cross_entropy(logits.flatten(0, 1), y[idx].repeat(logits.shape[0]),
                                    reduction="sum") / len(idx)
             grads = torch.autograd.grad(loss, Ws)
-            rate = lr * 0.5 * (1 + np.cos(np.pi * k / steps))
             with torch.no_grad():
                 for W, b, gr in zip(Ws, bufs, grads):
                     b.mul_(momentum).add_(gr)
                     W -= rate * b
-            k += 1
     return Ws
 
 
-def mlp_accuracy(Ws, X, y) -> np.ndarray:
+def mlp_accuracy(Ws, X, y, parametrisation: str = "standard") -> np.ndarray:
     with torch.no_grad():
-        out = mlp_forward(Ws, torch.as_tensor(X, dtype=torch.float32))
-    return (out.argmax(-1) == torch.as_tensor(y)).float().mean(1).numpy()
+        out = mlp_forward(Ws, torch.as_tensor(X, dtype=Ws[0].dtype, device=Ws[0].device),
+                          parametrisation)
+    return (out.argmax(-1) == torch.as_tensor(y, device=Ws[0].device)).float().mean(1).cpu().numpy()

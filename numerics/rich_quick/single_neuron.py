@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+from scipy.integrate import solve_ivp
 from scipy.optimize import minimize
 
 from numerics.checks import finite_array, positive
@@ -50,10 +51,11 @@ def weight_rhs(X, y, eta_a=1.0, eta_w=1.0):
 
 
 def integrate(X, y, a0, w0, t_end, *, eta_a=1.0, eta_w=1.0, t_eval=None, rtol=1e-12,
-              conservation_tol=1e-8, events=None):
+              conservation_tol=1e-8, events=None, method="DOP853"):
     """The weight flow from ``(a0, w0)`` with ``delta`` monitored as a conserved quantity.
 
     rtol 1e-12 (DOP853): the closed forms are compared at ~1e-8, so the reference must be tighter.
+    ``method="RK45", rtol=1e-6`` is the paper's own setting (App D.2 L972).
     """
     w0 = finite_array(w0, "w0", ndim=1)
     if w0.shape[0] != np.shape(X)[1]:
@@ -62,7 +64,43 @@ def integrate(X, y, a0, w0, t_end, *, eta_a=1.0, eta_w=1.0, t_eval=None, rtol=1e
     return integrate_flow(
         weight_rhs(X, y, eta_a, eta_w), {"a": np.asarray(float(a0)), "w": w0}, t_end,
         t_eval=t_eval, rtol=rtol, atol=atol, conservation_tol=conservation_tol, events=events,
+        method=method,
         conserved={"delta": lambda p: delta_of(p["a"], p["w"], eta_a, eta_w)})
+
+
+def integrate_with_a_sq_integral(X, y, a0, w0, t_end, *, eta_a=1.0, eta_w=1.0, t_eval=None):
+    """The weight flow with ``A(t) = int_0^t a(s)^2 ds`` integrated beside it (state ``"A"``):
+    on whitened data the part of ``w`` orthogonal to ``beta_*`` decays as ``exp(-eta_w A(t))``
+    (Sec 3 L64).  Time is the gradient-flow time ``t``."""
+    rhs = weight_rhs(X, y, eta_a, eta_w)
+    w0 = finite_array(w0, "w0", ndim=1)
+    return integrate_flow(lambda t, p: {**rhs(t, p), "A": p["a"] ** 2},
+                          {"a": np.asarray(float(a0)), "w": w0, "A": np.asarray(0.0)}, t_end,
+                          t_eval=t_eval, rtol=1e-12, atol=1e-14)
+
+
+def gradient_descent(X, y, a0, w0, lr, steps):
+    """Plain full-batch GD on the 1/2-sum loss with one step size ``lr`` for both layers;
+    ``steps`` steps approximate the flow at gradient-flow time ``t = lr * steps``.  Returns (a, w)."""
+    X = finite_array(X, "X", ndim=2)
+    y = finite_array(y, "y", ndim=1)
+    positive(lr, "lr")
+    a, w = float(a0), finite_array(w0, "w0", ndim=1).copy()
+    for _ in range(int(steps)):
+        g = X.T @ (X @ (a * w) - y)
+        a, w = a - lr * w @ g, w - lr * a * g
+    return a, w
+
+
+def integrate_coordinates(rate, y0, t_eval, rtol=1e-12, atol=1e-14):
+    """Integrate a small autonomous system ``y' = rate(y)`` (e.g. the (mu, phi) ODE, Eq. 2) on the
+    grid ``t_eval`` (gradient-flow time, starting at ``t_eval[0]``); DOP853.  Returns (len(y0), T)."""
+    t_eval = finite_array(t_eval, "t_eval", ndim=1)
+    sol = solve_ivp(lambda t, y: rate(y), (t_eval[0], t_eval[-1]), list(y0), t_eval=t_eval,
+                    method="DOP853", rtol=rtol, atol=atol)
+    if not sol.success:
+        raise RuntimeError(f"integrate_coordinates: {sol.message}")
+    return sol.y
 
 
 def mu_phi(a, w, beta_star):

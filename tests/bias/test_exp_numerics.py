@@ -159,3 +159,19 @@ def test_ci_learning_rate_keeps_the_paper_clock():
     # a member trained alone equals the same seed inside the ensemble
     alone = simulate("h", X, Y, activation="relu", cs=[1.0], seeds=[0], lr=5e-3, t_end=12.0)
     assert np.abs(alone.loss[:, 0] - runs[0].loss[:, 0]).max() <= 1e-12
+
+
+def test_direction_is_decisive_and_needs_the_seeds_to_show_it():
+    """verify.bias.evidence.direction: a paper-sourced one-sided seed test; a difference of
+    means that the seeds do not show fails it."""
+    from verify.bias.evidence import direction
+    from verify.measurement import measure as measure_
+
+    class Recorder:
+        measure = staticmethod(measure_)
+
+    clear = direction(Recorder, "x", [0.1, 0.12, 0.11], [0.5, 0.52, 0.49], "L1", "words")
+    noise = direction(Recorder, "x", [0.1, 0.5, 0.3], [0.2, 0.45, 0.33], "L1", "words")
+    wrong = direction(Recorder, "x", [0.5, 0.52, 0.49], [0.1, 0.12, 0.11], "L1", "words")
+    assert all(m.decisive for m in clear + noise + wrong)
+    assert [m.passed for m in clear + noise + wrong] == [True, False, False]

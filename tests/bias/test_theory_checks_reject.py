@@ -1,6 +1,7 @@
 """Each check of an exact BL- claim rejects a perturbed version of the claim (DESIGN.md,
 "Checks that can fail"): a changed constant, a flipped sign, a dropped factor or transpose."""
 import numpy as np
+import pytest
 import sympy as sp
 
 from numerics.datasets import hierarchy
@@ -13,10 +14,12 @@ from theory.bias import matrices as m
 from theory.bias import relu_flow as rf
 from theory.bias import setting as st_
 from verify.bias import checks as ck
+from verify.checks import mode_law as mode_checks
 
 TOL = 1e-10
 
 
+@pytest.mark.rejects("BL-Eq(1)")
 def test_effective_rank_extremes_reject_a_doubled_exponent():
     assert ck.effective_rank_extremes(eq1.EQUATION_1.corrected) == (4.0, 1.0)
     assert ck.effective_rank_extremes(2 * eq1.EQUATION_1.corrected) != (4.0, 1.0)
@@ -31,6 +34,7 @@ def test_network_forms_reject_a_bias_without_its_strength():
     assert ck.form_error(m.W1_aug * m.x + m.b, dims, values, pre) == float("inf")
 
 
+@pytest.mark.rejects("BL-Prop1")
 def test_eigen_statements_reject_a_changed_eigenvalue_or_vector():
     assert all(ck.eigen_statements(bm.proposition, 3).values())
     wrong_value = {**bm.proposition, "eigenvalues": {bm.c ** 2 + 2 / bm.P_sym: 1,
@@ -41,18 +45,21 @@ def test_eigen_statements_reject_a_changed_eigenvalue_or_vector():
     assert not ck.eigen_statements(wrong_vector, 3)["top eigenvector"]
 
 
+@pytest.mark.rejects("BL-Prop1")
 def test_image_identity_rejects_a_changed_factor():
     assert ck.image_identity(bm.proposition, 3, 2)
     wrong = {**bm.proposition, "image_factor": sp.sqrt(bm.c ** 2 + 2 / bm.P_sym)}
     assert not ck.image_identity(wrong, 3, 2)
 
 
+@pytest.mark.rejects("BL-Prop1", "BL-Claim-cIndep")
 def test_top_singular_gap_rejects_a_dropped_term():
     Y = hierarchy(2)[1]
     assert ck.top_singular_gap(bm.proposition["s0"], Y, 1.0) <= TOL
     assert ck.top_singular_gap(sp.Abs(bm.c) * bm.ybar_norm, Y, 1.0) > 1e-3
 
 
+@pytest.mark.rejects("BL-Claim-ybar")
 def test_saturated_outputs_check_rejects_a_wrong_plateau():
     Y = sp.Matrix([[1, 2, 0], [0, 1, 3]])
     target = bm.mean_label(Y) * sp.ones(1, 3)
@@ -67,6 +74,7 @@ def test_commutator_detects_unequal_overlap():
     assert ck.commutator_norm(np.array([[1, 1, 1, 0], [0, 0, 0, 1.0]]), 1.0) > 0.1
 
 
+@pytest.mark.rejects("BL-Eq(16-18)")
 def test_linear_rates_reject_a_missing_transpose_or_factor():
     assert max(ck.linear_rate_errors(lf.app_b_corrected, 3, 5, 2, 6, seed=0).values()) <= TOL
     no_eps_p = {**lf.app_b_corrected, "step_W1": m.eps * m.W2.T * (m.Syx - m.W2 * m.W1 * m.Sx)}
@@ -75,6 +83,7 @@ def test_linear_rates_reject_a_missing_transpose_or_factor():
     assert ck.linear_rate_errors(square, 4, 4, 4, 6, seed=0)["flow_W2"] > 0.1
 
 
+@pytest.mark.rejects("BL-Eq(19-20)")
 def test_reduced_flow_rejects_a_flipped_sign():
     forms = {**lf.change_of_variables, **lf.reduced_corrected}
     assert max(ck.reduced_flow_errors(forms, 5, 4, 3, seed=0).values()) <= TOL
@@ -82,11 +91,13 @@ def test_reduced_flow_rejects_a_flipped_sign():
     assert ck.reduced_flow_errors(flipped, 5, 4, 3, seed=0)["flow_W2_bar"] > 1.0
 
 
+@pytest.mark.rejects("BL-Eq(21)")
 def test_mode_ode_check_rejects_a_changed_constant():
     assert ck.mode_ode_matches(lf.mode_ode_corrected)
     assert not ck.mode_ode_matches(3 * ml.a * (ml.s - ml.d * ml.a) / ml.tau)
 
 
+@pytest.mark.rejects("BL-Eq(8)-(10)")
 def test_relu_rates_reject_a_flipped_residual():
     good = ck.relu_rate_errors(rf.relu_flow_corrected, 3, 5, 2, 6, c=-2.0, seed=0)
     assert max(good.values()) <= TOL
@@ -94,6 +105,7 @@ def test_relu_rates_reject_a_flipped_residual():
     assert ck.relu_rate_errors(flipped, 3, 5, 2, 6, c=-2.0, seed=0)["W2"] > 0.1
 
 
+@pytest.mark.rejects("BL-Eq(11)")
 def test_early_bias_rate_rejects_a_doubled_term():
     Y = hierarchy(2)[1]
     exact, formula, _, _ = ck.early_bias_rates(rf.second_order["b"], Y, 0, readout="one step")
@@ -102,6 +114,7 @@ def test_early_bias_rate_rejects_a_doubled_term():
     assert ck.rel_err(doubled, exact) > 0.5
 
 
+@pytest.mark.rejects("BL-Eq(12)")
 def test_kink_check_rejects_a_wrong_power():
     assert ck.kink_rate_matches(rf.kink, 2)
     wrong = {**rf.kink, "k_dot": -rf.b_dot / rf.norm_w
@@ -112,12 +125,38 @@ def test_kink_check_rejects_a_wrong_power():
     assert not ck.kink_rate_matches(c_dropped_in_rate, 2, c_value=3)
 
 
+@pytest.mark.rejects("BL-Eq(14)")
 def test_delay_facts_reject_a_squared_g():
     assert all(ck.delay_facts(h.delay_corrected).values())
     facts = ck.delay_facts(h.delay_corrected.subs(h.g, h.g ** 2))
     assert not facts["= Eq.(27) - Eq.(26)"] and not facts["= corrected form"]
 
 
+@pytest.mark.rejects("BL-Eq(14)")
 def test_gated_a0_ratio_is_the_alive_fraction():
     assert abs(ck.gated_a0_ratio(64, 0.25, seed=1) - 0.75) < 0.01
     assert abs(ck.gated_a0_ratio(64, 0.25, seed=1) - 0.25) > 0.4
+
+
+@pytest.mark.rejects("BL-Eq(6)")
+def test_svd_chain_rejects_a_bias_without_its_strength():
+    assert max(ck.svd_chain_errors(st_.SVD_MAPPING.corrected, 2.0).values()) <= TOL
+    dropped_c = m.W2 * (m.W1 * m.x + m.b)
+    assert ck.svd_chain_errors({"with_bias": dropped_c}, 2.0)["with_bias"] > 0.01
+
+
+@pytest.mark.rejects("BL-Eq(7)")
+def test_mode_law_check_rejects_a_changed_rate():
+    law = ml.trajectory
+    assert mode_checks.scalar_ode_error(law, 1.3, 0.7, 1e-3, 2.0) < 1e-8
+    assert mode_checks.scalar_ode_error(law.subs(ml.t, 1.5 * ml.t), 1.3, 0.7, 1e-3, 2.0) > 1e-3
+
+
+@pytest.mark.rejects("BL-Eq(13)")
+def test_hitting_time_check_rejects_a_dropped_factor():
+    from theory.registry import REGISTRY
+    t_hat = REGISTRY["BL-Eq(13)"].printed
+    args = dict(s=1.0, d=1.0, a0=1e-3, rho=0.3, tau=2.0)
+    assert mode_checks.hitting_time_error(t_hat, **args) < 1e-8
+    assert mode_checks.hitting_time_error(2 * t_hat, **args) > 0.1
+    assert not mode_checks.hitting_time_solves(2 * t_hat)

@@ -1,8 +1,11 @@
 """Each check of an exact BA- claim rejects a perturbed version of the claim."""
 import numpy as np
+import pytest
 import sympy as sp
 
+from numerics.datasets import hierarchy
 from theory import mode_law as ml
+from theory.bias import bias_mode as bm
 from theory.bias import hitting as h
 from theory.bias import matrices as m
 from theory.bias_workshop import derived as dv
@@ -11,6 +14,7 @@ from verify.bias import checks as ck
 from verify.checks.mode_law import hitting_time_solves
 
 
+@pytest.mark.rejects("BA-S3")
 def test_time_constant_check_rejects_a_factor_two():
     fitted, printed, _, _, _ = ck.fitted_time_constants(ws.TIME_CONSTANT.printed, lr=2e-3, seeds=[0])
     assert np.max(np.abs(fitted / printed - 1)) <= 0.02
@@ -18,6 +22,7 @@ def test_time_constant_check_rejects_a_factor_two():
     assert np.max(np.abs(fitted / wrong - 1)) > 0.4
 
 
+@pytest.mark.rejects("BA-D2")
 def test_effective_a0_check_rejects_a_dropped_half():
     fits, _, formula = ck.effective_a0_fits(dv.EFFECTIVE_A0.printed, seeds=range(8))
     _, _, wrong = ck.effective_a0_fits(dv.H * dv.sigma2, seeds=range(8))
@@ -25,11 +30,13 @@ def test_effective_a0_check_rejects_a_dropped_half():
     assert np.all(np.abs(fits.mean(1) / wrong - 1) > 0.4)
 
 
+@pytest.mark.rejects("BA-Eq(2)")
 def test_decoupling_check_tells_aligned_from_random_init():
     assert ck.off_diagonal_ratio(True) <= 1e-8
     assert ck.off_diagonal_ratio(False) > 1e-3
 
 
+@pytest.mark.rejects("BA-D3")
 def test_delay_identities_reject_perturbations():
     assert hitting_time_solves(dv.DELAY_IDENTITIES.printed["hitting_time"])
     assert not hitting_time_solves(2 * dv.DELAY_IDENTITIES.printed["hitting_time"])
@@ -39,3 +46,12 @@ def test_delay_identities_reject_perturbations():
                       - ml.trajectory.subs(ml.t, ml.t - h.delay_corrected))
     assert sp.simplify(dv.EFFECTIVE_A0.printed.subs(dv.H, dv.H / 2) / dv.EFFECTIVE_A0.printed) \
         == sp.Rational(1, 2)
+
+
+@pytest.mark.rejects("BA-D1")
+def test_top_singular_value_check_rejects_a_perturbed_s0():
+    Y = hierarchy(2)[1]
+    s0 = dv.SPECTRUM.printed["s0"]
+    assert ck.top_singular_gap(s0, Y, 1.0) <= 1e-10
+    for wrong in (s0.subs(bm.c, 2 * bm.c), s0.subs(bm.P_sym, 2 * bm.P_sym), s0 / sp.sqrt(2)):
+        assert ck.top_singular_gap(wrong, Y, 1.0) > 1e-2

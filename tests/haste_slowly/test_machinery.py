@@ -92,3 +92,20 @@ def test_bad_input_is_named():
 def test_crossing_time_interpolates():
     assert crossing_time([0.0, 1.0, 2.0], [0.0, 10.0, 20.0], 1.5) == pytest.approx(15.0)
     assert crossing_time([0.0, 1.0], [0.0, 1.0], 5.0) == float("inf")
+
+
+def test_the_full_scale_configuration_runs_in_float32_for_a_few_steps():
+    """The code path of the ``--scale=full`` Sec 4-5 tests: the paper's step size, float32."""
+    from numerics.haste_slowly import experiments as E
+    cfg = dict(E.SEC45_FULL, steps=60)
+    relu, rel = E.relu_run(**cfg), E.reln_run(4, **cfg)
+    assert relu.hist.records["hidden"].dtype == np.float32 and rel.hist.loss.dtype == np.float32
+    assert relu.epochs[-1] == 60 and np.all(np.diff(rel.hist.loss[:, 0]) <= 0)
+
+
+def test_only_the_full_configuration_is_faithful():
+    from numerics.haste_slowly import experiments as E
+    from verify.haste_slowly.setups import sec45
+    assert sec45(E.SEC45_FULL, C=(3, 4, 5)).faithful
+    ci = sec45(E.SEC45_CI)
+    assert not ci.faithful and {d.setting for d in ci.deviations} == {"learning rate", "dtype"}

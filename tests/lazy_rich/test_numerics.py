@@ -64,3 +64,17 @@ def test_completion_and_weight_maps(shape):
 def test_layer_singular_values_are_accurate_for_large_lambda():
     s1, s2 = layer_singular_values(np.array([1e-3, 1.0]), 1e8)
     assert np.allclose(s1 * s2, [1e-3, 1.0], rtol=1e-12)
+
+
+@pytest.mark.parametrize("shape", [(1, 1), (5, 2), (2, 5)])
+def test_problem_from_numbers_is_whitened_and_exactly_balanced(shape):
+    from numerics.lazy_rich.experiments import problem_from_numbers
+    n_in, n_out = shape
+    nh = min(shape)
+    zeros = problem_from_numbers(n_in, n_out, 1.5, 1.0, [0.0] * (nh * n_in), [0.0] * (n_out * nh), [0.0] * (n_out * n_in), 0.0)
+    rng = np.random.default_rng(4)
+    drawn = problem_from_numbers(n_in, n_out, -0.7, 0.3, rng.standard_normal(nh * n_in), rng.standard_normal(n_out * nh),
+                                 rng.standard_normal(n_out * n_in), 0.9)
+    for lam, (task, W1, W2) in ((1.5, zeros), (-0.7, drawn)):
+        assert np.allclose(task.sxx, np.eye(n_in), atol=1e-14)
+        assert np.allclose(balance(W1, W2), lam * np.eye(nh), atol=1e-13)

@@ -16,6 +16,8 @@ from numerics.rich_quick import single_neuron_teacher_student as ts
     (lambda: sn.exact_solution([0.0, 1.0], 0.0, [0.0, 1.0], [1.0, 0.0]), "saddle"),
     (lambda: sn.balanced_init([0.0, 0.0], -1.0), "beta0"),
     (lambda: sn.integrate(np.eye(2), np.ones(2), 1.0, [1.0, 2.0, 3.0], 1.0), "w0"),
+    (lambda: sn.gradient_descent(np.eye(2), np.ones(2), 1.0, [1.0, 1.0], -0.1, 3), "lr"),
+    (lambda: sn.integrate_coordinates(lambda y: y, [1.0], [0.0, np.nan]), "t_eval"),
     (lambda: ts.geometry_alpha(0.0, 1.0), "tau"),
     (lambda: ts.make_task(0, d=2, h=5, k=3, n=4, n_test=4), "even"),
 ])
@@ -57,3 +59,12 @@ def test_riccati_closed_form_solves_its_ode_numerically():
     for P, Q, S_, x0 in [(1.3, -0.7, 0.4, 0.2), (0.3, 2.0, 1.5, -0.1)]:
         sol = solve_ivp(lambda _, x: P + Q * x - S_ * x ** 2, (0, 3), [x0], t_eval=t, rtol=1e-12, atol=1e-14)
         assert np.max(np.abs(sn.riccati(t, x0, P, Q, S_) - sol.y[0])) < 1e-9
+
+
+def test_gradient_descent_and_the_coordinate_integrator_follow_the_flow():
+    X, y = np.eye(2), np.array([0.5, 1.0])
+    flow = sn.integrate(X, y, 0.6, [0.3, 0.4], 1.0, t_eval=[0.0, 1.0])
+    a, w = sn.gradient_descent(X, y, 0.6, [0.3, 0.4], 1e-3, 1000)     # t = lr * steps = 1
+    assert np.allclose(a * w, flow.states["a"][-1] * flow.states["w"][:, -1], atol=2e-3)
+    t = np.linspace(0, 2, 5)
+    assert np.allclose(sn.integrate_coordinates(lambda z: -z, [1.0], t)[0], np.exp(-t), atol=1e-10)

@@ -1,6 +1,7 @@
 """The batched Fig. 1 teacher-student trainer (rich_quick GRQ-Fig1, App D.1): its hand-written GD
 step is autograd's, its K0 shortcut is the NTK at initialisation, and float32 training (used for
-the paper-scale grid) stays within the stated tolerance of float64."""
+quick looks) stays within the stated tolerance of float64; the full configuration is the released
+grid and its code path runs."""
 import numpy as np
 import pytest
 import torch
@@ -47,15 +48,38 @@ def test_kernel_distance_uses_the_initial_ntk():
         assert run.kernel_distance[-1, k] == pytest.approx(S, rel=1e-9, abs=1e-14)
 
 
-def test_float32_training_tolerance_on_the_reduced_fig1b():
-    """float32 is used only for the paper-scale grid's GD loop.  Its tolerance, measured on the ci
-    grid over the whole run: |S(0,t)| moves by at most 2e-3 (measured 1.4e-3: a rounding flips the
-    side of a ReLU kink for some data point, so S is not rounding-exact) and the test MSE by at most
-    1e-3 relative (measured 1.2e-4); the Fig. 1(b) statements compare cells that differ by > 1e-2."""
-    cfg = dict(ts.FIG1B_CI, steps=1000)
-    _, S64, t64 = ts.fig1b_sweep(cfg, progress=False)
-    _, S32, t32 = ts.fig1b_sweep(dict(cfg, dtype="float32"), progress=False)
+SMALL = dict(ts.FIG1B_CI, d=10, n=100, n_test=1000, taus=(0.1, 0.45, 2.0), base_lr=5e-3, steps=1000,
+             marks=(10,))
+
+
+def test_float32_training_tolerance_on_a_small_fig1b_grid():
+    """float32 is only an option for quick looks (the paper-scale grid trains in float64, as the
+    released code does).  Its tolerance, measured on a small grid over the whole run: S(0,t)
+    moves by at most 2e-3 (measured 1.4e-3: a rounding flips the side of a ReLU kink for some
+    data point, so S is not rounding-exact) and the test MSE by at most 1e-3 relative (measured
+    1.2e-4)."""
+    _, S64, t64, _ = ts.fig1b_sweep(SMALL, executor="inline")
+    _, S32, t32, _ = ts.fig1b_sweep(dict(SMALL, dtype="float32"), executor="inline")
     assert np.allclose(S32, S64, rtol=0, atol=2e-3) and np.allclose(t32, t64, rtol=1e-3)
+
+
+def test_the_full_configuration_is_the_released_grid():
+    """allanraventos/getrichquick plot_fig1b.ipynb: np.logspace(-1, 0.3, 17) x np.linspace(-1, 1,
+    17) x 16 seeds, 1e5 steps at 5e-3/tau^2, checkpoints 0, 10, ..., 1e5; 9.25e15 FLOP."""
+    cfg = ts.FIG1B_FULL
+    assert np.array_equal(cfg["taus"], np.logspace(-1, 0.3, 17)) and len(cfg["deltas"]) == 17
+    assert len(cfg["seeds"]) == 16 and cfg["steps"] == 100_000 and cfg["dtype"] == "float64"
+    assert list(ts.fig1b_steps(cfg)) == [0, 10, 100, 1000, 10_000, 100_000]
+    assert ts.fig1b_cost(cfg).endswith("= 9.25e+15 FLOP (float64)")
+
+
+def test_the_full_configuration_runs_a_step_at_paper_size():
+    """The code path of the full test: FIG1B_FULL's d, n, h and test set, two cells of one seed,
+    the first step only (the full run's records 0 and 10 fall outside it; step 1 is recorded)."""
+    cfg = dict(ts.FIG1B_FULL, seeds=(0,), taus=ts.FIG1B_FULL["taus"][:1], deltas=(-1.0, 1.0))
+    steps, S, test, sweep = ts.fig1b_sweep(cfg, fraction=1e-5, executor="inline")
+    assert list(steps) == [0, 1] and S.shape == test.shape == (2, 1, 1, 2)
+    assert np.all(S[0] == pytest.approx(0, abs=1e-12)) and np.all(np.isfinite(test))
 
 
 @pytest.mark.parametrize("kwargs, match", [
@@ -73,3 +97,9 @@ def test_bad_arguments_raise(kwargs, match):
 def test_fraction_outside_unit_interval_raises():
     with pytest.raises(ValueError, match="fraction"):
         ts.fig1b_sweep(ts.FIG1B_CI, fraction=0.0)
+
+
+def test_fig1a_run_keeps_weights_of_the_four_students_per_seed():
+    tasks, run = ts.fig1a_run((0, 1), lr=5e-3, steps=20, records=4)
+    assert len(tasks) == 8 and run.W.shape == (5, 8, 50, 2) and list(run.steps) == [0, 5, 10, 15, 20]
+    assert np.allclose(ts.angular_movement(run.W[0], run.W[0], run.a[0]), 0, atol=1e-6)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import sympy as sp
 
 from theory.bias import matrices as m
-from theory.registry import register
+from theory.registry import Forms, register
 
 #: BL-Setting: loss (L189), clock (App B L558) and augmented correlations (Eq. 3, L197).
 Y_hat = sp.MatrixSymbol("Y_hat", m.N_out, m.P)
@@ -70,10 +70,10 @@ NETWORKS = register(
 #: Sigma~ (Eq. 4), so A is N_out x (N_in + 1).
 A = sp.MatrixSymbol("A", m.N_out, m.N_in + 1)
 V_aug = sp.MatrixSymbol("V_aug", m.N_in + 1, m.N_in + 1)
-svd_mapping_printed = (m.W2 * (m.W1 * m.x + m.b), m.W2 * m.W1_aug * m.x,
-                       m.U * A * V_aug.T * m.x)
-svd_mapping_corrected = (m.W2 * (m.W1 * m.x + m.c * m.b), m.W2 * m.W1_aug * m.x_aug,
-                         m.U * A * V_aug.T * m.x_aug)
+svd_mapping_printed = Forms(with_bias=m.W2 * (m.W1 * m.x + m.b), augmented=m.W2 * m.W1_aug * m.x,
+                            svd=m.U * A * V_aug.T * m.x)
+svd_mapping_corrected = Forms(with_bias=m.W2 * (m.W1 * m.x + m.c * m.b),
+                              augmented=m.W2 * m.W1_aug * m.x_aug, svd=m.U * A * V_aug.T * m.x_aug)
 
 SVD_MAPPING = register(
     id="BL-Eq(6)", paper="bias", where="Sec 5.2, Eq. (6), L215", kind="identity",

@@ -11,7 +11,7 @@ import sympy as sp
 from theory import mode_law as ml
 from theory.bias import hitting
 from theory.bias_workshop.derived import EFFECTIVE_A0, H
-from theory.registry import register
+from theory.registry import Forms, register
 
 #: BA-X1 #2: 'only exact when hidden layer size of linear networks were reduced to be half the
 #: size of corresponding ReLU networks' (L74).  Through BA-D2 (a_0 ~ H sigma^2/2) half the width
@@ -42,8 +42,8 @@ wording = {
             "001 L133": 1 / (N_sym * eps)},
     "equation_map": EQUATION_MAP,
     # a(t; g a0) = a(t - delta; a0) with delta the corrected Eq. 14 delay
-    "shift": (ml.trajectory.subs(ml.a0, hitting.g * ml.a0),
-              ml.trajectory.subs(ml.t, ml.t - hitting.delay_corrected)),
+    "shift": Forms(scaled_a0=ml.trajectory.subs(ml.a0, hitting.g * ml.a0),
+                   shifted_time=ml.trajectory.subs(ml.t, ml.t - hitting.delay_corrected)),
 }
 
 WORDING = register(

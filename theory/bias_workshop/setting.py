@@ -8,7 +8,7 @@ from __future__ import annotations
 import sympy as sp
 
 from theory.bias import matrices as m
-from theory.registry import register
+from theory.registry import Forms, register
 
 N = m.P   # the workshop paper's sample count
 Y_hat = sp.MatrixSymbol("Y_hat", m.N_out, N)
@@ -54,7 +54,7 @@ NETWORK_MAP = register(
     statement=r"'if the right singular vectors V^T of \Sigma^{yx} diagonalize \Sigma^x the full "
               r"evolution of network weights for deep and shallow networks can be described as' "
               r"W^2(t)W^1(t) = UA(t)V^T, A(t) diagonal",
-    printed=(m.W2 * m.W1, m.U * A * m.V.T), expected="holds-if",
+    printed=Forms(product=m.W2 * m.W1, diagonal_form=m.U * A * m.V.T), expected="holds-if",
     condition="the initialisation is decoupled: W^1(0) = R W1_bar V^T, W^2(0) = U W2_bar R^T with "
               "diagonal W_bar (from small random init A(t) is only approximately diagonal); only "
               "the product, not each weight, is determined; two-layer networks",

@@ -1,4 +1,4 @@
-"""App A of Make haste slowly beyond the mode law (MHS-A-Eq(loss, MHS-A-SVD, MHS-A-CoV,
+"""App A of Make haste slowly beyond the mode law (MHS-A-Loss, MHS-A-SVD, MHS-A-CoV,
 MHS-A-NonDiag, MHS-A-C1, MHS-A-C2, MHS-Fig7); the mode law itself is theory.haste_slowly.mode_law."""
 import sympy as sp
 
@@ -14,7 +14,7 @@ T_FRACTION = ml.tau / (2 * ml.s) * sp.log(f * (1 - ml.a0 * ml.d / ml.s)
                                          / (ml.a0 * ml.d / ml.s * (1 - f)))
 
 P = "haste_slowly"
-register(id="MHS-A-Eq(loss", paper=P, where="App A, L265-L290", kind="identity",
+register(id="MHS-A-Loss", paper=P, where="App A, L265-L290", kind="identity",
          title="loss and learning rules",
          statement=r"L = \sum_i \frac12\|Y_i - W^2W^1X_i\|^2; \Delta W^1 = \epsilon \frac{d}{dW^1}L "
                    r"= \epsilon P W^{2T}(\Sigma^{yx} - W^2W^1\Sigma^x), ...; \tau = 1/(P\epsilon)",

@@ -1,6 +1,6 @@
 """App A of Make haste slowly: the linear-network background (MHS-A-*)."""
 from theory import mode_law as ml
-from theory.registry import register
+from theory.registry import Forms, register
 
 MODE_ODE = register(
     id="MHS-A-Mode", paper="haste_slowly", where="App A, L326-L335", kind="conserved",
@@ -8,7 +8,7 @@ MODE_ODE = register(
     statement=r"\tau \dot\omega^1 = \omega^2(\lambda - \omega^2\omega^1\delta), "
               r"\tau\dot\omega^2 = \omega^1(\lambda - \omega^2\omega^1\delta); balanced "
               r"\omega^1=\omega^2, \omega=\omega^2\omega^1: \tau\dot\omega = 2\omega(\lambda-\omega\delta)",
-    printed=(ml.layer_rhs, ml.rhs), expected="holds",
+    printed=Forms(dw1=ml.layer_rhs[0], dw2=ml.layer_rhs[1], rhs=ml.rhs), expected="holds",
     notes="Balance is exact when started balanced: (w1)^2 - (w2)^2 is conserved.")
 
 TIME_TO_REACH = register(

@@ -4,7 +4,7 @@ crossover Delta = sqrt(2/3) (MHS-C-Eq(11,12) .. MHS-C-Eq(24-26), MHS-Fig2).
 All statistics use the paper's 1/N (N = 4) and the 1/(2N) loss, so L(0) = 1/2."""
 import sympy as sp
 
-from theory.registry import register
+from theory.registry import Forms, register
 
 Delta = sp.Symbol("Delta", nonnegative=True)
 a, a0, t, tau, s, d = sp.symbols("a a_0 t tau s d", positive=True)
@@ -38,27 +38,28 @@ P = "haste_slowly"
 register(id="MHS-C-Eq(11,12)", paper=P, where="App C, Eq. (11, 12), L462-L466",
          kind="definition", title="XoR-with-margin dataset",
          statement=r"X = [[-1,1,-1,1],[-1,-1,1,1],[-\Delta,\Delta,\Delta,-\Delta]], y = [-1,1,1,-1]",
-         printed=(X, Y), expected="defined",
+         printed=Forms(X=X, y=Y), expected="defined",
          notes="'margin 2 Delta' is the class gap along x3; the max-margin hyperplane has margin Delta.")
 register(id="MHS-C-Eq(13-16)", paper=P, where="App C, Eq. (13)-(16), L474-L480", kind="identity",
          title="effective statistics of the positive linear pathway",
          statement=r"\Sigma^{yx}(p) = [0, 0, \Delta/2], \Sigma^x(p,p) = \frac12[[1,-1,0],[-1,1,0],"
                    r"[0,0,\Delta^2]]",
-         printed=(SYX_POS, SX_POS), expected="holds")
+         printed=Forms(syx=SYX_POS, sx=SX_POS), expected="holds")
 register(id="MHS-C-Eq(17-19)", paper=P, where="App C, Eq. (17)-(19), L488-L494",
          kind="ode-solution", title="linear pathway: s = Delta/2, d = Delta^2/2, trajectory",
          statement=r"a(t) = \frac{1/\Delta}{1-(1-\frac{1}{\Delta a_0})e^{-\Delta t/\tau}}",
-         printed=(S_LIN, D_LIN, TRAJ_18, TRAJ_19), expected="holds")
+         printed=Forms(s=S_LIN, d=D_LIN, traj_18=TRAJ_18, traj_19=TRAJ_19), expected="holds")
 register(id="MHS-C-Eq(20-22)", paper=P, where="App C, Eq. (20)-(22), L498-L504", kind="identity",
          title="loss of the linear-gating GDLN",
          statement=r"L_p = Tr\Sigma^y(p)/2 - sa + \frac12 da^2 = \frac14 - \frac{\Delta a}2 + "
                    r"\frac{\Delta^2a^2}4; L = \frac12 - \Delta a + \frac{\Delta^2 a^2}{2}",
-         printed=(LOSS_20, LOSS_21, LOSS_22), expected="holds")
+         printed=Forms(loss_20=LOSS_20, loss_21=LOSS_21, loss_22=LOSS_22), expected="holds")
 register(id="MHS-C-Eq(23)", paper=P, where="App C, Eq. (23), L508-L514", kind="identity",
          title="XoR-gating GDLN: s, d and loss",
          statement=r"s = \sqrt{1/8 + \Delta^2/16}, d = 1/8 + \Delta^2/16, "
                    r"L = 1/2 - 4 s a + 2 d a^2 (via 'Eqn. 19')",
-         printed=(S_XOR, D_XOR_PRINTED, LOSS_23), corrected=(S_XOR, D_XOR, LOSS_23),
+         printed=Forms(s=S_XOR, d=D_XOR_PRINTED, loss=LOSS_23),
+         corrected=Forms(s=S_XOR, d=D_XOR, loss=LOSS_23),
          corrected_statement="d = v^T Sigma^x(1) v = |x_1|^2/4 = 1/2 + Delta^2/4 (= 4 s^2), so "
                              "a* = s/d = 1/(4s) and L(a*) = 0; the trajectory is Eq. 18 (not 19)",
          expected="erratum")
@@ -66,7 +67,7 @@ register(id="MHS-C-Eq(24-26)", paper=P, where="App C, Eq. (24)-(26), L516-L524; 
          kind="constant", title="crossover Delta = sqrt(2/3)",
          statement=r"\Delta/2 = \sqrt{1/8+\Delta^2/16} \Rightarrow 4\Delta^2 = 2+\Delta^2 "
                    r"\Rightarrow \Delta = \sqrt{2/3}; XoR GDLN faster below, linear above",
-         printed=(CROSSOVER_EQ, CROSSOVER), expected="holds",
+         printed=Forms(equation=CROSSOVER_EQ, root=CROSSOVER), expected="holds",
          notes="With equal raw a0 the time-to-criterion crossover lies above sqrt(2/3) and tends "
                "to it as a0 -> 0 (the paper says 'approximate').")
 register(id="MHS-Fig2", paper=P, where="Fig 2, L101; L105", kind="empirical",

@@ -7,7 +7,7 @@ import sympy as sp
 
 from theory.lazy_rich.setting import GRAD_W1, GRAD_W2, W1, W2
 from theory.lazy_rich.symbols import G, H, S_LAM, lam, s
-from theory.registry import register
+from theory.registry import Forms, register
 
 n, m, k, h_ = sp.symbols("n m k h", positive=True, integer=True)
 QQ = sp.MatrixSymbol("QQ^T", n, n)
@@ -66,7 +66,7 @@ EIGEN = register(
               r"\tilde G + \tilde H\tilde G), \sqrt2\tilde V_\perp],[\tilde U(\tilde G + \tilde H\tilde G),"
               r" -\tilde U(\tilde G - \tilde H\tilde G), \sqrt2\tilde U_\perp]],\ \Gamma = \mathrm{diag}"
               r"(\tilde S_\lambda, -\tilde S_\lambda, \lambda_\perp I)",
-    printed=(F_MODE, P_MODE, GAMMA_MODE, H, G, S_LAM), expected="holds", reconstructed=True,
+    printed=Forms(F=F_MODE, P=P_MODE, Gamma=GAMMA_MODE, H=H, G=G, S_lam=S_LAM), expected="holds", reconstructed=True,
     notes="H~ = ((lam^2 + 4S~^2)^{1/2} - 2S~)/lam, G~ = (1 + H~^2)^{-1/2}, S~_lam = (S~^2 + lam^2/4)^{1/2}, "
           "lam_perp = sgn(No - Ni) lam/2. The thesis precursor has H~ off by a factor 2 (E10).")
 
@@ -76,7 +76,7 @@ register(
     statement=r"B = W_2(0)^T\tilde U(\tilde G + \tilde H\tilde G) + W_1(0)\tilde V(\tilde G - \tilde H\tilde G),"
               r"\ C = W_2(0)^T\tilde U(\tilde G - \tilde H\tilde G) - W_1(0)\tilde V(\tilde G + \tilde H\tilde G),"
               r"\ D = W_2(0)^T\tilde U_\perp + W_1(0)\tilde V_\perp",
-    printed=(B, C, D), expected="holds", reconstructed=True,
+    printed=Forms(B=B, C=C, D=D), expected="holds", reconstructed=True,
     notes="Identity checked: Q0^T P = [B/sqrt2, -C/sqrt2, D].")
 
 THEOREM = register(
@@ -95,7 +95,7 @@ register(
     kind="ode-solution", title="numerically stable form of the exact solution",
     statement=r"QQ^T = Z_sC_s^{-1}Z_s^T with Z = \frac12 Z_s e^{\tilde S_\lambda t/\tau}B^T extracted; only "
               r"exponentials with negative coefficients (B invertible)",
-    printed=(Z, A), expected="holds", reconstructed=True,
+    printed=Forms(Z=Z, A=A), expected="holds", reconstructed=True,
     notes="The e^{lam_perp t} of the D-terms must be merged with e^{-S_lam t} (E9): the merged exponent "
           "lam_perp - S_lam < 0 whenever every s~_i > 0.")
 

@@ -2,14 +2,14 @@
 import sympy as sp
 
 from theory.lazy_rich.symbols import S1, S2
-from theory.registry import register
+from theory.registry import Forms, register
 
 register(
     id="LR-Alg1", paper="lazy_rich", where="App E.1, Algorithm 1, l.679-680", kind="algorithm",
     title="constructing a lambda-balanced initialisation for any lambda and shapes",
     statement="Draw Gaussian W1, W2 (or take Syx); SVD W2W1 = USV^T; R from QR of a Gaussian; "
               "S1, S2 from Eq. 18; W1 = R S1 V^T, W2 = U S2 R^T",
-    printed=(S1, S2), expected="holds", reconstructed=True,
+    printed=Forms(S1=S1, S2=S2), expected="holds", reconstructed=True,
     notes="One public code version uses sqrt(lam^2 + 4 S) (missing square): still balanced, wrong "
           "function. Not in the paper.")
 

@@ -2,7 +2,7 @@
 import sympy as sp
 
 from theory.lazy_rich.symbols import n_hid, n_in, n_out
-from theory.registry import register
+from theory.registry import Forms, register
 
 var1, var2 = sp.symbols("sigma_1^2 sigma_2^2", positive=True)   # entry variances of W1, W2
 r, k, a1, a2 = sp.symbols("r k alpha_1 alpha_2", positive=True)  # No = r Ni, Nh = k Ni
@@ -26,6 +26,8 @@ TABLE1 = {name: (MEAN.subs({var1: v1, var2: v2}), VAR_PREFACTOR.subs({var1: v1, 
 #: Table 2: the same in ratios Nh = k Ni, No = r Ni
 TABLE2 = {name: tuple(sp.simplify(e.subs({n_hid: k * n_in, n_out: r * n_in})) for e in row)
           for name, row in TABLE1.items()}
+#: corrected LR-Tab2: dE[lambda]/dk of Glorot, whose sign is that of -(r - 1)(k^2 - r)
+GLOROT_DK = -2 * (r - 1) * (k ** 2 - r) / ((k + r) ** 2 * (k + 1) ** 2)
 #: Table 3: E[lambda] in the special cases (1: r = k = 1, 2: r -> 0, 3: r -> oo, 4: k -> 0, 5: k -> oo,
 #: 6: r = (a1^2/a2^2) k, Scaled only)
 TABLE3 = {
@@ -43,7 +45,8 @@ register(
     statement=r"E[W_{l+1}^TW_{l+1} - W_lW_l^T] = (N_{l+1}\sigma_{l+1}^2 - N_{l-1}\sigma_l^2)I;\ "
               r"Var = (N_{l+1}\sigma_{l+1}^4 + N_{l-1}\sigma_l^4)M, M with fours across the diagonal and ones "
               r"elsewhere; as the width grows the balance converges in probability to lambda-balanced weights",
-    printed=(MEAN, VAR_PREFACTOR, M_DIAGONAL_PRINTED), corrected=(MEAN, VAR_PREFACTOR, M_DIAGONAL_CORRECTED),
+    printed=Forms(mean=MEAN, var_prefactor=VAR_PREFACTOR, m_diagonal=M_DIAGONAL_PRINTED),
+    corrected=Forms(mean=MEAN, var_prefactor=VAR_PREFACTOR, m_diagonal=M_DIAGONAL_CORRECTED),
     corrected_statement="M has twos on the diagonal (Var of a sum of n squared Gaussians is 2 n sigma^4); "
                         "the convergence to lambda I is entrywise only: the spectrum of the balance keeps "
                         "a Marchenko-Pastur spread at fixed width ratios (E2, E3).",
@@ -62,8 +65,8 @@ register(
     title="balance statistics in width ratios; monotone in r and k; bounded below",
     statement="E[lambda], Var in terms of r = No/Ni, k = Nh/Ni; Var -> 0 as Ni -> oo; larger r raises "
               "lambda, larger k lowers it; some initialisations bound lambda (LeCun)",
-    printed=(TABLE2, BOUNDS), expected="erratum", reconstructed=True,
-    corrected=(TABLE2, BOUNDS),
+    printed=Forms(table=TABLE2, bounds=BOUNDS), expected="erratum", reconstructed=True,
+    corrected=Forms(table=TABLE2, bounds=BOUNDS, glorot_dk=GLOROT_DK),
     corrected_statement="A larger r raises E[lambda] for all four; a larger k lowers it for LeCun, He and Scaled, "
                         "but for Glorot dE/dk = -2(r - 1)(k^2 - r)/((k + r)^2 (k + 1)^2), so E[lambda] decreases in "
                         "k only where (r - 1)(k^2 - r) > 0 (e.g. it increases with k for r = 0.1, k = 5).",

@@ -2,13 +2,15 @@
 import sympy as sp
 
 from theory.lazy_rich.symbols import S1, S2, S_LAM, lam, s, sn
-from theory.registry import register
+from theory.registry import Forms, register
 
 #: converged per-mode Gram entries (Thm C.3): W1^T W1 -> V~(S~_lam - lam/2)V~^T, W2 W2^T -> U~(S~_lam + lam/2)U~^T
 GRAM_IN = S_LAM - lam / 2
 GRAM_OUT = S_LAM + lam / 2
 #: main text l.96 as printed: the large layer's Gram / |lam| -> identity as lam -> +oo (output) or -oo (input)
 IDENTITY_LIMIT = sp.Symbol("I")
+#: the corrected limit: the rank-min(Ni, No) projector U~U~^T (V~V~^T for lam -> -oo)
+PROJECTOR_LIMIT = sp.Symbol("U~U~^T")
 kappa = sp.Symbol("kappa", positive=True)  # kappa = 1/lam in the series
 #: Taylor series of (sqrt(lam^2 + 4 s^2) +- lam)/2 for lam -> +oo (C.4)
 SERIES_BIG = lam + s ** 2 / lam - s ** 4 / lam ** 3
@@ -18,7 +20,7 @@ register(
     id="LR-Thm5.2", paper="lazy_rich", where="Sec 5, Theorem 5.2, Eq. (18); App C.2.1, Eqs. (141)-(149)",
     kind="identity", title="weights recovered from the network function up to R(t) in O(Nh)",
     statement=r"W_1 = RS_1V^T,\ W_2 = US_2R^T,\ S_{1,2} = [((\lambda^2I + 4S^2)^{1/2} \mp \lambda I)/2]^{1/2}",
-    printed=(S1, S2), expected="holds", reconstructed=True,
+    printed=Forms(S1=S1, S2=S2), expected="holds", reconstructed=True,
     notes="Needs W2W1 = USV^T full rank; S2^2 - S1^2 = lam, S1 S2 = S.")
 
 register(
@@ -26,7 +28,7 @@ register(
     title="convergence to the global minimum and the converged representations",
     statement=r"B invertible: W_2W_1\to\tilde\Sigma_{yx},\ W_1^TW_1\to\tilde V(\tilde S_\lambda - \frac\lambda2)\tilde V^T,"
               r"\ W_2W_2^T\to\tilde U(\tilde S_\lambda + \frac\lambda2)\tilde U^T",
-    printed=(GRAM_IN, GRAM_OUT), expected="holds", reconstructed=True)
+    printed=Forms(gram_in=GRAM_IN, gram_out=GRAM_OUT), expected="holds", reconstructed=True)
 
 register(
     id="LR-ThmC.4", paper="lazy_rich", where="Sec 5 l.96-97; App C.2.3, Eqs. (160)-(166)", kind="limit",
@@ -34,8 +36,8 @@ register(
     statement=r"\lambda\to+\infty: W_2W_2^T/\lambda\to I (task-agnostic), \lambda W_1^TW_1\to\tilde V\tilde S^2\tilde V^T;"
               r" \lambda\to-\infty: W_1^TW_1/|\lambda|\to I, |\lambda|W_2W_2^T\to\tilde U\tilde S^2\tilde U^T "
               r"(the representations converge to an identity matrix)",
-    printed=(SERIES_BIG, SERIES_SMALL, IDENTITY_LIMIT), expected="erratum",
-    corrected=(SERIES_BIG, SERIES_SMALL),
+    printed=Forms(series_big=SERIES_BIG, series_small=SERIES_SMALL, limit=IDENTITY_LIMIT), expected="erratum",
+    corrected=Forms(series_big=SERIES_BIG, series_small=SERIES_SMALL, limit=PROJECTOR_LIMIT),
     corrected_statement="W2W2^T/lambda -> U~U~^T (a rank-min(Ni,No) projector), which is I only when "
                         "No <= Ni; likewise W1^TW1/|lambda| -> V~V~^T = I only when Ni <= No (E6).",
     reconstructed=True)
@@ -47,12 +49,12 @@ register(
               "structure; lambda -> +-oo: semi-structured lazy regime, one representation task-agnostic "
               "(identity), the other task-specific with scale 1/|lambda|; large Gaussian init: lazy, "
               "no structured representation.",
-    printed=(GRAM_IN, GRAM_OUT), expected="erratum", corrected=(GRAM_IN, GRAM_OUT),
-    corrected_statement="With the RSMs of Eq. (4) the output and input RSMs coincide at convergence "
-                        "for every lambda when Y lies in the row space of X (RSM_O = RSM_I = "
-                        "X^T V~(S~_lam - lam/2)V~^T X); the lambda-asymmetric statements hold for the "
-                        "weight Grams W1^TW1 and W2W2^T (E5).",
+    printed=Forms(gram_in=GRAM_IN, gram_out=GRAM_OUT), expected="holds-if",
+    condition="'representations' read as the weight Grams W1^TW1 and W2W2^T (the diagonal blocks of QQ^T), not "
+              "the RSMs of Eq. (4) (reconstructed from the thesis): with RSM_O = Y^T(W2W2^T)^+Y the output and input "
+              "RSMs coincide at convergence for every lambda when Y lies in the row space of X (catalogue E5)",
     reconstructed=False)
+
 
 register(
     id="LR-DefC.2", paper="lazy_rich", where="App C.2, Def C.2, l.524; E.7 kernel distance", kind="definition",
@@ -65,7 +67,7 @@ register(
     title="the NTK becomes static as |lambda| -> oo",
     statement=r"NTK(t) = I\otimes X^TV^*(S^*_\lambda - \frac\lambda2)V^{*T}X + U^*(S^*_\lambda+\frac\lambda2)U^{*T}\otimes X^TX;"
               r" \lambda\to\pm\infty: NTK(t) - NTK(0) = O(1/|\lambda|)\to0",
-    printed=(GRAM_IN, GRAM_OUT), expected="holds-if",
+    printed=Forms(gram_in=GRAM_IN, gram_out=GRAM_OUT), expected="holds-if",
     condition="No <= Ni for lambda -> +oo and Ni <= No for lambda -> -oo (both for square nets); the "
               "other sign of a funnel / inverted funnel is delayed rich with an NTK change of order |lambda| (E4)",
     reconstructed=True, notes="Text l.587 'the NTK converges to zero' means the NTK change.")
@@ -74,7 +76,7 @@ register(
     id="LR-C.2.4-relations", paper="lazy_rich", where="App C.2.4, l.604-606", kind="identity",
     title="layer singular values at convergence",
     statement=r"b_i^2 - a_i^2 = \lambda,\ a_ib_i = \tilde s_i;\ \lambda\to\infty: a_i\to0,\ b_i^2 = \lambda + \tilde s_i^2/\lambda + \dots",
-    printed=(S1.subs(sn, s), S2.subs(sn, s)), expected="holds", reconstructed=True)
+    printed=Forms(a=S1.subs(sn, s), b=S2.subs(sn, s)), expected="holds", reconstructed=True)
 
 register(
     id="LR-Sec5-Arch", paper="lazy_rich", where="Sec 5, l.105-106; Fig. 5", kind="empirical",
@@ -89,7 +91,7 @@ register(
     title="delayed rich: convergence rate inversely proportional to |lambda|",
     statement=r"learning is governed by e^{-2\tilde S_\lambda t/\tau} (fast) and e^{-(\tilde S_\lambda - \lambda_\perp)t/\tau} "
               r"with \tilde S_\lambda - |\lambda|/2 \approx \tilde s^2/|\lambda| (slow)",
-    printed=(S_LAM - sp.Abs(lam) / 2,), expected="holds-if",
+    printed=Forms(slow_rate=S_LAM - sp.Abs(lam) / 2), expected="holds-if",
     condition="sgn(No - Ni) lambda -> +oo (lam_perp = +|lambda|/2); for the other sign the second factor "
               "decays at ~|lambda| (fast, lazy) (E8)",
     reconstructed=True)

@@ -2,7 +2,7 @@
 import sympy as sp
 
 from theory.lazy_rich.symbols import lam, n_hid, n_in, n_out, s, sigma
-from theory.registry import register
+from theory.registry import Forms, register
 
 c = sp.Symbol("c", real=True)                    # task constant of the loss
 norm_fn = sp.Symbol("|Syx|_F^2", positive=True)  # ||W2 W1||_F^2 = ||Syx||_F^2 at convergence
@@ -28,5 +28,5 @@ register(
     kind="bound", title="weight-noise loss is minimised at lambda = 0 (Ni = No)",
     statement=r"E[L] = L + \frac{\sigma^2}{2}(N_i\|W_2\|^2 + N_o\|W_1\|^2) + \frac{\sigma^4}{2}N_iN_hN_o; "
               r"for N_i = N_o minimised only at \lambda = 0",
-    printed=(WEIGHT_NOISE, MODE_W1_SQ, MODE_W2_SQ), expected="holds", reconstructed=True,
+    printed=Forms(loss=WEIGHT_NOISE, w1_sq=MODE_W1_SQ, w2_sq=MODE_W2_SQ), expected="holds", reconstructed=True,
     notes="Ni != No (derived): equal s~ gives lam* = s~ (No - Ni)/sqrt(Ni No).")

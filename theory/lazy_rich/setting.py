@@ -5,7 +5,7 @@ matrices (``expr.subs({symbol: Matrix}).doit()``)."""
 import sympy as sp
 
 from theory.lazy_rich.symbols import lam
-from theory.registry import register
+from theory.registry import Forms, register
 
 Ni, Nh, No, P = sp.symbols("N_i N_h N_o P", positive=True, integer=True)
 X = sp.MatrixSymbol("X", Ni, P)
@@ -37,7 +37,7 @@ register(
     statement=r"\hat y = W_2W_1x;\ L = \frac{1}{2P}\|W_2W_1X - Y\|_F^2;\ \tau = 1/\eta;\ "
               r"\tau\dot W_1 = W_2^T(\tilde\Sigma_{yx} - W_2W_1\tilde\Sigma_{xx}),\ "
               r"\tau\dot W_2 = (\tilde\Sigma_{yx} - W_2W_1\tilde\Sigma_{xx})W_1^T",
-    printed=(LOSS, GRAD_W1, GRAD_W2), expected="defined", reconstructed=True,
+    printed=Forms(loss=LOSS, grad_w1=GRAD_W1, grad_w2=GRAD_W2), expected="defined", reconstructed=True,
     notes="Formulas rebuilt by the catalogue (Sec 1). t/tau = lr * steps on the 1/2-mean loss; "
           "torch nn.MSELoss would rescale time by 2/No.")
 
@@ -53,7 +53,7 @@ register(
     id="LR-Eq4", paper="lazy_rich", where="Sec 3, Eq. (4), l.31-32", kind="definition",
     title="representational similarity matrices",
     statement=r"RSM_I = X^TW_1^TW_1X,\ RSM_O = Y^T(W_2W_2^T)^+Y",
-    printed=(RSM_IN, RSM_OUT), expected="defined", reconstructed=True,
+    printed=Forms(rsm_in=RSM_IN, rsm_out=RSM_OUT), expected="defined", reconstructed=True,
     notes="Catalogue E5: at convergence with Y in the row space of X, RSM_O = RSM_I for every "
           "lambda (checked under LR-Sec5-Rep-claims).")
 

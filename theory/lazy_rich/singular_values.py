@@ -2,7 +2,7 @@
 import sympy as sp
 
 from theory.lazy_rich.symbols import MODE_RHS, lam, s, s0, t, tau
-from theory.registry import register
+from theory.registry import Forms, register
 
 mu = sp.sqrt(s ** 2 + lam ** 2 / 4)
 u = mu * t / tau
@@ -22,7 +22,8 @@ THM51 = register(
     statement=r"s_i(t) = s_i(0) + \gamma_i(t;\lambda)(\tilde s_i - s_i(0)), \gamma_i monotonic, increasing "
               r"from 0 to 1; \lambda\to0: \gamma\to\frac{e^{2\tilde st/\tau}-1}{e^{2\tilde st/\tau}-1+\tilde s/s(0)} "
               r"(sigmoidal); |\lambda|\to\infty: \gamma\to1-e^{-|\lambda|t/\tau} (exponential)",
-    printed=(TRAJECTORY, GAMMA, GAMMA_RICH, GAMMA_LAZY, MODE_RHS), expected="holds-if",
+    printed=Forms(trajectory=TRAJECTORY, gamma=GAMMA, gamma_rich=GAMMA_RICH, gamma_lazy=GAMMA_LAZY,
+                   mode_rhs=MODE_RHS), expected="holds-if",
     condition="s_i(0) > 0 whenever lambda = 0 (at lambda = 0 a mode starting at 0 stays at 0, "
               "gamma = 0 for all t); the |lambda| -> oo limit read as uniform closeness O(s~^2/lambda^2)",
     reconstructed=True,
@@ -35,6 +36,6 @@ register(
     title="rich: salient modes first; lazy: all modes at rate |lambda|, like a shallow net",
     statement="lambda -> 0: sigmoidal, saddle-to-saddle, the most salient features are learned first; "
               "|lambda| large: exponential, all features treated equally, dynamics resemble a shallow network.",
-    printed=(GAMMA_RICH, GAMMA_LAZY), expected="holds", reconstructed=False,
+    printed=Forms(gamma_rich=GAMMA_RICH, gamma_lazy=GAMMA_LAZY), expected="holds", reconstructed=False,
     notes="Rise time of mode i at lambda = 0: (tau/2 s~_i) ln(s~_i/s_i(0)). Shallow limit (square, "
           "non-aligned): W2W1(t) ~ Syx + (W2W1(0) - Syx) e^{-|lam| t/tau} with error O(lam^-2).")

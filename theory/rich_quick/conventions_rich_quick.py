@@ -17,6 +17,15 @@ EXPERIMENT_LOSS = convention("rich_quick").experiments
 
 f_i, y_i, n, i = sp.symbols("f_i y_i n i")
 
+#: The one reading of "WLOG eta_a eta_w = 1" (App A.2.1 L324) under which the unit-rate
+#: parameter-space forms of App A.2.3-A.2.6 (Eqs. 26-35) hold; recorded once, named as the
+#: condition of each of them.
+RATES_READING = ("the WLOG 'eta_a eta_w = 1' (App A.2.1 L324) read as unit rates eta_a = eta_w = 1, "
+                 "i.e. the form written in the rescaled variables a' = sqrt(eta_w) a, w' = sqrt(eta_a)"
+                 " w, beta_*' = sqrt(eta_a eta_w) beta_* (mu' = sqrt(eta_a eta_w) mu as L324 "
+                 "defines); read literally in a, w with only the product eta_a eta_w = 1 "
+                 "(eta_a != eta_w) the printed form fails")
+
 register(
     id="GRQ-Conv-GF", paper="rich_quick", where="Sec 1 Notation, L34; App A L282-286",
     kind="definition", title="1/2-sum loss, gradient flow with layer rates, t = lr*steps",
@@ -58,10 +67,10 @@ register(
               r"and \delta; \mu'=\sqrt{\eta_a\eta_w}\mu, \beta_*'=\sqrt{\eta_a\eta_w}\beta_* "
               r"absorb the product, so WLOG \eta_a\eta_w = 1",
     printed=sp.Eq(sp.Symbol("eta_a") * sp.Symbol("eta_w"), 1),
-    corrected_statement="The rescaling is exact for (mu, phi) and beta; but the parameter-space "
-                        "forms derived after it (Eqs. 26-35, footnote 3) need eta_a = eta_w = 1, "
-                        "not just eta_a*eta_w = 1.",
-    condition="eta_a = eta_w = 1 for the parameter-space forms (26)-(35); the product alone "
-              "suffices only for (mu, phi) and beta",
+    corrected_statement="The rescaling is exact for (mu, phi) and beta; the parameter-space forms "
+                        "derived after it (Eqs. 26-35) hold in the rescaled variables a' = "
+                        "sqrt(eta_w) a, w' = sqrt(eta_a) w (unit rates), not in a, w with only "
+                        "eta_a*eta_w = 1.",
+    condition=RATES_READING,
     expected="holds-if",
     notes="Catalogue GRQ-Conv-WLOG / E2.")

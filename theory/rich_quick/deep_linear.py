@@ -8,7 +8,7 @@ stands for ``||a||^2`` and ``r`` for ``||beta||``.
 """
 import sympy as sp
 
-from theory.registry import register
+from theory.registry import Forms, register
 
 l = sp.Symbol("l", integer=True, positive=True)
 i = sp.Symbol("i", integer=True, nonnegative=True)
@@ -56,11 +56,12 @@ register(
     printed={"Phi": (l + 1) / (l + 2) * r ** ((l + 2) / (l + 1)),
              "grad coefficient": r ** (-l / (l + 1)),
              "a_norm2 (120)": r ** (2 / (l + 1)),
-             "M (121)": (r ** (2 * l / (l + 1)), l * r ** (-2 / (l + 1))),
-             "M^-1 (122)": (r ** (-2 * l / (l + 1)), l / (l + 1) * r ** (-(4 * l + 2) / (l + 1))),
+             "M (121)": Forms(identity=r ** (2 * l / (l + 1)), outer=l * r ** (-2 / (l + 1))),
+             "M^-1 (122)": Forms(identity=r ** (-2 * l / (l + 1)),
+                                 outer=l / (l + 1) * r ** (-(4 * l + 2) / (l + 1))),
              "g": r ** (-l / (l + 1))},
-    corrected={"M^-1 (122)": (r ** (-2 * l / (l + 1)),
-                              -l / (l + 1) * r ** (-(4 * l + 2) / (l + 1)))},
+    corrected={"M^-1 (122)": Forms(identity=r ** (-2 * l / (l + 1)),
+                                   outer=-l / (l + 1) * r ** (-(4 * l + 2) / (l + 1)))},
     corrected_statement=r"Sherman-Morrison gives a MINUS sign in Eq. (122): "
                         r"$M^{-1} = \|\beta\|^{-2l/(l+1)}(I - \frac{l}{l+1}\hat\beta\hat\beta^\top)$;"
                         r" with it $M^{-1} = g\nabla^2\Phi$ holds and Eq. (119) is confirmed by GF",

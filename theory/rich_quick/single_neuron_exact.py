@@ -6,7 +6,8 @@ ODEs are stored as ``{state_symbol: rate}``; closed forms as expressions in ``t`
 """
 import sympy as sp
 
-from theory.registry import register
+from theory.registry import Forms, register
+from theory.rich_quick.conventions_rich_quick import RATES_READING
 from theory.rich_quick.single_neuron_symbols import (
     a, a0, b, c_mu, c_phi, delta, eta_a, eta_w, kappa, mu, mu0, nu, nu0, omega, omega0, phi,
     t, v, w1, w2)
@@ -69,9 +70,6 @@ RECOVER = (sp.sign(mu) * sp.sqrt((kappa(mu, 1) + delta) / 2), sp.sqrt((kappa(mu,
 RECOVER_GENERAL = (sp.sign(mu) * sp.sqrt((kappa(mu) + delta) / (2 * eta_w)),
                    sp.sqrt((kappa(mu) - delta) / (2 * eta_a)))
 
-RATES_CAVEAT = ("eta_a = eta_w = 1: with eta_a*eta_w = 1 only (the paper's WLOG) the printed form "
-                "fails; the general-rate form is encoded as corrected")
-
 register(
     id="GRQ-Eq(2)", paper="rich_quick", where="Sec 3, Eq. (2), L69", kind="ode-solution",
     title="Coupled (mu, phi) ODE",
@@ -113,7 +111,7 @@ register(
     kind="identity", title="(mu, phi) ODE and eta_w a^2 + eta_a ||w||^2 = kappa",
     statement=r"Eqs. (16)-(17) as Eq. (2); \eta_w a^2 + \eta_a\|w\|^2 = \sqrt{\delta^2 + "
               r"4\eta_a\eta_w\mu^2}",
-    printed=(MU_PHI_ODE, KEY_IDENTITY), expected="holds")
+    printed=Forms(mu_phi_ode=MU_PHI_ODE, key_identity=KEY_IDENTITY), expected="holds")
 
 register(
     id="GRQ-Eq(19)-(20)", paper="rich_quick", where="App A.2.1, Eqs. (19)-(20), L324-328",
@@ -142,8 +140,8 @@ register(
     kind="ode-solution", title="Balanced mu(t) (Bernoulli)",
     statement=r"\mu(t) = \frac{2\cosh^2(u)}{2u+\sinh 2u + c_\mu}, u = c_\phi+\|\beta_*\|t, "
               r"c_\mu = 2\mu_0^{-1}\cosh^2 c_\phi - (2c_\phi + \sinh 2c_\phi)",
-    printed=(MU_RATE_BALANCED, MU_BALANCED, C_MU),
-    corrected=(MU_BALANCED_CORRECTED, C_MU_CORRECTED),
+    printed=Forms(rate=MU_RATE_BALANCED, mu=MU_BALANCED, c_mu=C_MU),
+    corrected=Forms(mu=MU_BALANCED_CORRECTED, c_mu=C_MU_CORRECTED),
     corrected_statement="mu(t) = 2||beta_*|| cosh^2(u)/(2u + sinh 2u + c_mu), c_mu = "
                         "2||beta_*|| mu0^-1 cosh^2(c_phi) - (2c_phi + sinh 2c_phi); the printed form "
                         "holds only for ||beta_*|| = 1 (the Fig. 3 setting)",
@@ -156,27 +154,29 @@ register(
     statement=r"\dot\nu = \|\beta_*\|^2 - \delta\nu - \nu^2; \nu(t) = \frac{2R\nu_0\cosh Rt + "
               r"(2\|\beta_*\|^2-\delta\nu_0)\sinh Rt}{2R\cosh Rt + (2\nu_0+\delta)\sinh Rt}, "
               r"R = \frac12\sqrt{\delta^2+4\|\beta_*\|^2}",
-    printed=(NU_RATE, NU_SOLUTION), corrected=(NU_RATE_GENERAL, NU_SOLUTION_GENERAL),
-    corrected_statement="nu' = eta_w b^2 - delta nu - eta_a nu^2; solution with 2 eta_w b^2, "
-                        "2 eta_a nu0 and R = sqrt(delta^2 + 4 eta_a eta_w b^2)/2",
-    condition=RATES_CAVEAT, expected="erratum")
+    printed=Forms(rate=NU_RATE, solution=NU_SOLUTION),
+    corrected=Forms(rate=NU_RATE_GENERAL, solution=NU_SOLUTION_GENERAL),
+    corrected_statement="general rates in a, w: nu' = eta_w b^2 - delta nu - eta_a nu^2; solution "
+                        "with 2 eta_w b^2, 2 eta_a nu0 and R = sqrt(delta^2 + 4 eta_a eta_w b^2)/2",
+    condition=RATES_READING, expected="holds-if")
 
 register(
     id="GRQ-Eq(28)", paper="rich_quick", where="App A.2.3, Eq. (28), L366-370",
     kind="ode-solution", title="Upstream a(t): Bernoulli equation (solution omitted in paper)",
     statement=r"\dot a = a(\nu(t) + \delta - a^2)",
     printed=A_RATE, corrected=A_RATE_GENERAL,
-    corrected_statement="a' = a(eta_a nu + delta - eta_w a^2), solved in closed form: a^-2(t) = "
-                        "e^{-delta t}(2R/D)^2[a0^-2 + eta_w/(2R^2) int_0^t e^{delta s} D(s)^2 ds], "
-                        "D = 2R cosh Rt + (2 eta_a nu0 + delta) sinh Rt",
-    expected="erratum")
+    corrected_statement="general rates in a, w: a' = a(eta_a nu + delta - eta_w a^2), solved in "
+                        "closed form: a^-2(t) = e^{-delta t}(2R/D)^2[a0^-2 + eta_w/(2R^2) int_0^t "
+                        "e^{delta s} D(s)^2 ds], D = 2R cosh Rt + (2 eta_a nu0 + delta) sinh Rt",
+    condition=RATES_READING, expected="holds-if")
 
 register(
     id="GRQ-LemA.1", paper="rich_quick", where="App A.2.4, Lemma A.1, Eqs. (29)-(30), L376-386",
     kind="bound", title="At most one zero crossing of a(t) w(t)^T beta_*",
     statement=r"If a_0\ne0 or w_0^\top\beta_*\ne0, a(t)w(t)^\top\beta_*=0 has at most one "
               r"solution t\ge0",
-    printed=LEMMA_ODE, corrected=LEMMA_ODE_GENERAL,
+    printed=Forms(a=LEMMA_ODE[a], omega=LEMMA_ODE[omega]),
+    corrected=Forms(a=LEMMA_ODE_GENERAL[a], omega=LEMMA_ODE_GENERAL[omega]),
     corrected_statement="Proof's Eqs. (29)-(30) at general rates: a' = eta_a omega - a(eta_w a^2 "
                         "- delta), omega' = eta_w(a b^2 - a^2 omega); the invariance argument "
                         "and the lemma are unchanged",
@@ -187,10 +187,12 @@ register(
     kind="ode-solution", title="Sign-change case: v = a/omega Riccati, omega Bernoulli",
     statement=r"\dot v = 1 + \delta v - \|\beta_*\|^2 v^2; \dot\omega = v\|\beta_*\|^2\omega - "
               r"v^2\omega^3",
-    printed=(V_RATE, OMEGA_RATE), corrected=(V_RATE_GENERAL, OMEGA_RATE_GENERAL, V_SOLUTION_GENERAL),
-    corrected_statement="v' = eta_a + delta v - eta_w b^2 v^2, omega' = eta_w(v b^2 omega - v^2 "
-                        "omega^3); solutions (omitted in the paper) in closed form",
-    expected="erratum")
+    printed=Forms(v_rate=V_RATE, omega_rate=OMEGA_RATE),
+    corrected=Forms(v_rate=V_RATE_GENERAL, omega_rate=OMEGA_RATE_GENERAL, v_solution=V_SOLUTION_GENERAL),
+    corrected_statement="general rates in a, w: v' = eta_a + delta v - eta_w b^2 v^2, omega' = "
+                        "eta_w(v b^2 omega - v^2 omega^3); solutions (omitted in the paper) in "
+                        "closed form",
+    condition=RATES_READING, expected="holds-if")
 
 register(
     id="GRQ-Eq(33)", paper="rich_quick", where="App A.2.5, Eq. (33), Fig. 7, L396-407",
@@ -198,8 +200,9 @@ register(
     statement=r"S^+ = \{a_0>0 if \delta\ge0; w_0^\top\beta_* > -\frac{a_0}{2}(\delta + "
               r"\sqrt{\delta^2+4\|\beta_*\|^2}) if \delta<0\}",
     printed=BASIN, corrected=BASIN_GENERAL,
-    corrected_statement="eta_a w0^T beta_* > -(a0/2)(delta + sqrt(delta^2 + 4 eta_a eta_w b^2))",
-    expected="erratum")
+    corrected_statement="general rates in a, w: eta_a w0^T beta_* > -(a0/2)(delta + sqrt(delta^2 + "
+                        "4 eta_a eta_w b^2))",
+    condition=RATES_READING, expected="holds-if")
 
 register(
     id="GRQ-Eq(34)-(35)", paper="rich_quick", where="App A.2.6, Eqs. (34)-(35), L409-419",
@@ -207,10 +210,12 @@ register(
     statement=r"a = sgn(\mu)\sqrt{(\sqrt{\delta^2+4\mu^2}+\delta)/2}, \|w\| = "
               r"\sqrt{(\sqrt{\delta^2+4\mu^2}-\delta)/2}; w = c_1\beta_*/\|\beta_*\| + c_2 "
               r"P_\perp w_0/\|P_\perp w_0\|, c_1 = \|w\|\phi, c_2 = \sqrt{\|w\|^2-c_1^2}\ge0",
-    printed=RECOVER, corrected=RECOVER_GENERAL,
-    corrected_statement="a^2 = (kappa + delta)/(2 eta_w), ||w||^2 = (kappa - delta)/(2 eta_a), "
-                        "kappa = sqrt(delta^2 + 4 eta_a eta_w mu^2); Eq. (35) unchanged",
-    expected="erratum")
+    printed=Forms(a=RECOVER[0], w_norm=RECOVER[1]),
+    corrected=Forms(a=RECOVER_GENERAL[0], w_norm=RECOVER_GENERAL[1]),
+    corrected_statement="general rates in a, w: a^2 = (kappa + delta)/(2 eta_w), ||w||^2 = "
+                        "(kappa - delta)/(2 eta_a), kappa = sqrt(delta^2 + 4 eta_a eta_w mu^2); "
+                        "Eq. (35) unchanged",
+    condition=RATES_READING, expected="holds-if")
 
 register(
     id="GRQ-Fig8", paper="rich_quick", where="Fig. 8, L424", kind="empirical",

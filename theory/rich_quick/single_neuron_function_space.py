@@ -2,7 +2,7 @@
 L426-450): beta = a w, the preconditioner M(beta, delta), its regime limits, the rescaling."""
 import sympy as sp
 
-from theory.registry import register
+from theory.registry import Forms, register
 from theory.rich_quick.single_neuron_symbols import a, delta, eta_a, eta_w, r, w1, w2
 
 _wv = sp.Matrix([w1, w2])
@@ -43,7 +43,8 @@ register(
     statement=r"\delta\gg0: M\approx\delta I_d (lazy); \delta=0: M = \sqrt{\eta_a\eta_w}\|\beta\|"
               r"(I_d+\beta\beta^\top/\|\beta\|^2); \delta\ll0: M\approx|\delta|\beta\beta^\top/"
               r"\|\beta\|^2 (lazy, then delayed rich)",
-    printed=M_LIMITS_PRINTED, expected="holds",
+    printed=Forms(delta_to_plus_inf=M_LIMITS_PRINTED["+oo"], delta_zero=M_LIMITS_PRINTED["0"],
+                  delta_to_minus_inf=M_LIMITS_PRINTED["-oo"]), expected="holds",
     notes="Limits of the eigenvalues (kappa+delta)/2 (beta-perp) and kappa (beta) relative to "
           "|delta|; the upstream beta path deviates from linear-regression GF by O(1/delta^2).")
 
@@ -53,7 +54,7 @@ register(
     statement=r"\dot\beta = a\dot w + \dot a w = -M(X^\top X\beta - X^\top y); a^2 = (\kappa+"
               r"\delta)/(2\eta_w); ww^\top = (\kappa-\delta)/(2\eta_a)\,\beta\beta^\top/\|\beta\|^2;"
               r" Eq. (39) = Eq. (4); a(t)^2>0 for \delta\ge0 and for \delta<0 without sign change",
-    printed=(M_WEIGHTS, A_SQ, WW_T, M_BETA), expected="holds")
+    printed=Forms(M_weights=M_WEIGHTS, a_sq=A_SQ, ww_T=WW_T, M_beta=M_BETA), expected="holds")
 
 register(
     id="GRQ-Claim-A3-rescale", paper="rich_quick", where="App A.3 L450", kind="identity",

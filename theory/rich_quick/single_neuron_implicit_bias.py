@@ -5,7 +5,7 @@ Theorem 3.1 and Eqs. (46)-(72) assume ``eta_a eta_w = 1`` (App A.3, L448).
 """
 import sympy as sp
 
-from theory.registry import register
+from theory.registry import Forms, register
 from theory.rich_quick.single_neuron_symbols import alpha, b, delta, k, r, x
 
 _K = sp.sqrt(delta ** 2 + 4 * x)
@@ -48,12 +48,14 @@ register(
               r"X\beta=y, \Psi_\delta = \frac13(\sqrt{\delta^2+4\|\beta\|^2}-2\delta)"
               r"\sqrt{\sqrt{\delta^2+4\|\beta\|^2}+\delta}, \psi_\delta = \sqrt{\sqrt{\delta^2+4"
               r"\|\beta_0\|^2}-\delta}",
-    printed=(PSI_THM, PSI_SMALL_THM), corrected=PSI_SMALL_GENERAL,
+    printed=Forms(Psi=PSI_THM, psi=PSI_SMALL_THM), corrected=Forms(psi=PSI_SMALL_GENERAL),
     corrected_statement="general rates: minimise Psi_delta(c beta) - psi'_delta c beta0_hat^T "
                         "beta, c = sqrt(eta_a eta_w), psi' = sqrt(sqrt(delta^2 + 4c^2||beta0||^2)"
                         " - delta)",
-    condition="eta_a*eta_w = 1 (assumed in App A.3, L448, not in the theorem, whose delta "
-              "carries the rates)",
+    condition="the WLOG 'eta_a eta_w = 1' of App A.3 (L450) read as the change of variables "
+              "beta' = sqrt(eta_a eta_w) beta, y' = sqrt(eta_a eta_w) y (or rates with product 1); "
+              "in the original beta at rates with eta_a eta_w != 1 the printed argmin misses the "
+              "limit (the theorem states 'for any delta', whose delta carries the rates)",
     expected="holds-if")
 
 register(
@@ -71,8 +73,10 @@ register(
               r"(\nabla\Phi(\beta)) = -X^\top\rho'; \nu = \int_0^\infty\rho\,dt (warped: "
               r"\int g\rho) gives \nabla Q(\beta(\infty)) = X^\top\nu",
     printed=None,
-    corrected_statement="d/dt grad Phi(beta(t)) = -g X^T rho (time derivative missing), and "
-                        "nu = -int g rho dt (sign)",
+    corrected_statement="nu = -int g rho dt (sign): Eq. (43) gives grad Q(beta(inf)) = -X^T int "
+                        "rho dt.  The rewrite '(grad Phi(beta)) = -X^T rho' is read as d/dt grad "
+                        "Phi(beta(t)) = -X^T rho (the bare parentheses suggest a dot accent lost in "
+                        "the text), and is measured in that form",
     expected="erratum", notes="Catalogue E4.")
 
 register(
@@ -81,7 +85,7 @@ register(
     statement=r"M^{-1} = f_\delta(\|\beta\|^2)I_d - h_\delta(\|\beta\|^2)\beta\beta^\top, "
               r"f_\delta = 2/(\sqrt{\delta^2+4x}+\delta), h_\delta = (\sqrt{\delta^2+4x}-\delta)/"
               r"(x\sqrt{\delta^2+4x}(\sqrt{\delta^2+4x}+\delta))",
-    printed=(F_DELTA, H_DELTA), expected="holds")
+    printed=Forms(f=F_DELTA, h=H_DELTA), expected="holds")
 
 register(
     id="GRQ-Eq(50)-(54)", paper="rich_quick", where="App A.4.2, Eqs. (50)-(54), L504-524",
@@ -98,7 +102,7 @@ register(
     kind="ode-solution", title="Time warp g_delta making g M^{-1} a Hessian map",
     statement=r"g' = -(2f)^{-1}(2f'+h)g, -(2f)^{-1}(2f'+h) = 1/(\sqrt{\delta^2+4x}(\sqrt{"
               r"\delta^2+4x}+\delta)), g_\delta(x) = \sqrt{\sqrt{\delta^2+4x}+\delta}",
-    printed=(G_RATE_COEFF, G_DELTA), expected="holds")
+    printed=Forms(rate_coeff=G_RATE_COEFF, g=G_DELTA), expected="holds")
 
 register(
     id="GRQ-Eq(59)-(67)", paper="rich_quick", where="App A.4.2, Eqs. (59)-(67), L544-574",
@@ -107,7 +111,8 @@ register(
               r"q' = 2x/\sqrt{\sqrt{\delta^2+4x^2}+\delta}, q'' = \sqrt{\sqrt{\delta^2+4x^2}+\delta}"
               r"/\sqrt{\delta^2+4x^2}, c_\delta = \max\{0, sgn\delta\sqrt2|\delta|^{3/2}/3\}, "
               r"\Phi_\delta = q(\|\beta\|)+c_\delta, \nabla^2\Phi_\delta = g M^{-1}",
-    printed=(GMINV, Q_PRINTED, DQ_PRINTED, D2Q_PRINTED, C_DELTA), expected="holds")
+    printed=Forms(gMinv_identity=GMINV[0], gMinv_outer=GMINV[1], q=Q_PRINTED, dq=DQ_PRINTED,
+                  d2q=D2Q_PRINTED, c=C_DELTA), expected="holds")
 
 register(
     id="GRQ-ThmA.2", paper="rich_quick", where="App A.4.3, Thm A.2, Eqs. (68)-(69), L578-594",
@@ -116,7 +121,7 @@ register(
               r"\sqrt{x^2+\delta^2/4}-\delta/2}/x, z = -\frac32\sqrt{\sqrt{\|\beta_0\|^2+"
               r"\delta^2/4}-\frac\delta2\frac{\beta_0}{\|\beta_0\|}}; \Phi_\delta = \frac{2\sqrt2}"
               r"{3}q_\delta(\|\beta\|)+c_\delta",
-    printed=(Q_AZULAY, EQ69), corrected=Z_COEFF,
+    printed=Forms(q_azulay=Q_AZULAY, eq69=EQ69), corrected=Forms(z_coeff=Z_COEFF),
     corrected_statement="z = -(3/2) sqrt(sqrt(||beta0||^2 + delta^2/4) - delta/2) * "
                         "beta0/||beta0|| (unit vector outside the square root)",
     expected="erratum", notes="Catalogue E5.")
@@ -128,7 +133,8 @@ register(
               r"\delta^2/4} - \frac\delta2\frac{\alpha}{\sqrt{\|\beta_*\|^2+\alpha^2}} = "
               r"-2z^\top v/3; Eq. (72): \alpha = k\sqrt{(k^2+\delta)/2 + \sqrt{((k^2+\delta)/2)^2"
               r"+\|\beta_*\|^2}}; remark: \beta_* - \alpha v also works when a changes sign",
-    printed=(DQ_AZULAY, EQ71_PRINTED, EQ72), corrected=EQ71_CORRECTED,
+    printed=Forms(dq_azulay=DQ_AZULAY, eq71=EQ71_PRINTED, eq72=EQ72),
+    corrected=Forms(eq71=EQ71_CORRECTED),
     corrected_statement="Eq. (71): sqrt(sqrt(||beta_*||^2 + alpha^2 + delta^2/4) - delta/2) * "
                         "alpha/sqrt(||beta_*||^2 + alpha^2) = k; beta_* must be the min-norm "
                         "interpolant",

@@ -13,7 +13,7 @@ Gram's eigenvalues, beside the name of the Gram (``"btb"`` = ``beta^T beta``, ``
 """
 import sympy as sp
 
-from theory.registry import register
+from theory.registry import Forms, register
 
 c, d, n, h = sp.symbols("c d n h", integer=True, positive=True)
 A = sp.MatrixSymbol("A", h, c)
@@ -27,6 +27,17 @@ r2 = sp.Symbol("r2", nonnegative=True)
 x = sp.Symbol("x", nonnegative=True)
 kappa = sp.sqrt(delta ** 2 + 4 * eta_a * eta_w * r2)
 KP = sp.KroneckerProduct
+
+
+def gram_kron(left, left_gram, right, right_gram):
+    """``left(G1) (x) I + I (x) right(G2)``: scalar functions of ``x`` applied to the Grams named
+    by ``left_gram`` / ``right_gram`` ('btb' = beta^T beta, 'bbt' = beta beta^T)."""
+    return Forms(left=left, left_gram=left_gram, right=right, right_gram=right_gram)
+
+
+def gram_function(f, gram):
+    """``f(G)``: a scalar function of ``x`` applied to the Gram named by ``gram``."""
+    return Forms(f=f, gram=gram)
 
 
 def kron_sum(P, Q, left=c, right=d):
@@ -145,11 +156,11 @@ register(
               r"(98) $W^\top W = \frac1{\eta_a}(-\frac\delta2 I + \sqrt{\cdot\beta\beta^\top})$, "
               r"(99) $A^\top A=\frac1{\eta_w}(\frac\delta2 I+\sqrt{\cdot\beta^\top\beta})$; "
               r"(101) has $\beta^\top\beta$ in both slots",
-    printed={"(97)": (SQRT_GRAM, "btb", SQRT_GRAM, "bbt"),
-             "(101)": (SQRT_GRAM, "btb", SQRT_GRAM, "btb"),
-             "(98) WtW": ((-delta / 2 + SQRT_GRAM) / eta_a, "bbt"),
-             "(99) AtA": ((delta / 2 + SQRT_GRAM) / eta_w, "btb")},
-    corrected={"(101)": (SQRT_GRAM, "btb", SQRT_GRAM, "bbt")},
+    printed={"(97)": gram_kron(SQRT_GRAM, "btb", SQRT_GRAM, "bbt"),
+             "(101)": gram_kron(SQRT_GRAM, "btb", SQRT_GRAM, "btb"),
+             "(98) WtW": gram_function((-delta / 2 + SQRT_GRAM) / eta_a, "bbt"),
+             "(99) AtA": gram_function((delta / 2 + SQRT_GRAM) / eta_w, "btb")},
+    corrected={"(101)": gram_kron(SQRT_GRAM, "btb", SQRT_GRAM, "bbt")},
     corrected_statement=r"Eq. (101)'s second slot is $\sqrt{\eta_a\eta_w\beta\beta^\top+\delta^2/4}$"
                         r" as in Eq. (97); the isotropic condition is "
                         r"$\eta_w AA^\top-\eta_a WW^\top=\delta I_h$ (L752 drops the etas)",
@@ -160,10 +171,10 @@ register(
     title="limits of the square-network M",
     statement=r"$M\to\delta I$ ($\delta\to\pm\infty$), $M = \beta\beta^\top\otimes I + I\otimes"
               r"\beta^\top\beta$ ($\delta = 0$)",
-    printed={"-oo": delta, "+oo": delta, "0": (x, "bbt", x, "btb")},
+    printed={"-oo": delta, "+oo": delta, "0": gram_kron(x, "bbt", x, "btb")},
     corrected={"-oo": sp.Abs(delta), "+oo": sp.Abs(delta),
-               "0": (sp.sqrt(eta_a * eta_w) * sp.sqrt(x), "btb", sp.sqrt(eta_a * eta_w) * sp.sqrt(x),
-                     "bbt")},
+               "0": gram_kron(sp.sqrt(eta_a * eta_w) * sp.sqrt(x), "btb",
+                              sp.sqrt(eta_a * eta_w) * sp.sqrt(x), "bbt")},
     corrected_statement=r"$M/|\delta|\to I_{dc}$ as $\delta\to\pm\infty$; at $\delta=0$ "
                         r"$M = \sqrt{\eta_a\eta_w}[(\beta^\top\beta)^{1/2}\otimes I_d + "
                         r"I_c\otimes(\beta\beta^\top)^{1/2}]$",

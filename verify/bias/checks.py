@@ -22,6 +22,7 @@ from theory.bias import bias_mode as bm
 from theory.bias import matrices as m
 from theory.conventions import SUM_HALF
 from verify.checks.symbolic import is_zero
+from numerics.bias.linear_flows import off_diagonal_ratio  # noqa: F401  (BA-Eq(2) reads it here)
 from numerics.linalg import random_orthogonal
 
 
@@ -318,35 +319,6 @@ def equal_overlap(Y, tol=1e-9) -> bool:
                 and r.mean() >= lam * (1 - 1e-9))
 
 
-def linear_flow_plateau(Y, c, a0=1e-8, seed=0, n_hid=16):
-    """The linear network's outputs on its first plateau, by integrating its gradient flow
-    (one-hot inputs with bias c, paper time t/tau) from a small random init.
-
-    Mode alpha leaves a0 near t_alpha = ln(1/a0)/(2 s_alpha) (s_alpha the singular values of
-    Sigma~yx); the first plateau is sampled at the geometric mean of t_0 and t_1.  Returns
-    (t_plateau, loss there, outputs there (N_out x P)).
-    """
-    from numerics.ode import integrate_flow
-    Y = np.asarray(Y, float)
-    P = Y.shape[1]
-    Xa = augment(np.eye(P), c)
-    syx, sx = Y @ Xa.T / P, Xa @ Xa.T / P
-    s = np.linalg.svd(syx, compute_uv=False)
-    t_plateau = np.log(1 / a0) / (2 * np.sqrt(s[0] * s[1]))
-    rng = np.random.default_rng(seed)
-    std = np.sqrt(2 * a0 / n_hid)            # BA-D2: effective a0 ~ H std^2 / 2
-    W1 = rng.standard_normal((n_hid, P + 1)) * std
-    W2 = rng.standard_normal((Y.shape[0], n_hid)) * std
-
-    def rhs(t, q):
-        err = syx - q["W2"] @ q["W1"] @ sx
-        return {"W1": q["W2"].T @ err, "W2": err @ q["W1"].T}
-
-    flow = integrate_flow(rhs, {"W1": W1, "W2": W2}, t_plateau, t_eval=np.array([t_plateau]))
-    out = flow.states["W2"][..., -1] @ flow.states["W1"][..., -1] @ Xa
-    return float(t_plateau), float(0.5 * ((out - Y) ** 2).sum()), out
-
-
 # ---------------------------------------------------------------------------------------------
 # the dead-unit delay (Eq. 14)
 
@@ -457,41 +429,6 @@ def effective_a0_fits(a0_expr, *, seeds, n_hid=64, sigma2=2e-4, lr=2e-3, steps=2
     return np.array(fits), np.array(preds), float(a0_expr.subs({H: n_hid, s2: sigma2}))
 
 
-def off_diagonal_ratio(aligned: bool, n_in=5, n_hid=4, n_out=3, seed=0, a0=1e-3):
-    """BA-Eq(2): max over the flow of ||offdiag(U^T W2 W1 V)|| / max ||diag(U^T W2 W1 V)||, for
-    the matrix gradient flow (tau = 1) on statistics sharing V, from an aligned balanced init or
-    a small random one of the same effective a0 (BA-D2: H std^2 / 2 = a0)."""
-    from numerics.ode import integrate_flow
-    rng = np.random.default_rng(seed)
-    U, V, R = (random_orthogonal(n, rng) for n in (n_out, n_in, n_hid))
-    r = min(n_in, n_out, n_hid)
-    s_vals = np.sort(rng.uniform(0.3, 2.0, r))[::-1]
-    S = np.zeros((n_out, n_in))
-    S[np.arange(r), np.arange(r)] = s_vals
-    D = np.diag(rng.uniform(0.5, 2.0, n_in))
-    syx, sx = U @ S @ V.T, V @ D @ V.T
-    if aligned:
-        W1 = R[:, :r] @ np.diag(np.full(r, np.sqrt(a0))) @ V[:, :r].T
-        W2 = U[:, :r] @ np.diag(np.full(r, np.sqrt(a0))) @ R[:, :r].T
-    else:
-        std = np.sqrt(2 * a0 / n_hid)
-        W1 = rng.standard_normal((n_hid, n_in)) * std
-        W2 = rng.standard_normal((n_out, n_hid)) * std
-
-    def rhs(t, q):
-        err = syx - q["W2"] @ q["W1"] @ sx
-        return {"W1": q["W2"].T @ err, "W2": err @ q["W1"].T}
-
-    t_end = 2 * np.log(1 / a0) / (2 * s_vals.min())
-    flow = integrate_flow(rhs, {"W1": W1, "W2": W2}, t_end, t_eval=np.linspace(0, t_end, 200))
-    M = np.einsum("oa,ohT,hiT,ib->Tab", U, flow.states["W2"], flow.states["W1"], V)
-    diag = np.zeros_like(M)
-    idx = np.arange(min(M.shape[1:]))
-    diag[:, idx, idx] = M[:, idx, idx]
-    off = np.linalg.norm(M - diag, axis=(1, 2)).max()
-    return float(off / np.linalg.norm(diag, axis=(1, 2)).max())
-
-
 # ---------------------------------------------------------------------------------------------
 # Eq. (1) extremes and Eq. (11) early bias rates
 
@@ -547,3 +484,25 @@ def gated_linear_shifts(dead_fractions, *, seeds, n_hid=64, sigma2=2e-4, lr=2e-3
         g[:int(round(f * n_hid))] = 0.0
         shifts.append(half_rises(g) - full)
     return np.array(shifts), s[:3], conventions_tau(lr, Xa.shape[1], "bias")
+
+
+def svd_chain_errors(forms, c, n_in=3, n_hid=6, n_out=2, seed=0) -> dict:
+    """BL-Eq(6): rel err of each named form of the chain against W2 W~1 x~ for an aligned network
+    (W2 W~1 = U A V~^T by construction), bias strength ``c``; inf where shapes do not conform."""
+    rng = np.random.default_rng(seed)
+    U, V = random_orthogonal(n_out, rng), random_orthogonal(n_in + 1, rng)
+    R = random_orthogonal(n_hid, rng)
+    r = min(n_out, n_in + 1)
+    a = rng.uniform(0.2, 2.0, r)
+    A = np.zeros((n_out, n_in + 1))
+    A[np.arange(r), np.arange(r)] = a
+    W2 = U[:, :r] @ np.diag(np.sqrt(a)) @ R[:, :r].T        # aligned: W2 W~1 = U A V^T
+    W1_aug = R[:, :r] @ np.diag(np.sqrt(a)) @ V[:, :r].T
+    x = rng.standard_normal((n_in, 1))
+    x_aug = np.vstack([[[c]], x])
+    values = dict(U=U, V_aug=V, A=A, W2=W2, W1_aug=W1_aug, W1=W1_aug[:, 1:],
+                  b=W1_aug[:, :1], x=x, x_aug=x_aug, c=c)
+    ref = W2 @ W1_aug @ x_aug
+    dims = dims_of(n_in=n_in, n_hid=n_hid, n_out=n_out)
+    return {name: form_error(f, dims, values, ref) for name, f in forms.items()}
+

@@ -4,6 +4,7 @@ import pytest
 import sympy as sp
 from hypothesis import strategies as st
 
+from numerics.bias.linear_flows import linear_flow_plateau
 from numerics.closed_forms import hitting_time
 from numerics.datasets import correlations, hierarchy
 from theory.bias import bias_mode as bm
@@ -11,42 +12,41 @@ from theory.registry import REGISTRY
 from verify.bias import checks as ck
 from verify.bias.strategies import bias_strengths, equal_overlap_labels, label_matrices, \
     unbalanced_classes
+from verify.measurement import exact, reading
 from verify.properties import search
 
-GAP_TOL = 1e-10   # |s0 - sigma_1| / sigma_1: float64 SVD of matrices of size <= 15 x 9
+GAP_TOL = 1e-10
+SVD = reading("|s0 - sigma_1| / sigma_1: float64 SVD of matrices of size <= 15 x 9")
+SYMPY = exact("sympy simplify")
 UNBALANCED = np.array([[1, 1, 1, 0], [0, 0, 0, 1.0]])      # one-hot classes of sizes 3 and 1
 SIGNED = np.array([[1.0, -1.0], [0.1, 0.1]])                # equal overlap, ybar small
 
 
 def _gap(Y, c):
-    gap = ck.top_singular_gap(bm.proposition["s0"], Y, c)
-    return gap <= GAP_TOL, gap
+    return ck.top_singular_gap(bm.proposition["s0"], Y, c)
 
 
 @pytest.mark.claim("BL-Prop1", "BL-Def-BiasMode")
 def test_eigen_statements_and_eq5_hold_symbolically(claim):
     eig = {P: ck.eigen_statements(bm.proposition, P) for P in range(2, 7)}
     image = {P: ck.image_identity(bm.proposition, P, n_out) for P, n_out in ((2, 1), (3, 2), (5, 3))}
-    ok = all(all(v.values()) for v in eig.values()) and all(image.values())
-    # F.1 L678 writes the top entry of P Sx~ v~0 as c^2 P + 1^T (1/(cP)) 1 (informational)
-    P = 4
-    top_entry = (P * bm.sigma_x(P) * bm.top_eigenvector(P))[0]
-    l678 = ck.is_zero(top_entry - (bm.c ** 2 * P + sum(sp.ones(1, P) * sp.ones(P, 1) / (bm.c * P))))
-    claim.holds(ok, f"(F.1 L678's intermediate c^2P + 1^T(1/(cP))1 equals the true top entry "
-                    f"c^2P + 1: {l678}; the end value is right) "
-                    "sympy, symbolic c: spec(Sx~) = {c^2+1/P, 1/P (x P-1), 0}, Sx~ v~0 = (c^2+1/P)"
-                    " v~0, [0; q] (1^T q = 0) in the 1/P eigenspace, Sx~ [1; -c 1] = 0 for P = 2..6: "
-                    f"{all(all(v.values()) for v in eig.values())}; Eq. (5) Syx~ v~0/||v~0|| = "
-                    f"sign(c) sqrt(c^2+1/P) ybar for fully symbolic Y (P, N_out) in (2,1), (3,2), "
-                    f"(5,3), c of both signs: {all(image.values())}")
+    claim.holds(
+        *(claim.measure(f"P = {P}: {what}", ok, "==", True, source=SYMPY)
+          for P, r in eig.items() for what, ok in r.items()),
+        *(claim.measure(f"Eq. (5) Syx~ v~0/||v~0|| = sign(c) sqrt(c^2+1/P) ybar, symbolic Y, "
+                        f"(P, N_out) = {key}, c of both signs", ok, "==", True, source=SYMPY)
+          for key, ok in image.items()),
+        note="symbolic c: spec(Sx~) = {c^2+1/P, 1/P (x P-1), 0}, Sx~ v~0 = (c^2+1/P) v~0, [0; q] "
+             "(1^T q = 0) in the 1/P eigenspace, Sx~ [1; -c 1] = 0")
 
 
 @pytest.mark.claim("BL-Prop1")
 def test_s0_is_the_top_singular_value_only_for_equal_overlap_labels(claim, report_figure):
-    under = search(_gap, examples=[dict(Y=hierarchy(2)[1], c=1.0), dict(Y=hierarchy(3)[1], c=0.01),
-                                   dict(Y=np.eye(3), c=-50.0)],
+    under = search(_gap, ("<=", GAP_TOL),
+                   examples=[dict(Y=hierarchy(2)[1], c=1.0), dict(Y=hierarchy(3)[1], c=0.01),
+                             dict(Y=np.eye(3), c=-50.0)],
                    Y=equal_overlap_labels(), c=bias_strengths)
-    without = search(_gap, examples=[dict(Y=UNBALANCED, c=1.0)],
+    without = search(_gap, ("<=", GAP_TOL), examples=[dict(Y=UNBALANCED, c=1.0)],
                      Y=st.one_of(unbalanced_classes(), label_matrices(nonnegative=True)),
                      c=bias_strengths)
     report_figure(_s0_figure(), "BL-Prop1: top singular value of Syx~ (markers, SVD) divided by "
@@ -54,15 +54,14 @@ def test_s0_is_the_top_singular_value_only_for_equal_overlap_labels(claim, repor
                   "exact for the 4-item tree (equal overlap), above it for one-hot classes of "
                   "sizes 3 and 1 and for signed labels (where the bias mode is not the top mode "
                   "until c ~ 7)")
-    s_tree = [ck.top_singular_gap(bm.proposition["s0"], hierarchy(k)[1], 1.0) for k in (2, 3)]
-    claim.holds_if(REGISTRY["BL-Prop1"].condition, under.ok, without.ok,
-                   under.evidence("|sqrt(c^2+1/P)||ybar|| - sigma_1(Syx~)| / sigma_1, X = I_P, "
-                                  "non-negative equal-overlap labels, c both signs")
-                   + "; " + without.evidence("the same for unbalanced one-hot classes / general "
-                                             "non-negative labels")
-                   + f"; trees (4, 8 items) c = 1: {s_tree[0]:.1g}, {s_tree[1]:.1g}",
-                   counterexample=without.counterexample
-                   + " e.g. classes of sizes 3 and 1, c = 1: sigma_1 = 0.8955 > s0 = 0.8839")
+    claim.holds_if(
+        REGISTRY["BL-Prop1"].condition,
+        under=claim.measure("|sqrt(c^2+1/P)||ybar|| - sigma_1(Syx~)| / sigma_1, X = I_P, "
+                            "non-negative equal-overlap labels, c both signs", under, source=SVD),
+        without=claim.measure("the same for unbalanced one-hot classes / general non-negative "
+                              "labels", without, source=SVD),
+        counterexample=without.counterexample
+        + " e.g. classes of sizes 3 and 1, c = 1: sigma_1 = 0.8955 > s0 = 0.8839")
 
 
 @pytest.mark.claim("BL-Def-BiasMode")
@@ -76,24 +75,20 @@ def test_bias_direction_maps_onto_the_mean_label(claim):
         ybar = Y.mean(1)
         cos = abs(image @ ybar) / (np.linalg.norm(image) * np.linalg.norm(ybar))
         eig_res = np.linalg.norm(sx @ v0 - (c ** 2 + 1 / P) * v0)
-        err = max(1 - cos, eig_res / (c ** 2 + 1 / P))
-        return err <= 1e-12, err     # float64 rounding of a (P+1)-vector product
+        return max(1 - cos, eig_res / (c ** 2 + 1 / P))
 
-    res = search(prop, Y=label_matrices(), c=bias_strengths)
-    claim.defined(res.ok, res.evidence("right vector [1; 1/(cP) 1] is an eigenvector of Sx~ and "
-                                       "its image under Syx~ is parallel to ybar (1 - cos), "
-                                       "general signed Y"))
+    res = search(prop, ("<=", 1e-12), Y=label_matrices(), c=bias_strengths)
+    claim.defined(claim.measure("right vector [1; 1/(cP) 1]: eigen-residual in Sx~ and 1 - cos of "
+                                "its Syx~ image with ybar, general signed Y, worst", res,
+                                source=reading("float64 rounding of a (P+1)-vector product")))
 
 
 @pytest.mark.claim("BL-Claim-cIndep")
 def test_bias_mode_leads_for_every_c_but_its_speed_depends_on_c(claim):
-    def leads(Y, c):
-        gap = ck.top_singular_gap(bm.proposition["s0"], Y, c)
-        return gap <= GAP_TOL, gap
-
-    under = search(leads, examples=[dict(Y=hierarchy(2)[1], c=1e-2), dict(Y=hierarchy(2)[1], c=1e2)],
+    under = search(_gap, ("<=", GAP_TOL),
+                   examples=[dict(Y=hierarchy(2)[1], c=1e-2), dict(Y=hierarchy(2)[1], c=1e2)],
                    Y=equal_overlap_labels(), c=bias_strengths)
-    without = search(leads, examples=[dict(Y=SIGNED, c=0.5)], Y=label_matrices(),
+    without = search(_gap, ("<=", GAP_TOL), examples=[dict(Y=SIGNED, c=0.5)], Y=label_matrices(),
                      c=bias_strengths)
     # Speed: hitting time of the bias mode (rho = 0.5 s0/d0, a0 = 1e-3 s0/d0) at c = 0.1 vs 10.
     Y, P = hierarchy(2)[1], 4
@@ -102,14 +97,16 @@ def test_bias_mode_leads_for_every_c_but_its_speed_depends_on_c(claim):
                                    np.sqrt(c ** 2 + 1 / P) * ybar, c ** 2 + 1 / P,
                                    1e-3 * np.sqrt(c ** 2 + 1 / P) * ybar / (c ** 2 + 1 / P)))
              for c in (0.1, 10.0)}
-    claim.holds_if(REGISTRY["BL-Claim-cIndep"].condition, under.ok, without.ok,
-                   under.evidence("bias mode = top singular value (gap) over c in +-[1e-2, 1e2], "
-                                  "equal-overlap labels")
-                   + "; " + without.evidence("the same for general signed labels")
-                   + f"; speed does depend on c: bias-mode hitting time (t/tau, 4-item tree) "
-                     f"{times[0.1]:.3g} at c = 0.1 vs {times[10.0]:.3g} at c = 10",
-                   counterexample=without.counterexample
-                   + " e.g. y = (1, 0.1), (-1, 0.1): the bias mode leads only for c > ~7")
+    claim.holds_if(
+        REGISTRY["BL-Claim-cIndep"].condition,
+        under=[claim.measure("bias mode = top singular value (gap) over c in +-[1e-2, 1e2], "
+                             "equal-overlap labels", under, source=SVD),
+               claim.measure("bias-mode hitting time (t/tau, 4-item tree), c = 0.1 over c = 10",
+                             times[0.1] / times[10.0], ">", 1,
+                             source=reading("only the speed depends on c: any ratio above 1"))],
+        without=claim.measure("the same gap for general signed labels", without, source=SVD),
+        counterexample=without.counterexample
+        + " e.g. y = (1, 0.1), (-1, 0.1): the bias mode leads only for c > ~7")
 
 
 @pytest.mark.claim("BL-Claim-ybar")
@@ -120,24 +117,23 @@ def test_bias_mode_plateau_outputs_the_mean_label(claim):
                 for e in bm.saturated_bias_mode_outputs(Y, c) - bm.mean_label(Y) * sp.ones(1, 3))
 
     def plateau_error(Y, c):
-        t_p, loss, out = ck.linear_flow_plateau(Y, c)
+        t_p, loss, out = linear_flow_plateau(Y, c)
         ybar = Y.mean(1, keepdims=True)
         return float(np.max(np.linalg.norm(out - ybar, axis=0)) / np.linalg.norm(ybar)), loss
 
-    tol = 2e-2   # the next mode has grown to ~1e-4..1e-3 of its plateau at the sampled time
-    under = {c: plateau_error(hierarchy(2)[1], c) for c in (0.3, 1.0, -2.0)}
-    without = {c: plateau_error(UNBALANCED, c) for c in (0.3, 1.0, 5.0)}
-    ok_under = exact and max(e for e, _ in under.values()) <= tol
-    ok_without = max(e for e, _ in without.values()) <= tol
-    claim.holds_if(REGISTRY["BL-Claim-ybar"].condition, ok_under, ok_without,
-                   f"sympy: u0 (s0/d0) v^0^T x~_i = ybar for symbolic Y (2x3), c both signs: "
-                   f"{exact}; linear gradient flow from a0 = 1e-8, first plateau, max_i ||y^_i - "
-                   f"ybar||/||ybar||: 4-item tree "
-                   f"{', '.join(f'c={c}: {e:.1g}' for c, (e, _) in under.items())}"
-                   f" (tol {tol}); classes of sizes 3 and 1: "
-                   f"{', '.join(f'c={c}: {e:.2f} (loss {L:.3f})' for c, (e, L) in without.items())}"
-                   f" vs the constant solution's loss 0.75",
-                   counterexample="one-hot classes of sizes 3 and 1: the first plateau does not "
+    tol = reading("the next mode has grown to ~1e-4..1e-3 of its plateau at the sampled time")
+    under = {c: plateau_error(hierarchy(2)[1], c)[0] for c in (0.3, 1.0, -2.0)}
+    without = {c: plateau_error(UNBALANCED, c)[0] for c in (0.3, 1.0, 5.0)}
+    claim.holds_if(
+        REGISTRY["BL-Claim-ybar"].condition,
+        under=[claim.measure("u0 (s0/d0) v^0^T x~_i - ybar simplifies to 0, symbolic Y (2x3), c "
+                             "both signs", exact, "==", True, source=SYMPY),
+               claim.measure("linear flow from a0 = 1e-8, first plateau, max_i ||y^_i - ybar|| / "
+                             "||ybar||, 4-item tree, c = 0.3, 1, -2", list(under.values()), "<=",
+                             2e-2, source=tol)],
+        without=claim.measure("the same for one-hot classes of sizes 3 and 1, c = 0.3, 1, 5",
+                              list(without.values()), "<=", 2e-2, source=tol),
+        counterexample="one-hot classes of sizes 3 and 1: the first plateau does not "
                                   "output ybar = (0.75, 0.25) for every input")
 
 

@@ -1,5 +1,4 @@
 """What differs between the workshop paper (001) and the long paper (000), catalogue 001 §7."""
-import numpy as np
 import pytest
 import sympy as sp
 
@@ -10,6 +9,7 @@ from theory.bias_workshop import differences as df
 from theory.conventions import tau
 from theory.registry import REGISTRY, catalogue_ids
 from verify.bias import checks as ck
+from verify.measurement import exact, reading
 
 
 @pytest.mark.claim("BA-X1")
@@ -22,14 +22,19 @@ def test_half_width_is_half_a0_is_the_g_one_half_delay(claim):
     s, d, a0, t = 0.433, 0.25, 6.4e-3, 1250.0
     shift = float(hitting_time(0.5 * s / d, s, d, a0 / 2, t) - hitting_time(0.5 * s / d, s, d, a0, t))
     delay = float(df.half_width["delay"].subs({h.s: s, h.d: d, h.a0: a0, h.tau: t}))
-    # 0.15: the ratio of two 32-seed means, each with relative spread sqrt(2/H)/sqrt(32)
-    ok = ratio == sp.Rational(1, 2) and np.all(np.abs(measured - 0.5) <= 0.15 * 0.5) \
-        and abs(shift - delay) <= 1e-9 * delay
-    claim.defined(ok, f"BA-D2: a0(H/2)/a0(H) = {ratio}; trained (32 seeds each, H = 32 vs 64): "
-                      f"{np.round(measured, 3).tolist()} (modes 0-2); halving a0 shifts mode s = "
-                      f"0.433 by {shift:.1f} steps = Eq. (14) corrected at g = 1/2 ({delay:.1f}): "
-                      "the workshop's half-width linear network mimics the long paper's ReLU "
-                      "network with half its units dead")
+    claim.defined(
+        claim.measure("BA-D2: a0(H/2) / a0(H) - 1/2 simplifies to 0",
+                      bool(sp.simplify(ratio - sp.Rational(1, 2)) == 0), "==", True,
+                      source=exact("sympy simplify")),
+        claim.measure("trained a0(H = 32) / a0(H = 64), modes 0-2 (32 seeds each)", measured,
+                      "within", (0.425, 0.575), source=reading(
+                          "0.5 +- 15%: a ratio of two 32-seed means, each with relative spread "
+                          "sqrt(2/H)/sqrt(32)")),
+        claim.measure("|shift from halving a0 - Eq. (14) corrected delay at g = 1/2| / delay, "
+                      "mode s = 0.433", abs(shift - delay) / delay, "<=", 1e-9,
+                      source=reading("float64 logarithms")),
+        note="the workshop's half-width linear network mimics the long paper's ReLU network with "
+             "half its units dead")
 
 
 @pytest.mark.claim("BA-X2")
@@ -40,14 +45,18 @@ def test_same_quantities_written_differently(claim):
     conv_same = tau(2e-4, 4, "bias") == tau(2e-4, 4, "bias_workshop") == 1250.0
     same_printed = {a: _same(REGISTRY[a].printed, REGISTRY[b].printed, a)
                     for a, b in df.EQUATION_MAP.items()}
-    before, after = df.wording["shift"]
-    shift = ck.is_zero(before - after)
-    ok = same_tau and conv_same and all(same_printed.values()) and shift
-    claim.defined(ok, f"tau 1/(P eps) = 1/(N eps) with N = P: {same_tau}; conventions.tau equal "
-                      f"for both papers (1250 steps at P = 4, eps = 2e-4): {conv_same}; same "
-                      f"printed objects {same_printed}; 'time shift' (000) vs 'different time "
-                      f"constants' (001): a0 -> g a0 is exactly a shift by the Eq. (14) delay with "
-                      f"the rate 2s/tau unchanged: {shift}")
+    shift = ck.is_zero(df.wording["shift"].scaled_a0 - df.wording["shift"].shifted_time)
+    sym = exact("sympy simplify")
+    claim.defined(
+        claim.measure("tau 1/(P eps) - 1/(N eps) at N = P simplifies to 0", same_tau, "==", True,
+                      source=sym),
+        claim.measure("conventions.tau equal for both papers (1250 steps at P = 4, eps = 2e-4)",
+                      bool(conv_same), "==", True, source=reading("exact float equality")),
+        *(claim.measure(f"{a} printed objects equal those of {df.EQUATION_MAP[a]}", bool(ok),
+                        "==", True, source=sym) for a, ok in same_printed.items()),
+        claim.measure("a(t; g a0) - a(t - Eq. (14) delay; a0) simplifies to 0: 'time shift' (000)"
+                      " = 'different time constants' (001) with the rate 2s/tau unchanged", shift,
+                      "==", True, source=sym))
 
 
 def _same(a, b, which):
@@ -62,8 +71,11 @@ def test_long_paper_only_results_are_catalogued_with_their_errata(claim):
     missing = [cid for cid in df.ONLY_IN_LONG.values() if ids.get(cid) != "bias"]
     errata = {cid: REGISTRY[cid].expected for cid in df.CROSS_REFERENCED_ERRATA}
     g_meaning = REGISTRY["BL-Eq(14)"].corrected["g_meaning"] == "alive fraction"
-    ok = not missing and errata == df.CROSS_REFERENCED_ERRATA and g_meaning
-    claim.defined(ok, f"{len(df.ONLY_IN_LONG)} long-paper-only results each carried by a BL- "
-                      f"claim of the catalogue (missing: {missing}); cross-referenced errata "
-                      f"registered as {errata}; g in Eq. (14) corrected to the alive fraction: "
-                      f"{g_meaning}")
+    registry = reading("the registry's own records")
+    claim.defined(
+        claim.measure(f"long-paper-only results ({len(df.ONLY_IN_LONG)}) without a BL- claim",
+                      len(missing), "==", 0, source=registry),
+        *(claim.measure(f"{cid} registered as {want}", errata[cid] == want, "==", True,
+                        source=registry) for cid, want in df.CROSS_REFERENCED_ERRATA.items()),
+        claim.measure("g in Eq. (14) corrected to the alive fraction", bool(g_meaning), "==", True,
+                      source=registry))

@@ -10,8 +10,10 @@ from theory.bias_workshop import setting as ws
 from theory.conventions import MEAN_HALF, SUM_HALF, flow_time, tau
 from theory.registry import REGISTRY
 from verify.bias import checks as ck
+from verify.measurement import paper, reading
 
-TOL = 1e-12   # float64 forward passes / products of O(1) matrices
+TOL = 1e-12
+FLOAT64 = reading("float64 forward passes and products of O(1) matrices")
 
 
 @pytest.mark.claim("BA-S1")
@@ -37,11 +39,16 @@ def test_models_match_the_harness_and_coincide_when_always_on(claim):
                                values["X"], values["Y"], 1.0)
     dead_zero = (all(np.all(g_dead[k][0] == 0) for k in ("W1", "b"))
                  and np.all(g_dead["W2"][:, 0] == 0))
-    ok = max(err_lin, err_relu, err_on) <= TOL and dead_zero
-    claim.defined(ok, f"printed linear W2(W1 x + b) vs harness: {err_lin:.1g}; ReLU with W~1 read "
-                      f"as W1: {err_relu:.1g}; all pre-activations > 0: ReLU vs linear gradients "
-                      f"{err_on:.1g}; dead unit: zero gradient in its W1 row, b and W2 column: "
-                      f"{dead_zero}")
+    claim.defined(
+        claim.measure("rel err, printed linear W2(W1 x + b) vs harness", err_lin, "<=", TOL,
+                      source=FLOAT64),
+        claim.measure("rel err, printed ReLU (W~1 read as W1) vs harness", err_relu, "<=", TOL,
+                      source=FLOAT64),
+        claim.measure("rel err, ReLU vs linear gradients with every pre-activation > 0", err_on,
+                      "<=", TOL, source=FLOAT64),
+        claim.measure("dead unit: zero gradient in its W1 row, b and W2 column", bool(dead_zero),
+                      "==", True, source=reading("exact zeros: ReLU'(x < 0) = 0")),
+        note="3 in, 6 hidden, 2 out, 5 samples, c = 1")
 
 
 @pytest.mark.claim("BA-S2")
@@ -65,12 +72,16 @@ def test_loss_and_one_gd_step_follow_the_stated_convention(claim):
                    ck.rel_err(model.W2[0].numpy() - W2, euler[1] - W2))
     mean_ratio = float(flow_time(1.0, lr, N, "bias_workshop")
                        / flow_time(1.0, lr, N, "bias_workshop", trained_on=MEAN_HALF))
-    ok = loss_err <= TOL and step_err <= 1e-10 and np.isclose(mean_ratio, N) \
-        and ws.LOSS.printed["hidden"] == 64
-    claim.defined(ok, f"printed 1/2-sum loss vs harness: {loss_err:.1g}; one GD step (lr 1e-3, N = "
-                      f"5) vs Euler step of tau W' = W2^T(Syx - W2W1Sx) etc. with conventions.tau: "
-                      f"rel err {step_err:.1g}; a mean-loss run would run {mean_ratio:g} x slower "
-                      f"(= N), so the conventions tell the two apart")
+    claim.defined(
+        claim.measure("rel err, printed 1/2-sum loss vs harness", loss_err, "<=", TOL,
+                      source=FLOAT64),
+        claim.measure("rel err, one GD step (lr 1e-3, N = 5) vs Euler step of tau W' = "
+                      "W2^T(Syx - W2W1Sx) etc. with conventions.tau", step_err, "<=", 1e-10,
+                      source=reading("float64 differences of O(lr) updates")),
+        claim.measure("flow time of a 1/2-sum run over a 1/2-mean run at equal steps / N",
+                      mean_ratio / N, "within", (1 - 1e-12, 1 + 1e-12), source=FLOAT64),
+        claim.measure("hidden size", ws.LOSS.printed["hidden"], "==", 64,
+                      source=paper("000 L654", "The network hidden size is set to 64")))
 
 
 @pytest.mark.claim("BA-Eq(1)")
@@ -89,11 +100,11 @@ def test_correlations_and_shared_v_on_the_hierarchies(claim):
             syx_c = correlations(X, Y, c)[0]
             errs.append(ck.rel_err(U @ np.diag(s) @ V.T, syx_c))
             offdiag.append(off / np.abs(d).max())
-    ok = max(errs) <= TOL and max(offdiag) <= 1e-12
-    claim.defined(ok, f"Eq. (1) printed (1/N) YX^T, (1/N) XX^T vs numerics: max rel err "
-                      f"{max(errs):.1g} (incl. U S V^T reconstruction); V^T Sx V off-diagonal / "
-                      f"max d on the 4- and 8-item trees, without and with bias: "
-                      f"{max(offdiag):.1g} <= 1e-12")
+    claim.defined(
+        claim.measure("max rel err, printed (1/N) YX^T, (1/N) XX^T and U S V^T vs numerics",
+                      max(errs), "<=", TOL, source=FLOAT64),
+        claim.measure("V^T Sx V off-diagonal / max d", max(offdiag), "<=", 1e-12, source=FLOAT64),
+        note="4- and 8-item trees, without and with the bias row")
 
 
 @pytest.mark.claim("BA-Eq(2)")
@@ -102,14 +113,16 @@ def test_product_stays_diagonal_only_from_a_decoupled_init(claim):
                   for k, shape in enumerate(((5, 4, 3), (3, 6, 4))))
     random = min(ck.off_diagonal_ratio(False, *shape, seed=k)
                  for k, shape in enumerate(((5, 4, 3), (3, 6, 4))))
-    tol = 1e-8   # solve_ivp at rtol 1e-10 over the whole learning curve
-    claim.holds_if(REGISTRY["BA-Eq(2)"].condition, aligned <= tol, random <= tol,
-                   f"matrix gradient flow (tau = 1) on statistics sharing V, shapes (N_in, N_hid, "
-                   f"N_out) = (5, 4, 3), (3, 6, 4): max_t ||offdiag(U^T W2W1 V)|| / max_t ||diag||"
-                   f" = {aligned:.1g} from aligned balanced init vs {random:.2g} from a small "
-                   f"random init with the same effective a0 = 1e-3 (tol {tol:g})",
-                   counterexample=f"random init N(0, 2 a0/H): off-diagonal mass {random:.2g} of "
-                                  f"the diagonal")
+    tol = reading("solve_ivp at rtol 1e-10 over the whole learning curve")
+    name = "max_t ||offdiag(U^T W2W1 V)|| / max_t ||diag||"
+    claim.holds_if(
+        REGISTRY["BA-Eq(2)"].condition,
+        under=claim.measure(f"aligned balanced init: {name}", aligned, "<=", 1e-8, source=tol),
+        without=claim.measure(f"small random init, same effective a0 = 1e-3: {name}", random,
+                              "<=", 1e-8, source=tol),
+        counterexample="random init N(0, 2 a0/H): the product leaves the diagonal form",
+        note="matrix gradient flow (tau = 1) on statistics sharing V, shapes (N_in, N_hid, N_out)"
+             " = (5, 4, 3), (3, 6, 4)")
 
 
 @pytest.mark.claim("BA-S3")
@@ -128,14 +141,18 @@ def test_tau_is_one_over_n_eps_in_trained_networks(claim, report_figure):
     fit_err = float(np.max(np.abs(fitted / printed - 1)))
     dup = float(np.max(np.abs(half_dup / half - 0.5))) / 0.5
     dbl = float(np.max(np.abs(half_lr / half - 0.5))) / 0.5
-    # 2 %: GD vs flow differs by O(eps N s) ~ 1 %, and the degenerate modes mix slightly
-    ok = fit_err <= 0.02 and dup <= 0.02 and dbl <= 0.02 and abs(printed - conv) <= 1e-9 * conv \
-        and np.isclose(printed2, printed / 2)
-    claim.holds(ok, f"linear networks (4-item tree + bias, H = 32, 6 seeds, numpy GD, eps = 2e-3):"
-                    f" fitted tau from the logistic rate 2s/tau of modes 0-2, max |tau_fit / "
-                    f"(1/(N eps)) - 1| = {fit_err:.2g} (1/(N eps) = {printed:g} steps = "
-                    f"conventions.tau {conv:g}); duplicating the data (N = 8) / doubling eps: "
-                    f"half-rise steps x 0.5 within {dup:.2g} / {dbl:.2g} (tol 0.02)")
+    gd = reading("GD vs flow differs by O(eps N s) ~ 1 %, and the degenerate modes mix slightly")
+    claim.holds(
+        claim.measure("max |tau_fit / (1/(N eps)) - 1|, logistic rate 2s/tau of modes 0-2",
+                      fit_err, "<=", 0.02, source=gd),
+        claim.measure("duplicated data (N = 8): max |half-rise ratio / 0.5 - 1|", dup, "<=", 0.02,
+                      source=gd),
+        claim.measure("doubled eps: max |half-rise ratio / 0.5 - 1|", dbl, "<=", 0.02, source=gd),
+        claim.measure("rel diff of 1/(N eps) and conventions.tau", abs(printed - conv) / conv,
+                      "<=", 1e-12, source=FLOAT64),
+        claim.measure("1/(N eps) at N = 8 over N = 4", printed2 / printed, "within",
+                      (0.5 - 1e-12, 0.5 + 1e-12), source=FLOAT64),
+        note="linear networks, 4-item tree + bias, H = 32, 6 seeds, numpy GD, eps = 2e-3")
 
 
 def _mode_figure(run, s, d, lr):

@@ -7,9 +7,10 @@ import numpy as np
 import sympy as sp
 import torch
 
+from numerics.haste_slowly import equivalence
 from numerics.haste_slowly import graph as G
 from numerics.haste_slowly import race
-from numerics.ode import integrate_flow
+from numerics.haste_slowly.metrics import crossing_time
 from verify.checks.symbolic import is_zero, ode_residual
 
 
@@ -62,26 +63,7 @@ def path_gradient_error(gate_stats=G.statistics, seed: int = 0) -> float:
 def clock_error(tau_of_lr, lr: float = 2e-3, steps: int = 1500, seed: int = 1) -> float:
     """GD with rate ``lr`` on the mean loss Eq. (2) of a two-layer linear net against the flow
     tau dW/dt = -dL/dW with tau = tau_of_lr(lr, N); max relative error of W2 W1 over the run."""
-    rng = np.random.default_rng(seed)
-    N, d, h, m = 6, 3, 4, 2
-    X, Y = rng.standard_normal((d, N)), rng.standard_normal((m, N))
-    W1, W2 = 0.3 * rng.standard_normal((h, d)), 0.3 * rng.standard_normal((m, h))
-
-    def neg_grad(w1, w2):
-        E = (Y - w2 @ w1 @ X) / N
-        return w2.T @ E @ X.T, E @ (w1 @ X).T
-
-    traj, a, b = [], W1.copy(), W2.copy()
-    for _ in range(steps):
-        g1, g2 = neg_grad(a, b)
-        a, b = a + lr * g1, b + lr * g2
-        traj.append(b @ a)
-    tau = float(tau_of_lr(lr, N))
-    t_eval = np.arange(1, steps + 1, dtype=float)
-    flow = integrate_flow(lambda t, p: dict(zip(("W1", "W2"), (v / tau for v in neg_grad(p["W1"], p["W2"])))),
-                          {"W1": W1, "W2": W2}, float(steps), t_eval=t_eval)
-    prods = np.einsum("ijT,jkT->ikT", flow.states["W2"], flow.states["W1"])
-    traj = np.stack(traj, axis=-1)
+    traj, prods = equivalence.gd_beside_flow(tau_of_lr, lr, steps, seed)
     return float(np.max(np.abs(prods - traj)) / np.max(np.abs(traj)))
 
 
@@ -126,22 +108,6 @@ def race_errors(overlaps_in_race, overlap: float, tau: float = 3.0, seed: int = 
     _, B = race.race_flow(c["S"], c["D"], O, c["b0"], c["b0"], tau, t_eval)
     err = np.max(np.abs(B - diag)) / np.max(np.abs(diag))
     return float(offdiag / np.max(np.abs(diag))), float(err)
-
-
-# ---------------------------------------------------------------- ReLU vs gated network (C3.1)
-def relu_autograd_trajectory(weights, X, Y, lr, steps):
-    """Reference: bias-free ReLU net (torch.relu, autograd) on the 1/2-sum loss; final weights."""
-    Ws = [w.clone().requires_grad_(True) for w in weights]
-    for _ in range(steps):
-        a = X
-        for W in Ws[:-1]:
-            a = torch.relu(W @ a)
-        loss = 0.5 * ((Ws[-1] @ a - Y) ** 2).sum()
-        grads = torch.autograd.grad(loss, Ws)
-        with torch.no_grad():
-            for W, g in zip(Ws, grads):
-                W -= lr * g
-    return [W.detach() for W in Ws]
 
 
 # ---------------------------------------------------------------- symbolic helpers
@@ -275,3 +241,46 @@ def nondiag_reduction_error(rhs1, rhs2, seed: int = 7, n: int = 4) -> float:
     r1, r2 = rhs1(W1b, W2b, M, D), rhs2(W1b, W2b, M, D)
     return max(float(np.abs(full1 - r1).max() / np.abs(full1).max()),
                float(np.abs(full2 - r2).max() / np.abs(full2).max()))
+
+
+# ---------------------------------------------------------------- App E (interlacing, non-negative data)
+def _sub_sv(M, rows, cols):
+    return np.linalg.svd(M[np.ix_(rows, cols)], compute_uv=False)
+
+
+def interlacing_violation(case):
+    """max_j (beta_j - alpha_j, alpha_j - sigma_j) / (1 + max|M|): submatrix B, column-restricted
+    A, full M."""
+    M, rows, cols = case
+    s = np.linalg.svd(M, compute_uv=False)
+    a = _sub_sv(M, list(range(M.shape[0])), cols)
+    b = _sub_sv(M, rows, cols)
+    return max(float(np.max(b - a[:len(b)])), float(np.max(a - s[:len(a)]))) / (1 + np.abs(M).max())
+
+
+def sigma1_increase(X_, Y_, keep):
+    """sigma_1 of Y X^T restricted to the kept datapoints minus sigma_1 of Y X^T."""
+    full = np.linalg.norm(Y_ @ X_.T, 2)
+    return float(np.linalg.norm(Y_[:, keep] @ X_[:, keep].T, 2) - full)
+
+
+def relative_increase(case):
+    """:func:`sigma1_increase` of ``case = (X, Y, keep)`` relative to the scale of its products."""
+    X_, Y_, _ = case
+    return sigma1_increase(*case) / (1 + 8 * np.abs(Y_).max() * np.abs(X_).max())
+
+
+# ---------------------------------------------------------------- App F (rise of a mode)
+def rise_time(series, tt, plateau):
+    """Time from 10% to 90% of the plateau (independent of the initial strength)."""
+    return crossing_time(series, tt, 0.9 * plateau) - crossing_time(series, tt, 0.1 * plateau)
+
+
+# ---------------------------------------------------------------- Prop 4.2 (the race between gatings)
+def race_gap(loss_alt, loss_star, L0: float) -> dict:
+    """Gap (L(G') - L(G*)) / L(0) of an alternative gating's loss curve over the ReLN's, both on
+    one time grid: its value at t = 0, its minimum over t, and the share of the run where it
+    exceeds 1% of L(0) (a strict win on an interval)."""
+    gap = (np.asarray(loss_alt, dtype=float) - np.asarray(loss_star, dtype=float)) / L0
+    return {"t0": float(gap[0]), "min": float(gap.min()), "strict share": float(np.mean(gap > 0.01))}
+

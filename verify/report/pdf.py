@@ -1,72 +1,136 @@
-"""The PDFs of ``reports/``: per paper a claims table, the errata pages and the figures;
-``summary.pdf`` with verdict counts per paper, and a page each for ``bench.json`` and
-``full_scale.json`` when they exist.
+"""The PDFs of ``reports/``, rendered from the merged record (``claims.json``) and its figure files.
 
-matplotlib only.  Text is laid out by hand (wrapped by character count, paginated) so long evidence
-never overlaps its neighbours.
+Per paper: the claims table (ID, where, verdict with its baseline and any paper-scale verdict,
+measurements against their criteria and the setup), the errata pages (statement as printed,
+printed form, counterexample, condition, corrected form, the measurements of both sides), then
+the reproduced figures in the paper's order, each captioned once with its claim IDs.
+``summary.pdf``: verdict counts per paper, the claims that differ from their baseline, and a page
+each for ``bench.json`` / ``full_scale.json`` when present.
+
+Every page is A4 and carries the record's provenance in its footer.  Text is wrapped by its
+measured width in the font it is drawn in, so it never leaves its cell or the page; maths is
+drawn as clean Unicode text (the HTML report renders it as MathML).
 """
 from __future__ import annotations
 
 import collections
 import json
-import textwrap
+from functools import cache
 from pathlib import Path
 
 import matplotlib
 
 matplotlib.use("Agg")
+import matplotlib.image as mpimg  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
-from matplotlib.backends.backend_pdf import PdfPages  # noqa: E402
-from matplotlib.mathtext import MathTextParser  # noqa: E402
 import sympy as sp  # noqa: E402
+from matplotlib.backends.backend_pdf import PdfPages  # noqa: E402
+from matplotlib.font_manager import FontProperties, findfont  # noqa: E402
+from matplotlib.ft2font import FT2Font  # noqa: E402
 
 from theory.registry import PAPERS, REGISTRY, TITLES  # noqa: E402
 from theory.verdicts import PRECEDENCE  # noqa: E402
+from verify.measurement import fmt  # noqa: E402
+from verify.report.text import (clean, measurement_line, provenance_line, run_line,  # noqa: E402
+                                setup_lines)
 
 COLOURS = {"holds": "#4caf50", "defined": "#90a4ae", "holds-if": "#fbc02d", "erratum": "#fb8c00",
-           "fails": "#e53935", "not-reproduced": "#8e24aa", "inconclusive": "#757575",
+           "fails": "#e53935", "not-reproduced": "#8e24aa", "inconclusive": "#9e9e9e",
            "untested": "#d7ccc8"}
 PAGE = (8.27, 11.69)  # A4 portrait, inches
+MARGIN = 0.5  # inches, left and right
+TOP, BOTTOM = 11.69 - 0.55, 0.65  # inches from the bottom edge
 FONT = 7.0
-LINE = FONT * 1.32 / 72 / PAGE[1]  # one text line as a fraction of the page height
-TOP, BOTTOM, LEFT = 0.95, 0.04, 0.05
-CHARS_PER_INCH = 72 / (FONT * 0.52)
+LEADING = 1.3
+ROW_LINES = 10  # most lines of one table cell before it points to `python -m theory show`
 
 
-def _wrap(text: str, width_in: float, max_lines: int = 12) -> list[str]:
-    width = max(8, int(width_in * CHARS_PER_INCH))
+@cache
+def _font(bold: bool) -> FT2Font:
+    return FT2Font(findfont(FontProperties(family="DejaVu Sans",
+                                           weight="bold" if bold else "normal")))
+
+
+@cache
+def _char_width(ch: str, bold: bool) -> float:
+    """Width of ``ch`` in points at size 1."""
+    font = _font(bold)
+    font.set_size(100, 72)
+    font.set_text(ch)
+    return font.get_width_height()[0] / 64 / 100
+
+
+def width(text: str, size: float = FONT, bold: bool = False) -> float:
+    """The width of ``text`` in inches, drawn at ``size`` points."""
+    return sum(_char_width(ch, bold) for ch in text) * size / 72
+
+
+def wrap(text: str, width_in: float, size: float = FONT, bold: bool = False) -> list[str]:
+    """``text`` broken into lines no wider than ``width_in`` inches (long words are split)."""
     lines = []
     for paragraph in str(text).split("\n"):
-        lines += textwrap.wrap(paragraph, width, break_long_words=True) or [""]
-    if len(lines) > max_lines:
-        lines = lines[:max_lines - 1] + [lines[max_lines - 1][: width - 2] + " …"]
+        line = ""
+        for word in paragraph.split(" "):
+            candidate = f"{line} {word}" if line else word
+            if width(candidate, size, bold) <= width_in:
+                line = candidate
+                continue
+            if line:
+                lines.append(line)
+            while width(word, size, bold) > width_in:
+                cut = max(1, max(k for k in range(1, len(word) + 1)
+                                 if width(word[:k], size, bold) <= width_in))
+                lines.append(word[:cut])
+                word = word[cut:]
+            line = word
+        lines.append(line)
     return lines
 
 
-def _safe(text: str) -> str:
-    return str(text).replace("$", r"\$")
+def cut(lines: list[str], most: int, claim_id: str) -> list[str]:
+    if len(lines) <= most:
+        return lines
+    return lines[:most - 1] + [f"… {len(lines) - most + 1} more lines: python -m theory show "
+                               f"'{claim_id}'"]
 
 
-class _Pages:
-    """Paginates blocks of wrapped lines onto A4 pages."""
+class Pages:
+    """A4 pages filled top to bottom; every page gets the title and the provenance footer."""
 
-    def __init__(self, pdf: PdfPages, title: str):
-        self.pdf, self.title, self.fig, self.y = pdf, title, None, TOP
+    def __init__(self, pdf: PdfPages, title: str, footer: str):
+        self.pdf, self.title, self.footer = pdf, title, footer
+        self.fig, self.y, self.number = None, TOP, 0
 
-    def _new_page(self):
+    def new_page(self):
         self.finish()
+        self.number += 1
         self.fig = plt.figure(figsize=PAGE)
-        self.fig.text(LEFT, 0.975, _safe(self.title), fontsize=10, weight="bold", va="top")
+        self.put(MARGIN, PAGE[1] - 0.3, self.title, size=10, bold=True)
+        footer = wrap(self.footer + f" · page {self.number}", PAGE[0] - 2 * MARGIN, 6)
+        for k, line in enumerate(footer[:3]):
+            self.put(MARGIN, 0.45 - k * 0.11, line, size=6, colour="#555555")
         self.y = TOP
 
-    def need(self, n_lines: float):
-        if self.fig is None or self.y - n_lines * LINE < BOTTOM:
-            self._new_page()
+    def put(self, x_in, y_in, text, size=FONT, bold=False, colour="black", **kw):
+        """Text at (x, y) inches from the bottom left; a multi-line text steps ``LEADING``."""
+        self.fig.text(x_in / PAGE[0], y_in / PAGE[1], text, fontsize=size, va="top",
+                      weight="bold" if bold else "normal", color=colour, parse_math=False,
+                      linespacing=LEADING, **kw)
 
-    def text(self, x, lines, **kw):
-        for k, line in enumerate(lines):
-            self.fig.text(x, self.y - k * LINE, _safe(line), fontsize=kw.pop("fontsize", FONT),
-                          va="top", **kw)
+    def room(self, height_in: float):
+        if self.fig is None or self.y - height_in < BOTTOM:
+            self.new_page()
+
+    def lines(self, x_in, lines, size=FONT, bold=False, **kw):
+        """Lines drawn top down, as few text objects as the page breaks allow."""
+        step = size * LEADING / 72
+        lines = list(lines)
+        while lines:
+            self.room(step)
+            fit = max(1, int((self.y - BOTTOM) / step + 1e-9))
+            self.put(x_in, self.y, "\n".join(lines[:fit]), size=size, bold=bold, **kw)
+            self.y -= step * len(lines[:fit])
+            lines = lines[fit:]
 
     def finish(self):
         if self.fig is not None:
@@ -75,164 +139,222 @@ class _Pages:
             self.fig = None
 
 
-TABLE = (("ID", 1.05), ("where", 1.45), ("verdict", 0.85), ("expected", 0.85), ("evidence", 3.5))
+COLUMNS = (("ID", 1.2), ("where", 1.35), ("verdict", 1.05), ("measurements and setup", 3.67))
 
 
-def _table(pages: _Pages, records: list[dict]):
-    xs, x = [], LEFT
-    for _, width in TABLE:
-        xs.append(x)
-        x += width / PAGE[0]
+def _cells(rec: dict) -> list[list[str]]:
+    where = rec["where"] + (" [reconstructed]" if rec.get("reconstructed") else "")
+    verdict = [rec["verdict"]] + ([] if rec["verdict"] == rec["expected"] else
+                                  [f"(!) expected {rec['expected']}"])
+    if rec.get("paper_scale"):
+        verdict.append(f"paper scale: {rec['paper_scale']['verdict']}")
+    body = []
+    if rec["verdict"] in ("inconclusive", "untested") or not rec.get("measurements"):
+        body.append(rec.get("evidence", ""))
+    for m in rec.get("measurements") or []:
+        body.append(("✓ " if m.get("passed") else "✗ ") + measurement_line(m))
+    body += [f"setup: {line}" for line in setup_lines(rec.get("setup"))]
+    text_w = COLUMNS[3][1] - 0.1
+    lines = [line for entry in body for line in wrap(entry, text_w)]
+    return [wrap(rec["id"], COLUMNS[0][1] - 0.1), wrap(where, COLUMNS[1][1] - 0.1),
+            [line for v in verdict for line in wrap(v, COLUMNS[2][1] - 0.15)],
+            cut(lines, ROW_LINES, rec["id"])]
+
+
+def _table(pages: Pages, records: list[dict]):
+    step = FONT * LEADING / 72
 
     def header():
-        pages.need(2)
-        for (name, _), xi in zip(TABLE, xs):
-            pages.fig.text(xi, pages.y, name, fontsize=FONT + 0.5, weight="bold", va="top")
-        pages.y -= 1.4 * LINE
+        x = MARGIN
+        for name, w in COLUMNS:
+            pages.put(x, pages.y, name, size=FONT + 0.5, bold=True)
+            x += w
+        pages.y -= 1.5 * step
 
+    pages.room(3 * step)
     header()
     for rec in records:
-        verdict = rec["verdict"] + ("" if rec["verdict"] == rec["expected"] else "  (!)")
-        where = rec["where"] + (" [reconstructed]" if rec.get("reconstructed") else "")
-        cells = [_wrap(rec["id"], TABLE[0][1]), _wrap(where, TABLE[1][1]), [verdict],
-                 [rec["expected"]], _wrap(rec["evidence"], TABLE[4][1], max_lines=8)]
-        height = max(len(c) for c in cells)
-        if pages.fig is None or pages.y - (height + 0.6) * LINE < BOTTOM:
-            pages._new_page()
+        cells = _cells(rec)
+        height = (max(len(c) for c in cells) + 0.6) * step
+        if pages.y - height < BOTTOM:
+            pages.new_page()
             header()
-        for cell, xi, k in zip(cells, xs, range(len(cells))):
-            kw = {}
-            if k == 2:
-                kw = dict(bbox=dict(boxstyle="square,pad=0.15", fc=COLOURS[rec["verdict"]],
-                                    ec="none", alpha=0.8))
-            pages.text(xi, cell, **kw)
-        pages.y -= (height + 0.6) * LINE
+        x = MARGIN
+        for k, (cell, (_, w)) in enumerate(zip(cells, COLUMNS)):
+            if k == 2:  # the verdict badge, then the lines under it
+                pages.put(x, pages.y, cell[0], bbox=dict(boxstyle="square,pad=0.2", ec="none",
+                                                         fc=COLOURS[rec["verdict"]]))
+                cell = [""] + cell[1:]
+            pages.put(x, pages.y, "\n".join(cell))
+            x += w
+        pages.y -= height
 
 
-def _errata(pages: _Pages, records: list[dict]):
-    shown = [r for r in records if r["verdict"] in ("erratum", "holds-if", "fails")]
-    pages.need(3)
-    pages.text(LEFT, ["Errata and conditions: printed form, counterexample, corrected form"],
-               fontsize=9, weight="bold")
-    pages.y -= 2 * LINE
-    if not shown:
-        pages.text(LEFT, ["No claim in this run has an erratum, a missing condition or a failure."])
-        pages.y -= 2 * LINE
-        return
-    width = PAGE[0] - 2 * LEFT * PAGE[0] - 1.2
-    for rec in shown:
-        claim = REGISTRY[rec["id"]]
-        rows = [("Printed", claim.statement, claim.printed),
-                ("Counterexample", rec.get("counterexample") or "(none recorded)", None)]
-        if rec["verdict"] == "holds-if":
-            rows.append(("Condition", rec.get("condition") or claim.condition, None))
-        if claim.corrected is not None or claim.corrected_statement:
-            rows.append(("Corrected", claim.corrected_statement, claim.corrected))
-        blocks = [(label, _wrap(text, width, max_lines=10), _mathtext(obj))
-                  for label, text, obj in rows]
-        pages.need(2 + sum(len(w) + (MATH_LINES if m else 0) for _, w, m in blocks))
-        pages.text(LEFT, [f"{rec['id']} ({rec['where']}): {rec['verdict']}"], weight="bold",
-                   fontsize=FONT + 1)
-        pages.y -= 1.4 * LINE
-        for label, lines, math in blocks:
-            pages.text(LEFT, [label + ":"], weight="bold")
-            pages.text(LEFT + 1.2 / PAGE[0], lines)
-            pages.y -= len(lines) * LINE
-            if math:
-                pages.fig.text(LEFT + 1.2 / PAGE[0], pages.y - 0.3 * LINE, math,
-                               fontsize=FONT + 3, va="top")
-                pages.y -= MATH_LINES * LINE
-        pages.y -= 1.0 * LINE
+def forms(obj) -> list[tuple[str, object]]:
+    """The named parts of a printed or corrected form (a sympy object, Forms, dict or tuple)."""
+    if hasattr(obj, "items"):
+        parts = [(str(k), v) for k, v in obj.items()]
+    elif isinstance(obj, (tuple, list)):
+        parts = [(f"[{k}]", v) for k, v in enumerate(obj)]
+    else:
+        parts = [("encoded as", obj)]
+    # Helper functions stored beside the formulas are code, not a form to print.
+    return [(k, v) for k, v in parts
+            if v is not None and (isinstance(v, sp.Basic) or not callable(v))]
 
 
-MATH_LINES = 3.8
-
-
-def _mathtext(obj) -> str | None:
-    """The sympy object as matplotlib mathtext, or None when it has none mathtext can parse
-    (the statement text above it is then the only form shown)."""
-    if not isinstance(obj, sp.Basic):
-        return None
-    tex = f"${sp.latex(obj)}$"
+def latex_of(obj) -> str:
     try:
-        MathTextParser("path").parse(tex)
-    except Exception:  # mathtext covers a subset of LaTeX; fall back to the plain statement
-        return None
-    return tex
+        return sp.latex(obj)
+    except Exception:  # sympy cannot print some objects (callables): their repr then
+        return str(obj)
 
 
-def add_caption(fig, caption: str):
-    """Grow ``fig`` downwards by the caption's height and write the caption there (vector)."""
-    fig.canvas.draw()
-    fig.set_layout_engine("none")
-    w, h = fig.get_size_inches()
-    lines = _wrap(caption, w - 0.4, max_lines=8)
-    extra = (len(lines) + 1) * FONT * 1.35 / 72
-    for ax in fig.axes:
-        box = ax.get_position()
-        ax.set_position([box.x0, (box.y0 * h + extra) / (h + extra), box.width,
-                         box.height * h / (h + extra)])
-    for text in fig.texts:
-        x, y = text.get_position()
-        text.set_position((x, (y * h + extra) / (h + extra)))
-    fig.set_size_inches(w, h + extra)
-    fig.text(0.2 / w, (extra - 0.5 * FONT / 72) / (h + extra), _safe("\n".join(lines)),
-             fontsize=FONT, va="top", ha="left")
-    return fig
+def _maths(pages: Pages, x: float, label: str, obj, max_w: float):
+    """One named part of a form, as clean Unicode text (the HTML report has it as MathML)."""
+    prefix = f"{label}: " if label else ""
+    pages.lines(x, wrap(prefix + clean(latex_of(obj)), max_w), colour="#1a237e")
 
 
-def write_paper_pdfs(reports_dir: Path, records: list[dict], figures) -> list[Path]:
-    written = []
-    for paper in PAPERS:
-        recs = [r for r in records if r["paper"] == paper]
-        if not recs:
-            continue
-        path = reports_dir / f"{paper}.pdf"
-        counts = collections.Counter(r["verdict"] for r in recs)
-        with PdfPages(path) as pdf:
-            pages = _Pages(pdf, f"{TITLES[paper]} ({PAPERS[paper]}*)")
-            pages.need(4)
-            pages.text(LEFT, [f"{len(recs)} claims in this run: " + ", ".join(
-                f"{v} {counts[v]}" for v in PRECEDENCE if counts[v]),
-                "(!) marks a verdict that differs from its expected baseline. "
-                "[reconstructed]: statement rebuilt by the catalogue."], fontsize=FONT + 1)
-            pages.y -= 3 * LINE
-            _table(pages, recs)
-            pages.finish()
-            _errata(pages, recs)
-            pages.finish()
-            for entry in figures:
-                if any(REGISTRY[c].paper == paper for c in entry.claims):
-                    fig = add_caption(entry.figure, f"Claims {', '.join(entry.claims)}. "
-                                      + entry.caption)
-                    pdf.savefig(fig)
-            pdf.infodict()["Title"] = TITLES[paper]
-        written.append(path)
+def _errata(pages: Pages, records: list[dict]):
+    shown = [r for r in records if r["verdict"] in ("erratum", "holds-if", "fails", "not-reproduced")]
+    pages.new_page()
+    pages.lines(MARGIN, ["Errata, conditions and failures"], size=9, bold=True)
+    pages.y -= 0.1
+    if not shown:
+        pages.lines(MARGIN, ["No claim in the record has an erratum, a missing condition or a "
+                             "failure."])
+        return
+    label_w, text_x = 1.15, MARGIN + 1.15
+    text_w = PAGE[0] - 2 * MARGIN - label_w
+    for rec in shown:
+        claim = REGISTRY[rec["id"]] if rec["id"] in REGISTRY else None
+        pages.room(1.2)
+        pages.lines(MARGIN, wrap(f"{rec['id']} ({rec['where']}): {rec['verdict']}",
+                                 PAGE[0] - 2 * MARGIN, FONT + 1, True), size=FONT + 1, bold=True)
+
+        def block(label, text=None, obj=None):
+            top = pages.y
+            pages.room(FONT * LEADING / 72)
+            if pages.y > top:  # a new page began
+                top = pages.y
+            pages.put(MARGIN, pages.y, label, bold=True)
+            if text:
+                pages.lines(text_x, wrap(text, text_w))
+            for name, part in forms(obj):
+                _maths(pages, text_x, name, part, text_w)
+            pages.y = min(pages.y, top - FONT * LEADING / 72)
+
+        if claim is not None:
+            block("As printed", clean(claim.statement), claim.printed)
+        block("Counterexample", rec.get("counterexample") or "(none recorded)")
+        if rec.get("condition"):
+            block("Condition", clean(rec["condition"]))
+        if claim is not None and (claim.corrected is not None or claim.corrected_statement):
+            block("Corrected", clean(claim.corrected_statement), claim.corrected)
+        measured = [("✓ " if m.get("passed") else "✗ ") + measurement_line(m)
+                    for m in rec.get("measurements") or []]
+        if measured:
+            block("Measured", "\n".join(measured))
+        pages.y -= 0.12
+
+
+def _figure_order(paper: str, figures: list[dict]) -> list[dict]:
+    """The paper's figures in the paper's order (catalogue order of their first claim)."""
+    order = {c.id: k for k, c in enumerate(REGISTRY)}
+    mine = [f for f in figures if any(REGISTRY[c].paper == paper for c in f["claims"]
+                                      if c in REGISTRY)]
+    return sorted(mine, key=lambda f: (min(order.get(c, 10 ** 6) for c in f["claims"]
+                                           if c in REGISTRY and REGISTRY[c].paper == paper),
+                                       f["caption"]))
+
+
+def _figures(pages: Pages, reports: Path, figures: list[dict]):
+    full_w = PAGE[0] - 2 * MARGIN
+    if figures:
+        pages.new_page()
+        pages.lines(MARGIN, ["Reproduced figures (theory as lines, simulation as markers)"],
+                    size=9, bold=True)
     for entry in figures:
-        plt.close(entry.figure)
-    return written
+        path = reports / entry.get("png", "")
+        caption = wrap(f"Claims {', '.join(entry['claims'])}. {entry['caption']}", full_w)
+        cap_h = (len(caption) + 0.8) * FONT * LEADING / 72
+        if not path.is_file():
+            pages.lines(MARGIN, wrap(f"(figure file {entry.get('png')} missing) ", full_w) + caption)
+            continue
+        image = mpimg.imread(path)
+        h_px, w_px = image.shape[:2]
+        w = min(full_w, w_px / 150)
+        h = w * h_px / w_px
+        if h + cap_h > TOP - BOTTOM:
+            h = TOP - BOTTOM - cap_h - 0.1
+            w = h * w_px / h_px
+        pages.room(h + cap_h + 0.15)
+        ax = pages.fig.add_axes([MARGIN / PAGE[0], (pages.y - h) / PAGE[1], w / PAGE[0], h / PAGE[1]])
+        ax.imshow(image, interpolation="lanczos")
+        ax.axis("off")
+        pages.y -= h + 0.08
+        pages.lines(MARGIN, caption)
+        pages.y -= 0.2
 
 
-def write_summary_pdf(reports_dir: Path, records: list[dict]) -> Path:
-    path = reports_dir / "summary.pdf"
-    papers = [p for p in PAPERS if any(r["paper"] == p for r in records)]
-    counts = {p: collections.Counter(r["verdict"] for r in records if r["paper"] == p)
-              for p in papers}
+def targets(reports: Path, doc: dict) -> list[tuple[str, Path]]:
+    papers = {c["paper"] for c in doc["claims"]}
+    return [(p, reports / f"{p}.pdf") for p in PAPERS if p in papers]
+
+
+def write_paper(path: Path, paper: str, doc: dict, reports: Path) -> Path:
+    recs = [r for r in doc["claims"] if r["paper"] == paper]
+    counts = collections.Counter(r["verdict"] for r in recs)
     with PdfPages(path) as pdf:
-        if records:
-            _verdict_page(pdf, papers, counts, records)
-        measured = [f for f in (reports_dir / "bench.json", reports_dir / "full_scale.json")
-                    if f.exists()]
-        for path_json in measured:
-            _bench_page(pdf, json.loads(path_json.read_text()), path_json.name)
-        if not records and not measured:
-            raise ValueError(f"nothing to summarise in {reports_dir}: no claims.json records, "
-                             "no bench.json, no full_scale.json")
+        pages = Pages(pdf, f"{TITLES[paper]} ({PAPERS[paper]}*)", provenance_line(doc))
+        pages.new_page()
+        intro = [f"{len(recs)} claims in the record: " + ", ".join(
+            f"{v} {counts[v]}" for v in PRECEDENCE if counts[v]),
+            "(!) marks a verdict that differs from its expected baseline; ✓ / ✗ a measurement "
+            "that met / missed its criterion; [reconstructed]: statement rebuilt by the catalogue.",
+            "Each claim in full (statement, forms, every measurement, setup): "
+            "python -m theory show ID."]
+        runs = sorted({run_line(r.get("run")) for r in recs})
+        if len(runs) > 1:
+            intro.append(f"This paper's claims come from {len(runs)} runs; each claim's run is in "
+                         "claims.json and in python -m theory show.")
+        pages.lines(MARGIN, [line for t in intro for line in wrap(t, PAGE[0] - 2 * MARGIN)])
+        pages.y -= 0.1
+        _table(pages, recs)
+        _errata(pages, recs)
+        _figures(pages, reports, _figure_order(paper, doc.get("figures", [])))
+        pages.finish()
+        pdf.infodict().update(Title=TITLES[paper], Subject=provenance_line(doc))
     return path
 
 
-def _verdict_page(pdf: PdfPages, papers, counts, records):
-    fig, (ax, tab) = plt.subplots(2, 1, figsize=PAGE, gridspec_kw=dict(height_ratios=[2, 1]))
+def write_summary(reports: Path, doc: dict) -> Path:
+    path = reports / "summary.pdf"
+    records = doc["claims"]
+    papers = [p for p in PAPERS if any(r["paper"] == p for r in records)]
+    with PdfPages(path) as pdf:
+        pages = Pages(pdf, "Claims suite: summary", provenance_line(doc))
+        if records:
+            _verdict_page(pages, papers, records)
+        for name in ("bench.json", "full_scale.json"):
+            if (reports / name).exists():
+                _bench_page(pages, json.loads((reports / name).read_text()), name)
+        if pages.fig is None:
+            pages.new_page()
+            pages.lines(MARGIN, [f"Nothing to summarise in {reports}: no claims, no bench.json."])
+        pages.finish()
+    return path
+
+
+PAPER_COL = 0.95  # inches: the paper column of the summary's count table
+
+
+def _verdict_page(pages: Pages, papers, records):
+    counts = {p: collections.Counter(r["verdict"] for r in records if r["paper"] == p)
+              for p in papers}
+    pages.new_page()
+    ax = pages.fig.add_axes([0.2, 0.62, 0.55, 0.28])
     left = [0] * len(papers)
     for verdict in PRECEDENCE[::-1]:
         values = [counts[p][verdict] for p in papers]
@@ -240,39 +362,57 @@ def _verdict_page(pdf: PdfPages, papers, counts, records):
             ax.barh(papers, values, left=left, color=COLOURS[verdict], label=verdict)
             left = [a + b for a, b in zip(left, values)]
     ax.set_xlabel("number of claims")
-    ax.set_title("Verdicts per paper (this run)")
+    ax.set_title("Verdicts per paper (the whole record)")
     ax.invert_yaxis()
-    ax.legend(loc="lower right", fontsize=8)
-    tab.axis("off")
+    ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), fontsize=7, frameon=False)
+    pages.y = 0.58 * PAGE[1]
     cols = [v for v in PRECEDENCE if any(counts[p][v] for p in papers)]
-    cells = [[str(counts[p][v]) for v in cols] + [str(sum(counts[p].values()))] for p in papers]
-    mismatches = [r["id"] for r in records if r["verdict"] != r["expected"]]
-    table = tab.table(cellText=cells, rowLabels=papers, colLabels=cols + ["total"],
-                      loc="upper center")
-    table.auto_set_font_size(False)
-    table.set_fontsize(8)
-    tab.text(0, 0.05, "Verdicts differing from the expected baseline: "
-             + (", ".join(mismatches) if mismatches else "none"), fontsize=8,
-             transform=tab.transAxes, wrap=True)
-    fig.tight_layout()
-    pdf.savefig(fig)
-    plt.close(fig)
+    col_w = (PAGE[0] - 2 * MARGIN - PAPER_COL) / (len(cols) + 1)
+    step = FONT * LEADING / 72
+    pages.put(MARGIN, pages.y, "paper", bold=True)
+    heads = [wrap(v.replace("-", "- "), col_w - 0.08, bold=True) for v in cols + ["total"]]
+    for k, head in enumerate(heads):
+        pages.put(MARGIN + PAPER_COL + k * col_w, pages.y,
+                  "\n".join(h.replace("- ", "-") for h in head), bold=True)
+    pages.y -= step * (max(len(h) for h in heads) + 0.3)
+    for p in papers:
+        pages.put(MARGIN, pages.y, p)
+        for k, v in enumerate(cols):
+            pages.put(MARGIN + PAPER_COL + k * col_w, pages.y, str(counts[p][v]))
+        pages.put(MARGIN + PAPER_COL + len(cols) * col_w, pages.y, str(sum(counts[p].values())))
+        pages.y -= step
+    pages.y -= step
+    differ = [f"{r['id']}: {r['verdict']} (expected {r['expected']})"
+              for r in records if r["verdict"] != r["expected"]]
+    pages.lines(MARGIN, ["Verdicts differing from the expected baseline: "
+                         + (str(len(differ)) if differ else "none")], bold=True)
+    pages.lines(MARGIN + 0.2, [line for d in differ for line in wrap(d, PAGE[0] - 2 * MARGIN - 0.2)])
+    scale = [f"{r['id']}: paper scale {r['paper_scale']['verdict']} on {r['paper_scale']['device']}"
+             f" ({r['paper_scale']['date']}), ci {r['verdict']}"
+             for r in records if r.get("paper_scale")]
+    if scale:
+        pages.lines(MARGIN, ["Paper-scale verdicts (reports/paper_scale/)"], bold=True)
+        pages.lines(MARGIN + 0.2, [line for s in scale for line in wrap(s, PAGE[0] - 2 * MARGIN - 0.2)])
 
 
-def _flatten(value, prefix=""):
-    if isinstance(value, dict):
-        for key, inner in value.items():
-            yield from _flatten(inner, f"{prefix}.{key}" if prefix else str(key))
-    else:
-        yield prefix, f"{value:.4g}" if isinstance(value, float) else str(value)
-
-
-def _bench_page(pdf: PdfPages, bench: dict, name: str):
-    fig = plt.figure(figsize=PAGE)
+def _bench_page(pages: Pages, bench: dict, name: str):
     title = {"bench.json": "Benchmarks", "full_scale.json": "Full-scale reproductions"}[name]
-    fig.text(LEFT, 0.975, f"{title} (reports/{name})", fontsize=10, weight="bold", va="top")
-    for k, (key, value) in enumerate(list(_flatten(bench))[:100]):
-        fig.text(LEFT, TOP - k * LINE * 1.2, _safe(key), fontsize=FONT + 0.5, va="top")
-        fig.text(0.5, TOP - k * LINE * 1.2, _safe(value)[:70], fontsize=FONT + 0.5, va="top")
-    pdf.savefig(fig)
-    plt.close(fig)
+    pages.new_page()
+    pages.lines(MARGIN, [f"{title} (reports/{name})"], size=9, bold=True)
+    pages.y -= 0.05
+    _nested(pages, bench, 0)
+
+
+def _nested(pages: Pages, value: dict, depth: int):
+    x = MARGIN + 0.25 * depth
+    for key, inner in value.items():
+        label = str(key).replace("_", " ")
+        if isinstance(inner, dict) and any(isinstance(v, dict) for v in inner.values()):
+            pages.lines(x, [label], bold=True)
+            _nested(pages, inner, depth + 1)
+        elif isinstance(inner, dict):
+            pages.lines(x, [label], bold=True)
+            text = "; ".join(f"{str(k).replace('_', ' ')} {fmt(v)}" for k, v in inner.items())
+            pages.lines(x + 0.25, wrap(text, PAGE[0] - MARGIN - x - 0.25))
+        else:
+            pages.lines(x, wrap(f"{label}: {fmt(inner)}", PAGE[0] - MARGIN - x))

@@ -6,13 +6,11 @@ rejects a perturbed formula.
 """
 from __future__ import annotations
 
-import functools
-
 import numpy as np
 import sympy as sp
 from scipy.optimize import minimize
 
-from numerics.ode import integrate_flow
+from numerics.rich_quick import linear_flows as lf
 from numerics.rich_quick import linear_nets as ln
 from theory.rich_quick import deep_linear as dl
 from theory.rich_quick import wide_linear as wl
@@ -46,11 +44,8 @@ def conservation_drift(quantity, W, A, X, Y, eta_a, eta_w, t_end=4.0) -> float:
     """Max drift (relative to max(1, |initial|)) of ``quantity`` (sympy matrix in A, W, etas)
     along the wide-network gradient flow (rtol 1e-11)."""
     f = matrix_formula(quantity, W, A)
-    flow = integrate_flow(ln.wide_rhs(X, Y, eta_a, eta_w), {"W": W, "A": A}, t_end,
-                          conserved={"q": lambda p: np.asarray(f(p["A"], p["W"], None, eta_a, eta_w),
-                                                               dtype=float)},
-                          rtol=1e-11, atol=1e-13, conservation_tol=None)
-    return flow.drift["q"]
+    return lf.wide_flow_drift(W, A, X, Y, eta_a, eta_w, t_end,
+                              lambda W_, A_: np.asarray(f(A_, W_, None, eta_a, eta_w), dtype=float))
 
 
 def ntk_error(K_expr, W, A, X, eta_a, eta_w) -> float:
@@ -143,12 +138,11 @@ def coefficient_limit(coefs, direction) -> dict:
 
 
 def gram_kron(spec, beta, eta_a, eta_w, delta):
-    """Evaluate a Kronecker sum of Gram functions ``(f1, gram1, f2, gram2)``: ``f1(G1) kron I +
-    I kron f2(G2)`` with ``G = beta^T beta`` ('btb') or ``beta beta^T`` ('bbt')."""
+    """Evaluate a Kronecker sum of Gram functions (``wide_linear.gram_kron`` Forms):
+    ``left(G1) kron I + I kron right(G2)`` with ``G = beta^T beta`` ('btb') or ``beta beta^T`` ('bbt')."""
     grams = {"btb": beta.T @ beta, "bbt": beta @ beta.T}
-    f1, g1, f2, g2 = spec
-    F1 = ln.gram_function(grams[g1], lambda ev: _vector(f1, ev, eta_a, eta_w, delta))
-    F2 = ln.gram_function(grams[g2], lambda ev: _vector(f2, ev, eta_a, eta_w, delta))
+    F1 = ln.gram_function(grams[spec.left_gram], lambda ev: _vector(spec.left, ev, eta_a, eta_w, delta))
+    F2 = ln.gram_function(grams[spec.right_gram], lambda ev: _vector(spec.right, ev, eta_a, eta_w, delta))
     return ln.kron_sum(F1, F2)
 
 
@@ -162,12 +156,13 @@ def square_M_error(spec, W, A, eta_a, eta_w, delta) -> float:
     return rel(gram_kron(spec, W.T @ A, eta_a, eta_w, delta), ln.wide_M(W, A, eta_a, eta_w))
 
 
-def square_gram_error(formula, gram, W, A, eta_a, eta_w, delta) -> float:
-    """Eq. (98) (W^T W from beta beta^T) or Eq. (99) (A^T A from beta^T beta)."""
+def square_gram_error(form, W, A, eta_a, eta_w, delta) -> float:
+    """Eq. (98) (W^T W as a function of beta beta^T) or Eq. (99) (A^T A of beta^T beta); ``form`` is
+    a ``wide_linear.gram_function`` Forms."""
     beta = W.T @ A
-    G = beta @ beta.T if gram == "bbt" else beta.T @ beta
-    target = W.T @ W if gram == "bbt" else A.T @ A
-    return rel(ln.gram_function(G, lambda ev: _vector(formula, ev, eta_a, eta_w, delta)), target)
+    G = beta @ beta.T if form.gram == "bbt" else beta.T @ beta
+    target = W.T @ W if form.gram == "bbt" else A.T @ A
+    return rel(ln.gram_function(G, lambda ev: _vector(form.f, ev, eta_a, eta_w, delta)), target)
 
 
 def potential_curvature_error(q, eta_a, eta_w, delta, lams) -> float:
@@ -178,39 +173,6 @@ def potential_curvature_error(q, eta_a, eta_w, delta, lams) -> float:
     return float(np.max(np.abs(q2(lams, eta_a, eta_w, delta) - target) / target))
 
 
-def aligned_square_flow(d, delta, eta_a, eta_w, rng, D, t_end=6.0):
-    """Task-aligned square network (Ass. B.4-B.5) with ``X^T X = V diag(D) V^T``: returns
-    ((Lambda(t), Lambda'(t)) = diag(V^T beta U) and its exact velocity (d, T) each, the largest
-    off-diagonal |V^T beta U|, the singular values S of X^T Y, the drift of Delta)."""
-    V, U, O = (np.linalg.qr(rng.standard_normal((d, d)))[0] for _ in range(3))
-    s = rng.uniform(0.5, 2.0, d)
-    lam0 = rng.uniform(0.05, 0.3, d)
-    # per mode: eta_w a^2 - eta_a w^2 = delta, a w = lambda0
-    kap = np.sqrt(delta ** 2 + 4 * eta_a * eta_w * lam0 ** 2)
-    a = np.sqrt((kap + delta) / (2 * eta_w))
-    w = np.sqrt((kap - delta) / (2 * eta_a))
-    W = O @ np.diag(w) @ V.T
-    A = O @ np.diag(a) @ U.T
-    X = np.diag(np.sqrt(D)) @ V.T                         # X^T X = V D V^T
-    # X^T Y = V S U^T on the modes with D > 0 (and 0 on the others)
-    Y = X @ V @ np.diag(np.where(D > 0, s / np.where(D > 0, D, 1), 0)) @ U.T
-    S_eff = V.T @ X.T @ Y @ U
-    t = np.linspace(0, t_end, 61)
-    flow = integrate_flow(ln.wide_rhs(X, Y, eta_a, eta_w), {"W": W, "A": A}, t_end, t_eval=t,
-                          conserved={"Delta": lambda p: eta_w * p["A"] @ p["A"].T
-                                     - eta_a * p["W"] @ p["W"].T}, rtol=1e-11, atol=1e-13)
-    B = np.einsum("hdT,hcT->dcT", flow.states["W"], flow.states["A"])
-    L = np.einsum("di,dcT,cj->ijT", V, B, U)
-    off = np.max(np.abs(L - np.einsum("iiT->iT", L)[:, None, :] * np.eye(d)[:, :, None]))
-    rhs = ln.wide_rhs(X, Y, eta_a, eta_w)
-    lam_dot = []
-    for k in range(len(t)):
-        p = {"W": flow.states["W"][..., k], "A": flow.states["A"][..., k]}
-        v = rhs(0.0, p)
-        lam_dot.append(np.diag(V.T @ (v["W"].T @ p["A"] + p["W"].T @ v["A"]) @ U))
-    return (np.einsum("iiT->iT", L), np.array(lam_dot).T), off, np.diag(S_eff), flow.drift["Delta"]
-
-
 def mode_ode_error(rhs_expr, modes, D, s, eta_a, eta_w, delta) -> float:
     """Relative residual of ``lambda_i' = rhs(lambda_i)`` along the simulated modes, with
     ``lambda_i'`` taken from the exact parameter-space velocity (``modes = (lambda, lambda')``)."""
@@ -219,38 +181,6 @@ def mode_ode_error(rhs_expr, modes, D, s, eta_a, eta_w, delta) -> float:
     lams, deriv = modes
     pred = f(lams, s[:, None], D[:, None], eta_a, eta_w, delta)
     return float(np.max(np.abs(deriv - pred)) / np.max(np.abs(deriv)))
-
-
-def kernel_movement(d, h, c, delta, rng, beta_scale=0.1, eta_a=1.0, eta_w=1.0):
-    """Wide linear net with whitened inputs (X = I_d, so the NTK is M) and all delta_i = delta,
-    trained to convergence (t_end = 40 + 12|delta|).  Returns S(0, t_end), S(0, 5/|delta|) (the
-    end of the fast lazy phase; S(0, 5) at delta = 0) and the final relative error of beta."""
-    W, A = ln.init_wide(d, h, c, delta, beta_scale, eta_a, eta_w, rng)
-    X = np.eye(d)
-    Y = rng.standard_normal((d, c))
-    t_end = 40.0 + 12.0 * abs(delta)
-    t_fast = 5.0 / abs(delta) if delta else 5.0
-    t = np.array([0.0, t_fast, t_end])
-    flow = integrate_flow(ln.wide_rhs(X, Y, eta_a, eta_w), {"W": W, "A": A}, t_end, t_eval=t,
-                          rtol=1e-8, atol=1e-10, conservation_tol=None, method="LSODA")
-    Ms = [ln.wide_M(flow.states["W"][..., k], flow.states["A"][..., k], eta_a, eta_w)
-          for k in range(3)]
-    beta_end = flow.states["W"][..., -1].T @ flow.states["A"][..., -1]
-    return ln.kernel_distance(Ms[0], Ms[2]), ln.kernel_distance(Ms[0], Ms[1]), rel(beta_end, Y)
-
-
-REGIME_DELTAS = (-30.0, -10.0, -3.0, 0.0, 3.0, 10.0, 30.0)
-REGIME_NETS = {"funnel (6,3,2)": (6, 3, 2), "inverted (2,3,6)": (2, 3, 6),
-               "square (3,3,3)": (3, 3, 3)}
-
-
-@functools.cache
-def regime_table():
-    """``kernel_movement`` for each net of REGIME_NETS and delta of REGIME_DELTAS (whitened X = I,
-    ||beta_i(0)|| = 0.1, eta_a = 0.5, eta_w = 3, seed 5): rows (S(0,inf), S(0,5/|delta|), err)."""
-    return {name: np.array([kernel_movement(*shape, D, np.random.default_rng(5), eta_a=0.5,
-                                            eta_w=3.0) for D in REGIME_DELTAS])
-            for name, shape in REGIME_NETS.items()}
 
 
 # ------------------------------------------------------------------ deep linear network
@@ -276,20 +206,11 @@ def deep_identity_errors(formulas, Ws, a, delta, l) -> dict:
 
 
 def rank_one_update(coefs, beta, l):
-    """``c0 I + c1 beta beta^T`` from coefficient formulas in ``r = ||beta||`` and ``l``."""
+    """``identity I + outer beta beta^T`` from the coefficient formulas (Forms) in ``r = ||beta||``
+    and ``l``."""
     r = np.linalg.norm(beta)
-    c0, c1 = (float(sp.sympify(cf).subs({dl.l: l, dl.r: r})) for cf in coefs)
+    c0, c1 = (float(sp.sympify(cf).subs({dl.l: l, dl.r: r})) for cf in (coefs.identity, coefs.outer))
     return c0 * np.eye(beta.size) + c1 * np.outer(beta, beta)
-
-
-def deep_flow_limit(Ws, a, X, y, l, t_end=60.0):
-    rhs, names = ln.deep_rhs(X, y, l)
-    params = {k: W for k, W in zip(names, Ws)}
-    params["a"] = a
-    flow = integrate_flow(rhs, params, t_end, t_eval=np.array([0.0, t_end]), rtol=1e-11,
-                          atol=1e-13, conservation_tol=None)
-    end = flow.at(t_end)
-    return ln.deep_beta([end[k] for k in names], end["a"])
 
 
 def implicit_bias_minimiser(objective, X, y, beta0, l):

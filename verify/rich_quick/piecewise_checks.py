@@ -5,7 +5,6 @@ from __future__ import annotations
 import numpy as np
 import sympy as sp
 
-from numerics.ode import integrate_flow
 from numerics.rich_quick import piecewise as pw
 from theory.rich_quick import piecewise as th
 from verify.checks.symbolic import compiled
@@ -78,19 +77,6 @@ def delta_rate(W, a, X, y, gamma, eta_a, eta_w) -> float:
     W_dot, a_dot, _ = pw.two_layer_autograd(W, a, X, y, gamma, eta_a, eta_w)
     rate = 2 * eta_w * a * a_dot - 2 * eta_a * np.sum(W * W_dot, 1)
     return float(np.max(np.abs(rate) / np.maximum(1.0, np.abs(eta_w * a ** 2 - eta_a * np.sum(W ** 2, 1)))))
-
-
-def delta_drift(W, a, X, y, gamma, eta_a, eta_w, t_end=0.1) -> float:
-    """Drift of every ``delta_i = eta_w a_i^2 - eta_a ||w_i||^2`` along the PL gradient flow.
-
-    The horizon is short: once a unit's hyperplane reaches a data point the ReLU flow slides along
-    the kink (Filippov) and an explicit integrator stalls; the identity ``delta_rate`` covers the
-    rest of parameter space."""
-    flow = integrate_flow(pw.two_layer_rhs(X, y, gamma, eta_a, eta_w), {"W": W, "a": a}, t_end,
-                          conserved={"delta_i": lambda p: eta_w * p["a"] ** 2
-                                     - eta_a * np.sum(p["W"] ** 2, 1)},
-                          rtol=1e-11, atol=1e-13, conservation_tol=None)
-    return flow.drift["delta_i"]
 
 
 def crossing_statistics(net: pw.DeepReLU, rng, lines: int = 6, radius: float = 3.0):

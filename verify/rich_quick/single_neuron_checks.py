@@ -6,6 +6,7 @@ the nested square roots is slow and not needed to refute); flows come from
 """
 from __future__ import annotations
 
+import json
 from contextlib import contextmanager
 from functools import lru_cache
 
@@ -17,10 +18,13 @@ from hypothesis import settings
 from numerics.rich_quick import single_neuron as sn
 from theory.rich_quick import single_neuron_implicit_bias as B
 from theory.rich_quick import single_neuron_symbols as S
+from verify.measurement import Criterion, fmt
+from verify.properties import SearchResult
 
 DPS = 30
-#: residual tolerance of a 30-digit evaluation: far above round-off (1e-25), far below any error
+#: residual tolerance of a 30-digit evaluation; why it is this size: HP_WHY
 HP_TOL = 1e-15
+HP_WHY = "30-digit evaluation: far above its round-off (1e-25), far below any error of a form"
 
 COORDS = {S.mu: S.MU_OF_WEIGHTS, S.phi: S.PHI_OF_WEIGHTS, S.delta: S.DELTA_OF_WEIGHTS,
           S.nu: S.NU_OF_WEIGHTS, S.omega: S.OMEGA_OF_WEIGHTS, S.v: S.V_OF_WEIGHTS}
@@ -98,7 +102,7 @@ def solution_residual(solution: sp.Expr, rate: sp.Expr, state: sp.Symbol, point:
 def fewer_examples(fraction: float):
     """Run hypothesis searches inside with ``fraction`` of the active profile's examples (at
     least 4): for properties that integrate a flow per example."""
-    previous = settings._current_profile or "default"
+    previous = settings.get_current_profile_name()
     current = settings.get_profile(previous)
     name = f"{previous}-x{fraction:g}"
     settings.register_profile(name, parent=current,
@@ -108,6 +112,44 @@ def fewer_examples(fraction: float):
         yield
     finally:
         settings.load_profile(previous)
+
+
+def fixed_search(prop, points, criterion) -> SearchResult:
+    """``prop`` over a fixed list of points, reported like a search: for forms expected to fail,
+    where a hypothesis search would spend its time shrinking the counterexample."""
+    crit = Criterion(*criterion)
+    values = [prop(p) for p in points]
+    bad = [(p, v) for p, v in zip(points, values) if not crit.test(v)]
+    worst = max(values) if crit.op in ("<=", "<") else min(values)
+    return SearchResult(not bad, len(points), worst, crit,
+                        f"{bad[0][0]} (value {fmt(bad[0][1])})" if bad else "")
+
+
+def wlog_points(n=5, seed=0):
+    """Fixed weight points at the paper's WLOG rates eta_a eta_w = 1 with eta_a != eta_w."""
+    rng = np.random.default_rng(seed)
+    return [{"a": rng.uniform(0.3, 2), "w1": rng.uniform(0.3, 2), "w2": rng.uniform(-2, 2),
+             "b": rng.uniform(0.5, 2), "eta_a": float(ea), "eta_w": float(1 / ea)}
+            for ea in np.exp(rng.uniform(0.4, 1.5, n) * rng.choice([-1, 1], n))]
+
+
+# --- the paper's "WLOG eta_a eta_w = 1" (App A.2.1 L324, A.3 L450) --------------------------------
+
+#: the coordinates at unit rates, as the parameter-space forms (26)-(35) are written
+COORDS_UNIT = {s: e.subs({S.eta_a: 1, S.eta_w: 1}) for s, e in COORDS.items()}
+_c = sp.sqrt(S.eta_a * S.eta_w)
+#: the rescaled variables a' = sqrt(eta_w) a, w' = sqrt(eta_a) w, beta_*' = sqrt(eta_a eta_w) beta_*,
+#: in which the flow at any rates is the unit-rate flow (mu' = c mu, beta_*' = c beta_* as L324)
+RESCALED = {S.a: sp.sqrt(S.eta_w) * S.a, S.w1: sp.sqrt(S.eta_a) * S.w1,
+            S.w2: sp.sqrt(S.eta_a) * S.w2, S.b: _c * S.b}
+
+
+def rescaled_rate_error(quantity: sp.Expr, rate: sp.Expr, point: dict) -> float:
+    """A unit-rate form ``d quantity/dt = rate`` read in the rescaled variables (RESCALED), against
+    the chain rule along the weight flow at the point's (general) rates."""
+    q = sp.sympify(quantity).subs(RESCALED, simultaneous=True)
+    r = sp.sympify(rate).subs(COORDS_UNIT).subs(RESCALED, simultaneous=True)
+    return rate_equation_error(q, r, point)
 
 
 # --- flows ---------------------------------------------------------------------------------------
@@ -120,18 +162,20 @@ def whitened_data(beta_star, seed: int = 0):
     return X, X @ beta_star
 
 
-def whitened_flow(case: dict, t_end: float, n_t: int = 81):
-    """Weight flow of a whitened case; returns (t, a (T,), w (d, T), drift of delta)."""
+def whitened_flow(case: dict, t_end: float, n_t: int = 81, paper_integrator: bool = False):
+    """Weight flow of a whitened case; returns (t, a (T,), w (d, T), drift of delta).
+    ``paper_integrator``: RK45 at rtol 1e-6 as App D.2 (L972), instead of DOP853 at rtol 1e-12."""
     X, y = whitened_data(case["beta_star"])
     t = np.linspace(0, t_end, n_t)
+    how = dict(method="RK45", rtol=1e-6, conservation_tol=None) if paper_integrator else {}
     flow = sn.integrate(X, y, case["a0"], np.asarray(case["w0"], float), t_end,
-                        eta_a=case["eta_a"], eta_w=case["eta_w"], t_eval=t)
+                        eta_a=case["eta_a"], eta_w=case["eta_w"], t_eval=t, **how)
     return t, flow.states["a"], flow.states["w"], flow.drift["delta"]
 
 
-def flow_coordinates(case: dict, t_end: float, n_t: int = 81) -> dict:
+def flow_coordinates(case: dict, t_end: float, n_t: int = 81, paper_integrator: bool = False) -> dict:
     """mu, phi, a, omega, nu = omega/a, and ||w|| along the flow."""
-    t, a, w, drift = whitened_flow(case, t_end, n_t)
+    t, a, w, drift = whitened_flow(case, t_end, n_t, paper_integrator)
     bs = np.asarray(case["beta_star"], float)
     mu, phi = sn.mu_phi(a, w, bs)
     omega = bs @ w
@@ -173,20 +217,48 @@ def _compiled_signed(expr):
     return evaluate
 
 
-def basin_prediction(basin_expr: sp.Expr, case: dict) -> float:
-    """The printed/corrected basin quantity at an initial condition (its sign = sgn a(inf))."""
+def basin_prediction(basin_expr: sp.Expr, case: dict, rescaled: bool = False) -> float:
+    """The printed/corrected basin quantity at an initial condition (its sign = sgn a(inf)).
+    ``rescaled``: evaluate it in a0' = sqrt(eta_w) a0, omega0' = sqrt(eta_a) c omega0, b' = c b
+    (c = sqrt(eta_a eta_w)), the variables of the unit-rate reading of the WLOG."""
     bs = np.asarray(case["beta_star"], float)
     w0 = np.asarray(case["w0"], float)
-    point = {"a0": case["a0"], "omega0": float(w0 @ bs), "b": float(np.linalg.norm(bs)),
-             "delta": float(sn.delta_of(case["a0"], w0, case["eta_a"], case["eta_w"])),
-             "eta_a": case["eta_a"], "eta_w": case["eta_w"]}
+    ea, ew = case["eta_a"], case["eta_w"]
+    c = np.sqrt(ea * ew) if rescaled else 1.0
+    sa, sw = (np.sqrt(ew), np.sqrt(ea)) if rescaled else (1.0, 1.0)
+    point = {"a0": sa * case["a0"], "omega0": sw * c * float(w0 @ bs), "b": c * float(np.linalg.norm(bs)),
+             "delta": float(sn.delta_of(case["a0"], w0, ea, ew)), "eta_a": ea, "eta_w": ew}
     return closed_form_in_t(basin_expr, point, [0.0])[0]
 
 
-def final_sign_of_a(case: dict, t_end: float = 80.0) -> float:
-    """sgn a(t_end) of the flow, t_end long enough for the (single, Lemma A.1) crossing."""
-    _, a, _, _ = whitened_flow(case, t_end, n_t=3)
+@lru_cache(maxsize=None)
+def _final_sign(key: str, t_end: float) -> float:
+    _, a, _, _ = whitened_flow(json.loads(key), t_end, n_t=3)
     return float(np.sign(a[-1]))
+
+
+def final_sign_of_a(case: dict, t_end: float = 80.0) -> float:
+    """sgn a(t_end) of the flow, t_end long enough for the (single, Lemma A.1) crossing (each
+    initial condition is integrated once per process)."""
+    return _final_sign(json.dumps({k: (list(map(float, v)) if np.ndim(v) else float(v))
+                                   for k, v in case.items()}, sort_keys=True), t_end)
+
+
+def basin_mismatches(basin_expr, cases, margin=0.05, rescaled=False):
+    """Inits (delta < 0) whose predicted sign of a(inf) is wrong; those within ``margin``
+    (relative) of the separating surface are skipped."""
+    bad, used = [], 0
+    for case in cases:
+        pred = basin_prediction(basin_expr, case, rescaled)
+        scale = abs(case["a0"]) + float(np.linalg.norm(case["w0"]) * np.linalg.norm(case["beta_star"]))
+        if rescaled:    # the rescaled quantity carries a factor sqrt(eta_w) and eta_a on omega0
+            pred, scale = pred / np.sqrt(case["eta_w"]), scale * max(1.0, case["eta_a"])
+        if abs(pred) < margin * scale:
+            continue
+        used += 1
+        if np.sign(pred) != final_sign_of_a(case):
+            bad.append(case)
+    return bad, used
 
 
 def zero_crossings(case: dict, t_end: float, n_t: int = 4001) -> int:
@@ -243,21 +315,6 @@ def implicit_bias_minimiser(potential, linear_coeff, X, y, beta0, guess):
     return sn.interpolant_argmin(lambda beta: potential(beta) - linear_coeff * b0 @ beta, X, y, guess)
 
 
-def basin_mismatches(basin_expr, cases, margin=0.05):
-    """Inits (delta < 0) whose predicted sign of a(inf) is wrong; those within ``margin``
-    (relative) of the separating surface are skipped."""
-    bad, used = [], 0
-    for case in cases:
-        pred = basin_prediction(basin_expr, case)
-        scale = abs(case["a0"]) + float(np.linalg.norm(case["w0"]) * np.linalg.norm(case["beta_star"]))
-        if abs(pred) < margin * scale:
-            continue
-        used += 1
-        if np.sign(pred) != final_sign_of_a(case):
-            bad.append(case)
-    return bad, used
-
-
 def downstream_inits(n, eta_a, eta_w, seed):
     rng = np.random.default_rng(seed)
     cases = []
@@ -288,3 +345,82 @@ def thm31_error(q_expr, psi_expr, X, y, beta0, delta, eta_a=1.0, eta_w=1.0, resc
     limit = gf_limit(X, y, beta0, delta, eta_a, eta_w, limit_time(delta) * (2 if eta_a * eta_w < 1 else 1))
     arg = implicit_bias_minimiser(lambda b: q(b, delta, c), c * psi, X, y, beta0, limit)
     return float(np.max(np.abs(arg - limit))), limit
+
+
+# --- checks shared by verify and the perturbation tests -----------------------------------------
+
+@lru_cache(maxsize=None)
+def _numeric(expr, symbols):
+    return sp.lambdify(list(symbols), expr, "numpy")
+
+
+def beta_flow_error(M_of_weights, X, y, a, w, eta_a, eta_w) -> float:
+    """Relative error of ``beta' = a w' + a' w`` (weight flow Eqs. 11-12) against
+    ``-M(a, w, eta_a, eta_w) X^T rho`` (Eq. 3/36)."""
+    rhs = sn.weight_rhs(X, y, eta_a, eta_w)(0.0, {"a": np.asarray(a), "w": np.asarray(w, float)})
+    beta_dot = a * rhs["w"] + rhs["a"] * np.asarray(w, float)
+    pred = -M_of_weights(a, w, eta_a, eta_w) @ (X.T @ (X @ (a * np.asarray(w, float)) - y))
+    return float(np.max(np.abs(beta_dot - pred)) / np.max(np.abs(pred)))
+
+
+def sherman_morrison_error(f_expr, h_expr, beta, delta) -> float:
+    """``max |M (f I - h beta beta^T) - I|`` for Eqs. (46)-(49) at rates with product 1."""
+    f, h = _numeric(f_expr, (S.x, S.delta)), _numeric(h_expr, (S.x, S.delta))
+    beta = np.asarray(beta, float)
+    x = float(beta @ beta)
+    M = sn.preconditioner_from_beta(beta, delta, 2.0, 0.5)
+    Minv = f(x, delta) * np.eye(beta.size) - h(x, delta) * np.outer(beta, beta)
+    return float(np.max(np.abs(M @ Minv - np.eye(beta.size))))
+
+
+def mirror_flow_residuals(dq_expr, g_expr, X, y, beta0, null_dir, delta, t_end=40.0, n_t=8001):
+    """Along the unit-rate flow from a balanced init with a0 w0 = beta0 (App A.4.1): the drift of
+    grad Phi out of range(X^T), the relative error of ``d/dt grad Phi = -g X^T rho``, and of the
+    KKT condition with ``nu = +int g rho`` (printed) and ``nu = -int g rho`` (corrected).
+    ``dq_expr`` = q'(r), ``g_expr`` = g(x = r^2)."""
+    a0, w0 = sn.balanced_init(beta0, delta)
+    t = np.linspace(0, t_end, n_t)
+    flow = sn.integrate(X, y, a0, w0, t_end, t_eval=t, rtol=1e-12)
+    beta = flow.states["a"] * flow.states["w"]
+    dq = sp.lambdify([S.r, S.delta], dq_expr, "numpy")
+    g = sp.lambdify([S.x, S.delta], g_expr, "numpy")
+    nrm = np.linalg.norm(beta, axis=0)
+    grad_phi = dq(nrm, delta) * beta / nrm
+    rho = (X @ beta - y[:, None])[0]
+    gr = g(nrm ** 2, delta) * rho
+    dgrad = np.gradient(grad_phi, t, axis=1, edge_order=2)[:, 100:-100]
+    warped = -(X.T * gr)[:, 100:-100]
+    lhs = grad_phi[:, -1] - grad_phi[:, 0]
+    integral = np.trapezoid(gr, t)
+    scale = np.max(np.abs(lhs))
+    return {"null": float(np.max(np.abs(null_dir @ (grad_phi - grad_phi[:, :1])))),
+            "deriv": float(np.max(np.abs(dgrad - warped)) / np.max(np.abs(warped))),
+            "kkt_plus": float(np.max(np.abs(lhs - X[0] * integral)) / scale),
+            "kkt_minus": float(np.max(np.abs(lhs + X[0] * integral)) / scale)}
+
+
+def rescaling_error(X, y, beta0, eta_a, eta_w, delta, y_factor=None, t_end=5.0) -> float:
+    """App A.3 L450: ``c beta(t)`` at rates (eta_a, eta_w) against ``beta'(t)`` of the unit-rate
+    model on ``y' = y_factor y`` (``c = sqrt(eta_a eta_w)``, the claim's ``y_factor``), same delta."""
+    c = np.sqrt(eta_a * eta_w)
+    y_factor = c if y_factor is None else y_factor
+    a0, w0 = sn.balanced_init(beta0, delta, eta_a, eta_w)
+    ap, wp = sn.balanced_init(c * np.asarray(beta0, float), delta, 1.0, 1.0)
+    t = np.linspace(0, t_end, 51)
+    f1 = sn.integrate(X, y, a0, w0, t_end, eta_a=eta_a, eta_w=eta_w, t_eval=t)
+    f2 = sn.integrate(X, y_factor * y, ap, wp, t_end, t_eval=t)
+    b1, b2 = c * f1.states["a"] * f1.states["w"], f2.states["a"] * f2.states["w"]
+    return float(np.max(np.abs(b1 - b2)) / np.max(np.abs(b2)))
+
+
+def weight_flow_error(rhs_factory, X, y, a, w, eta_a, eta_w) -> float:
+    """Max abs error of ``rhs_factory(X, y, eta_a, eta_w)`` (Eqs. 11-12) against ``-eta * grad`` of
+    the 1/2-sum loss by torch autograd (float64)."""
+    import torch
+    at = torch.tensor(float(a), dtype=torch.float64, requires_grad=True)
+    wt = torch.as_tensor(np.asarray(w, float)).clone().requires_grad_(True)
+    loss = 0.5 * ((torch.as_tensor(X) @ (at * wt) - torch.as_tensor(y)) ** 2).sum()
+    ga, gw = torch.autograd.grad(loss, (at, wt))
+    printed = rhs_factory(X, y, eta_a, eta_w)(0.0, {"a": np.asarray(float(a)), "w": np.asarray(w, float)})
+    return float(max(abs(printed["a"] + eta_a * ga.item()),
+                     np.max(np.abs(printed["w"] + eta_w * gw.numpy()))))

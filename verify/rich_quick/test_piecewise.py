@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from numerics.rich_quick import piecewise as pw
 from theory.registry import REGISTRY
+from verify.measurement import exact, paper, reading
 from verify.properties import search
 from verify.rich_quick import piecewise_checks as pc
 
@@ -40,34 +41,37 @@ def test_per_neuron_dynamics_match_autograd(claim):
     def prop(s):
         e = pc.beta_dynamics_error(M8, **s)
         e9 = pc.spherical_error(eq9, **s)
-        worst = max(e["beta_dot"], e["ntk"], e9, pc.delta_rate(**s))
-        return worst < 1e-9, worst     # 1e-9: exact identities; relative round-off of float64
-    res = search(prop, examples=[dict(s=_fixed()), dict(s=_fixed(1, gamma=0.0))], s=two_layer_setting())
+        return max(e["beta_dot"], e["ntk"], e9, pc.delta_rate(**s))
+    res = search(prop, ("<=", 1e-9), examples=[dict(s=_fixed()), dict(s=_fixed(1, gamma=0.0))],
+                 s=two_layer_setting())
     s = _fixed(2)
-    drift = pc.delta_drift(s["W"], s["a"], s["X"], s["y"], 0.0, ETA_A, ETA_W)
-    # 1e-9 drift: DOP853 at rtol 1e-11 over t in [0, 0.1]
-    claim.holds(res.ok and drift < 1e-9,
-                res.evidence("max rel err of beta_i' = -M_i xi_i, of K_jk = sum_i c_ij x_j^T M_i "
-                             "x_k c_ik (vs autograd NTK), of Eq.(9) mu_i', bhat_i' (chain rule) and "
-                             "d delta_i/dt, gamma in {0, .1, .5}, random rates")
-                + f"; drift of all delta_i along ReLU GF over t in [0, 0.1] (d=3, h=5, n=7, eta "
-                  f"{ETA_A}/{ETA_W}) {drift:.1g}")
+    drift = pw.delta_drift(s["W"], s["a"], s["X"], s["y"], 0.0, ETA_A, ETA_W)
+    claim.holds(claim.measure("worst rel err of beta_i' = -M_i xi_i, of K_jk = sum_i c_ij x_j^T M_i "
+                              "x_k c_ik (vs autograd NTK), of Eq. (9) mu_i', bhat_i' (chain rule) "
+                              "and of d delta_i/dt, gamma in {0, .1, .5}, random rates", res,
+                              source=reading("exact identities; float64 relative round-off")),
+                claim.measure(f"drift of all delta_i along ReLU GF over t in [0, 0.1] (d 3, h 5, "
+                              f"n 7, eta {ETA_A}/{ETA_W})", drift, "<=", 1e-9,
+                              source=reading("DOP853 at rtol 1e-11")))
 
 
 @pytest.mark.claim("GRQ-Eq(124)-(127)")
 def test_appendix_c_dynamics_and_expressivity(claim, report_figure):
     r = REGISTRY["GRQ-Eq(124)-(127)"]
-    res = search(lambda s: (lambda e: (e < 1e-10, e))(
-        pc.preconditioner_error(r.printed["M_i (126)"], s["W"], s["a"], s["eta_a"], s["eta_w"])),
-        examples=[dict(s=_fixed())], s=two_layer_setting())
+    res = search(lambda s: pc.preconditioner_error(r.printed["M_i (126)"], s["W"], s["a"],
+                                                   s["eta_a"], s["eta_w"]),
+                 ("<=", 1e-10), examples=[dict(s=_fixed())], s=two_layer_setting())
     s = _fixed(3, gamma=0.3)
     e8 = pc.beta_dynamics_error(REGISTRY["GRQ-Eq(8)"].printed, **s)
     e9 = pc.spherical_error(REGISTRY["GRQ-Eq(9)"].printed, **s)
-    dyn_ok = res.ok and max(e8.values()) < 1e-9 and e9 < 1e-9
+    round_off = reading("exact identities; float64 relative round-off")
+    dynamics = [claim.measure("worst rel err of Eq. (126) M_i from (delta_i, beta_i) vs parameters",
+                              res, source=round_off),
+                claim.measure("Eqs. (124)-(125), (127) at gamma 0.3, max rel err",
+                              max(max(e8.values()), e9), "<=", 1e-9, source=round_off)]
     # expressivity: sigma(z) = ((1+gamma) z + (1-gamma)|z|)/2, so every bias-free net is positively
-    # 1-homogeneous with a LINEAR odd part.  Fit three continuous targets through the origin with
-    # ever wider random-feature nets: homogeneous with linear odd part, homogeneous with odd
-    # part r cos(3 theta), and x1^2 (not homogeneous)
+    # 1-homogeneous with a LINEAR odd part.  Fit continuous targets through the origin with ever
+    # wider random-feature nets (rel. RMS test error at the largest width)
     rng = np.random.default_rng(0)
     widths = (10, 100, 400)
     polar = lambda P: (np.linalg.norm(P, axis=1), np.arctan2(P[:, 1], P[:, 0]))  # noqa: E731
@@ -75,20 +79,20 @@ def test_appendix_c_dynamics_and_expressivity(claim, report_figure):
                "r cos(3 theta)": lambda P: polar(P)[0] * np.cos(3 * polar(P)[1]),
                "x1^2": lambda P: P[:, 0] ** 2}
     fit = {k: [pc.homogeneous_fit_error(f, h, rng) for h in widths] for k, f in targets.items()}
-    ok_even = fit["r cos(2 theta) + x1"][-1] < 0.05 and fit["r cos(2 theta) + x1"][-1] < fit[
-        "r cos(2 theta) + x1"][0]
-    # statistic: rel. RMS test error at the largest width; < 5% = reached, > 10% = not reached
-    printed_ok = dyn_ok and fit["x1^2"][-1] < 0.05
-    corrected_ok = dyn_ok and ok_even and fit["r cos(3 theta)"][-1] > 0.1
-    claim.erratum(printed_ok, corrected_ok,
-                  res.evidence("Eq.(126) M_i from (delta_i, beta_i) vs parameters")
-                  + f"; Eqs.(124)-(125),(127) at gamma=0.3: {max(e8.values()):.1g}, {e9:.1g}; "
-                    f"random-feature ridge fits (3000 points, radii in [0.5, 2]), widths {widths}: "
-                  + "; ".join(f"{k} {np.round(v, 3)}" for k, v in fit.items()),
-                  counterexample=f"x1^2 (continuous, through the origin) stays at rel error "
-                                 f"{fit['x1^2'][-1]:.2f} with h=400 (f(2x) = 2 f(x) for every "
-                                 f"bias-free net); even r cos(3 theta) (homogeneous) stays at "
-                                 f"{fit['r cos(3 theta)'][-1]:.2f}")
+    reached = reading("a fit below 5% rel. RMS error counts as represented")
+    claim.erratum(
+        printed=dynamics + [claim.measure(f"x1^2 (continuous, f(0) = 0): fit error at h = {widths[-1]}",
+                                          fit["x1^2"][-1], "<", 0.05,
+                                          source=paper("L923", "represent any continuous "
+                                                               "nonlinear function"))],
+        corrected=dynamics + [
+            claim.measure(f"r cos(2 theta) + x1 (homogeneous, linear odd part): fit error at h = "
+                          f"{widths[-1]}", fit["r cos(2 theta) + x1"][-1], "<", 0.05, source=reached),
+            claim.measure(f"r cos(3 theta) (homogeneous, odd part not linear): fit error at h = "
+                          f"{widths[-1]}", fit["r cos(3 theta)"][-1], ">", 0.1,
+                          source=reading("a fit above 10% rel. RMS error counts as not represented"))],
+        note=f"random-feature ridge fits (3000 points, radii in [0.5, 2]), widths {widths}: "
+             + "; ".join(f"{k} {np.round(v, 3)}" for k, v in fit.items()))
     fig, ax = plt.subplots(figsize=(4.5, 3))
     for (k, v), mk in zip(fit.items(), "os^"):
         ax.plot(widths, v, mk + "-", label=k)
@@ -128,19 +132,18 @@ def test_partition_is_two_colourable_by_parity(claim):
         net, rng = case
         hams, flips, _, degenerate = pc.crossing_statistics(net, rng, lines=3)
         skipped.append(degenerate)
-        bad = int(np.sum(hams != 1)) + int(np.sum(~flips))
-        return bad == 0, bad
-    res = search(prop, case=relu_net())
+        return int(np.sum(hams != 1)) + int(np.sum(~flips))
+    res = search(prop, ("==", 0), case=relu_net())
     n_skipped = sum(skipped)
-    neg = search(prop, case=relu_net(redundant=True))
-    claim.holds(res.ok and not neg.ok,
-                res.evidence("boundary crossings along random chords (bisection to 1e-12) with "
-                             "Hamming distance != 1 or no parity flip; 1-3 hidden layers of 3-10 "
-                             "units, d in {2,3}, with/without biases")
-                + f"; {n_skipped} crossings skipped as degenerate (a bias-free layer entirely "
-                  "inactive: z = 0 on an open set, in no Def. C.1 region)"
-                + f"; negative control with a duplicated unit (redundant): violation found = "
-                  f"{not neg.ok} ({neg.counterexample[:120]})")
+    neg = search(prop, ("==", 0), case=relu_net(redundant=True))
+    claim.holds(
+        claim.measure("boundary crossings along random chords (bisection to 1e-12) with Hamming "
+                      "distance != 1 or no parity flip; 1-3 hidden layers of 3-10 units, d in "
+                      "{2, 3}, with and without biases", res, source=exact("count of violations")),
+        claim.measure("negative control, a duplicated (redundant) unit: a violation is found",
+                      not neg.ok, "==", True, source=exact("the hypothesis excludes redundancy")),
+        note=f"{n_skipped} crossings skipped as degenerate (a bias-free layer entirely inactive: "
+             "z = 0 on an open set, in no Def. C.1 region)")
 
 
 @functools.cache
@@ -183,29 +186,33 @@ def region_facts():
                 aligns=aligns, counts=counts)
 
 
-def _facts_text(f):
-    return (f"2-layer (8, 8) ReLU net with biases, seed 3: predictor spread within regions "
-            f"{f['spread']:.1g}; max |f| jump across {f['n_jumps']} boundaries {f['jump']:.1g}; "
-            f"convexity violations {f['conv_bad']}; predictor jump parallel to the flipped unit's "
-            f"normal: min |cos| {np.min(f['aligns']):.9f} over {len(f['aligns'])} crossings; "
-            f"regions of one hidden layer (h, found on a grid, 1+h+h(h-1)/2): {f['counts']}")
+def _region_measurements(claim, f):
+    return [claim.measure("predictor spread within regions", f["spread"], "<=", 1e-12,
+                          source=reading("predictors are exact per region; float64 round-off")),
+            claim.measure(f"max |f| jump across {f['n_jumps']} boundaries at 1e-9 separation",
+                          f["jump"], "<=", 1e-7, source=reading("Lipschitz constant x 1e-9 step")),
+            claim.measure("midpoints of same-pattern pairs that change pattern (convexity)",
+                          f["conv_bad"], "==", 0, source=exact("count")),
+            claim.measure("regions found on a grid minus 1 + h + h(h-1)/2, one hidden layer, "
+                          f"h in {[h for h, _, _ in f['counts']]}",
+                          [c - b for _, c, b in f["counts"]], "<=", 0,
+                          source=exact("line-arrangement bound in the plane"))]
 
 
 @pytest.mark.claim("GRQ-Claim-Regions")
 def test_regions_are_linear_continuous_and_polynomially_many(claim):
-    f = region_facts()
-    # 1e-12 / 1e-7: predictors are exact per region; a 1e-9 step across a boundary moves f by
-    # at most Lip * 1e-9 * |p1 - p0|
-    claim.holds(f["spread"] < 1e-12 and f["jump"] < 1e-7 and f["conv_bad"] == 0
-                and all(c <= b for _, c, b in f["counts"]), _facts_text(f))
+    claim.holds(*_region_measurements(claim, region_facts()),
+                note="2-layer (8, 8) ReLU net with biases, seed 3")
 
 
 @pytest.mark.claim("GRQ-DefC.1")
 def test_activation_regions_definition_is_consistent(claim):
     f = region_facts()
-    ok = (f["spread"] < 1e-12 and f["jump"] < 1e-7 and f["conv_bad"] == 0 and len(f["aligns"]) > 0
-          and np.min(f["aligns"]) > 1 - 1e-6)
-    claim.defined(ok, _facts_text(f))
+    claim.defined(*_region_measurements(claim, f)[:3],
+                  claim.measure(f"min |cos| between the predictor jump and the flipped unit's normal "
+                                f"over {len(f['aligns'])} crossings", np.min(f["aligns"]), ">=",
+                                1 - 1e-6, source=reading("a 1e-7 step off the boundary")),
+                  note="2-layer (8, 8) ReLU net with biases, seed 3")
 
 
 @pytest.mark.claim("GRQ-Fig9")
@@ -219,12 +226,18 @@ def test_fig9_cones_without_biases_polytopes_with(claim, report_figure):
     scale_var = np.any(poly.patterns(P) != poly.patterns(t * P))
     hams, flips, _, deg = pc.crossing_statistics(cone, rng, lines=4)
     hams2, flips2, _, deg2 = pc.crossing_statistics(poly, rng, lines=4)
-    claim.defined(scale_inv and scale_var and np.all(hams == 1) and np.all(flips)
-                  and np.all(hams2 == 1) and np.all(flips2),
-                  f"3-layer ReLU, 20 units per layer, He init, seed 11: bias-free patterns invariant "
-                  f"under x -> t x (cones): {scale_inv}; with biases not: {scale_var}; parity "
-                  f"flips at all {len(hams)} + {len(hams2)} located crossings ({deg + deg2} "
-                  "degenerate ones skipped)")
+    count = exact("count")
+    claim.defined(
+        claim.measure("bias-free patterns invariant under x -> t x (cones)", bool(scale_inv), "==",
+                      True, source=count),
+        claim.measure("with biases, some pattern changes under x -> t x (polytopes)", bool(scale_var),
+                      "==", True, source=count),
+        claim.measure(f"crossings (of {len(hams) + len(hams2)}) with Hamming distance != 1 or no "
+                      "parity flip", int(np.sum(np.concatenate([hams, hams2]) != 1)
+                                         + np.sum(~np.concatenate([flips, flips2]))), "==", 0,
+                      source=count),
+        note=f"3-layer ReLU, 20 units per layer, He init, seed 11; {deg + deg2} degenerate "
+             "crossings skipped")
     fig, axes = plt.subplots(1, 2, figsize=(8, 4))
     for ax, biases in zip(axes, (True, False)):
         n3 = pw.DeepReLU.random(2, [20, 20, 20], np.random.default_rng(9), biases=biases)
@@ -255,7 +268,10 @@ def test_function_space_dynamics_is_not_autonomous(claim):
     _, _, K1 = pw.two_layer_autograd(W1, a1, X, y, 0.0, 1.0, 1.0)
     _, _, K2 = pw.two_layer_autograd(W2, a2, X, y, 0.0, 1.0, 1.0)
     diff = np.linalg.norm(K1 @ (f1 - y) - K2 @ (f2 - y))
-    claim.defined(np.max(np.abs(f1 - f2)) < 1e-12 and diff > 1e-3,
-                  f"scope statement; supporting computation: two ReLU nets with identical outputs "
-                  f"(max diff {np.max(np.abs(f1 - f2)):.1g}) on 6 points have function velocities "
-                  f"differing by {diff:.3g}, so PL function-space dynamics are not autonomous")
+    claim.defined(
+        claim.measure("max output difference of the two nets on 6 points", np.max(np.abs(f1 - f2)),
+                      "<=", 1e-12, source=reading("float64 round-off")),
+        claim.measure("norm of the difference of their function velocities", diff, ">", 1e-3,
+                      source=reading("well above round-off")),
+        note="scope statement; supporting computation: equal outputs, different function "
+             "velocities, so PL function-space dynamics are not autonomous")

@@ -8,10 +8,36 @@ import sympy as sp
 from numerics.rich_quick import single_neuron as sn
 from theory.rich_quick import single_neuron_implicit_bias as B
 from theory.rich_quick import single_neuron_symbols as S
+from verify.measurement import Setup, paper, reading
 from verify.rich_quick import single_neuron_checks as chk
 
 FIG3_DELTAS = (-3.0, -1.0, 0.0, 1.0, 3.0)
 FIG3 = dict(beta_star=np.array([0.0, 1.0]), beta0=np.array([-1.0, 0.0]))   # App D.2, full rank
+#: App D.2 L972: the full-rank setting of Figs. 2-4 and the authors' integrator
+D2_PAPER = {"X^T X": [[1.0, 0.0], [0.0, 1.0]], "beta_*": [0.0, 1.0], "beta0": [-1.0, 0.0],
+            "sgn a0": 1.0, "integrator": "solve_ivp RK45 rtol 1e-6", "horizon": 20.0}
+D2_SOURCE = "paper App D.2 L972 (sgn a0: Fig. 8 caption L424 'by convention we choose a(0) > 0')"
+
+
+def d2_ran(horizon, **more):
+    X, _ = chk.whitened_data(FIG3["beta_star"])
+    return {"X^T X": (X.T @ X).round(14).tolist(), "beta_*": FIG3["beta_star"].tolist(),
+            "beta0": FIG3["beta0"].tolist(), "sgn a0": 1.0, "integrator": "solve_ivp DOP853 rtol 1e-12",
+            "horizon": horizon, "rates (eta_a, eta_w)": [1.0, 1.0], "dtype": "float64", **more}
+
+
+def paper_integrator_error(claim, deltas, t_end, metric):
+    """The authors' integrator (RK45, rtol 1e-6) against the exact solution on the D.2 setting:
+    the sensitivity of the comparison to the integrator."""
+    errs = []
+    for d in deltas:
+        t = np.linspace(0, t_end, 21)
+        ex, a, w, (a0, w0) = exact_path(FIG3["beta0"], FIG3["beta_star"], d, t)
+        ref = chk.flow_coordinates({"a0": a0, "w0": w0, "beta_star": FIG3["beta_star"], "eta_a": 1.0,
+                                    "eta_w": 1.0}, t_end, 21, paper_integrator=True)
+        errs.append(metric(ex, a, w, ref))
+    return claim.measure("max error of the same comparison with RK45 at rtol 1e-6 (D.2's integrator)",
+                         max(errs), "<=", 1e-3, source=reading("rtol 1e-6 over t = 20, x 1000"))
 
 
 def exact_path(beta0, beta_star, delta, t, eta_a=1.0, eta_w=1.0, sign=1.0):
@@ -47,14 +73,36 @@ def test_fig3_exact_dynamics_against_gradient_flow(claim, report_figure):
     report_figure(fig, "Fig. 3: mu, phi, S(0,t) for X^T X = I, beta_* = [0,1], beta0 = [-1,0], a0 > 0,"
                        " unit rates; exact solution (lines) vs gradient flow (markers)")
     up, bal, down = shape[3.0], shape[0.0], shape[-3.0]
-    ok = (max(errs) < 1e-8 and up["Smax"] < 0.01 and abs(up["phi20"] - 1) < 1e-3
-          and bal["S2"] > 0.1 and down["mu_min"] < 0.2 and down["S2"] < 0.05 and down["Smax"] > 0.5
-          and down["t_half"] > 5 and abs(down["phi20"] - 1) < 1e-2)
-    claim.holds(ok, f"theory vs GF (rtol 1e-12) max err {max(errs):.1g} over delta {FIG3_DELTAS}; "
-                    f"upstream (3): max S {up['Smax']:.3g}, phi(20) {up['phi20']:.4f}, max|mu-1| "
-                    f"{up['mu_dev']:.2f}; balanced: S(2) {bal['S2']:.2f}; downstream (-3): min mu "
-                    f"{down['mu_min']:.2f}, S(2) {down['S2']:.3f}, S crosses 0.5 at t = "
-                    f"{down['t_half']:.1f}, phi(20) {down['phi20']:.3f}")
+    words = paper("L82", "For upstream initializations S remains near zero ... For balanced "
+                         "initializations ... S quickly moves away from zero ... For downstream "
+                         "initializations, mu quickly drops to zero, then mu and phi slowly climb back "
+                         "to one. Similarly, S remains small before a sudden transition towards one")
+
+    def s_metric(ex, a, w, ref):
+        return max(chk.trajectory_error({"mu": ex.mu, "phi": ex.phi}, ref),
+                   float(np.max(np.abs(sn.kernel_distance_path(a, w) - sn.kernel_distance_path(ref["a"], ref["w"])))))
+    sensitivity = paper_integrator_error(claim, FIG3_DELTAS, 20.0, s_metric)
+    claim.reproduced(
+        claim.measure("max error, exact (mu, phi, S(0,t)) vs gradient flow", max(errs), "<=", 1e-8,
+                      source=paper("L82", "Our theoretical predictions (black dashed lines) agree with "
+                                          "gradient flow simulations")),
+        claim.measure("S(0, 2): upstream minus balanced (upstream stays near 0, balanced moves away)",
+                      up["S2"] - bal["S2"], "<", 0, source=words),
+        claim.measure("S(0, 2): downstream minus balanced (downstream remains small first)",
+                      down["S2"] - bal["S2"], "<", 0, source=words),
+        claim.measure("min mu: downstream minus upstream (downstream drops toward 0)",
+                      down["mu_min"] - up["mu_min"], "<", 0, source=words),
+        claim.measure("downstream: max S(0,t) on [0, 20] minus S(0, 2) (late transition)",
+                      down["Smax"] - down["S2"], ">", 0, source=words),
+        claim.measure("upstream max S(0, t)", up["Smax"], "<=", 0.01, source=reading("'near zero'")),
+        claim.measure("downstream: time S crosses 0.5", down["t_half"], ">", 5,
+                      source=reading("'sudden transition' after a delay")),
+        claim.measure("|phi(20) - 1| downstream (climbs back to one)", abs(down["phi20"] - 1), "<=",
+                      1e-2, source=reading("'climb back to one' by t = 20")),
+        setup=Setup(scale="ci", ran=d2_ran(20.0, deltas=list(FIG3_DELTAS)), paper=D2_PAPER,
+                    paper_source=D2_SOURCE + "; the deltas are not stated (colour legend only)",
+                    sensitivity={"integrator": sensitivity},
+                    cost="5 deltas x one 2-d ODE to t = 20; seconds on a CPU"))
 
 
 @pytest.mark.claim("GRQ-Fig8")
@@ -88,9 +136,17 @@ def test_fig8_temporal_dynamics(claim, report_figure):
     report_figure(fig, "Fig. 8: nu, phi, omega = w^T beta_* (our reading of the undefined 'zeta') and "
                        "a (with w1, w2 in the last panel), beta_* at pi/4, beta0 at 3pi/2, -pi/4, pi/4"
                        " (rows), delta = 0.5, a0 > 0; theory lines, gradient-flow markers")
-    claim.holds(max(errs) < 1e-8, f"closed forms (nu Riccati, a Bernoulli, Eq. 35 w) vs GF for the 3 "
-                                  f"rows: max err {max(errs):.1g}; 'zeta' undefined in the paper, read"
-                                  f" as omega")
+    fig8 = {"beta_* angle": np.pi / 4, "beta0 angles": [3 * np.pi / 2, -np.pi / 4, np.pi / 4],
+            "||beta_*||, ||beta0||": [1.0, 1.0], "sgn a0": 1.0}
+    claim.reproduced(
+        claim.measure("max error, closed forms (nu Riccati, a Bernoulli, Eq. (35) w) vs gradient flow "
+                      "over the 3 rows", max(errs), "<=", 1e-8,
+                      source=paper("L424", "Our theory recovers the time evolution under gradient flow "
+                                           "of the quantities considered in this section")),
+        setup=Setup(scale="ci", ran={**fig8, "delta": delta, "rates (eta_a, eta_w)": [1.0, 1.0],
+                                     "horizon": 10.0, "dtype": "float64"}, paper=fig8,
+                    paper_source="paper Fig. 8 caption L424; delta and the horizon are not stated"),
+        note="'zeta' is undefined in the paper and read as omega = w^T beta_*")
 
 
 def first_time(t, mask):
@@ -134,14 +190,24 @@ def test_timescales_of_the_three_regimes(claim, report_figure):
     ax.legend(fontsize=7)
     report_figure(fig, "Sec 3 downstream regime: S(0,t) against t/|delta| collapses (delay ~ |delta|); "
                        "eta_a = 0.5, eta_w = 1.6, ||beta_*|| = 1.3; theory lines, gradient-flow markers")
-    ok = (up_ratio < 1.2 and up[-1][1] < up[0][1] < 0.05 and down_ratio < 1.2 and align_spread < 0.05
-          and abs(slope * 2 * c * b - 1) < 0.1)
-    claim.holds(ok, f"upstream: D * t(|phi|>0.99) = {[f'{u[0]:.3f}' for u in up]} for D = 10, 30, "
-                    f"100 (ratio {up_ratio:.2f} < 1.2), max S = {[f'{u[1]:.1g}' for u in up]} falling;"
-                    f" downstream: t(S>0.5)/D = {[f'{x:.2f}' for x in down]} (ratio {down_ratio:.2f});"
-                    f" balanced: alignment time {[f'{f[0]:.2f}' for f in fits]} for mu0 = 1e-2,-4,-6,"
-                    f" fitting time slope vs ln(1/mu0) {slope:.3f} = 1/(2 c b) x "
-                    f"{slope * 2 * c * b:.3f} (general rates 0.5/1.6, b = 1.3)")
+    scaling = reading("a timescale law holds when the rescaled times agree within 20% over a "
+                      "factor 10 in delta")
+    claim.holds(
+        claim.measure("upstream: max/min of delta x t(|phi| > 0.99) over delta = 10, 30, 100 (time "
+                      "~1/delta)", up_ratio, "<", 1.2, source=scaling),
+        claim.measure("upstream: max S(0, t) at delta = 10, 30, 100 (small, falling)",
+                      np.array([u[1] for u in up]), "<", 0.05, source=reading("'minimal kernel "
+                                                                              "movement'")),
+        claim.measure("upstream: max S at delta = 100 minus at delta = 10", up[-1][1] - up[0][1], "<", 0,
+                      source=reading("S -> 0 as delta grows")),
+        claim.measure("downstream: max/min of t(S > 0.5)/|delta| (delay ~|delta|)", down_ratio, "<", 1.2,
+                      source=scaling),
+        claim.measure("balanced: spread of the alignment times for mu0 = 1e-2, 1e-4, 1e-6",
+                      align_spread, "<", 0.05, source=reading("alignment decouples from mu0 -> 0")),
+        claim.measure("balanced: fitting-time slope vs ln(1/mu0) times 2 sqrt(eta_a eta_w) b (= 1 for "
+                      "time ~ ln(1/mu0))", slope * 2 * c * b, "within", (0.9, 1.1),
+                      source=reading("Bernoulli fitting time ln(1/mu0)/(2 c b), 10%")),
+        note="exact solution at eta_a = 0.5, eta_w = 1.6, ||beta_*|| = 1.3")
 
 
 @pytest.mark.claim("GRQ-Cons-delta")
@@ -169,7 +235,8 @@ def test_trajectories_on_the_conserved_surfaces(claim, report_figure):
     report_figure(fig, "Fig. 2: conserved surfaces eta_w a^2 - eta_a ||w||^2 = delta (grey, theory) and "
                        "gradient-flow trajectories (markers) from a0 w0 = beta0 with both signs of a0: "
                        "one sheet (delta<0), cone (0), two sheets (delta>0)")
-    claim.holds(max(drifts) < 1e-9, f"drift of delta on the 6 plotted trajectories: max {max(drifts):.1g}")
+    claim.holds(claim.measure("max drift of delta on the 6 plotted trajectories", max(drifts), "<=",
+                              1e-9, source=reading("integrator rtol 1e-12 over t = 15")))
 
 
 @pytest.mark.claim("GRQ-Eq(59)-(67)")
@@ -187,16 +254,18 @@ def test_potential_limits(claim, report_figure):
     big = 1e6
     l2 = q(1.7, big) * np.sqrt(2 * big) / 1.7 ** 2
     l1 = q(1.7, -big) / (np.sqrt(2 * big) * 1.7)
-    claim.holds(abs(l2 - 1) < 1e-3 and abs(l1 - 1) < 1e-3,
-                f"Phi(r) sqrt(2 delta)/r^2 = {l2:.6f} at delta = 1e6 (l2 limit) and Phi(r)/(sqrt(2|delta|)"
-                f" r) = {l1:.6f} at delta = -1e6 (l1 limit), r = 1.7")
+    lim = reading("relative corrections O(r^2/|delta|) ~ 3e-6 at |delta| = 1e6")
+    claim.holds(claim.measure("Phi(r) sqrt(2 delta)/r^2 at delta = 1e6, r = 1.7 (l2 limit)", l2,
+                              "within", (1 - 1e-3, 1 + 1e-3), source=lim),
+                claim.measure("Phi(r)/(sqrt(2|delta|) r) at delta = -1e6, r = 1.7 (l1 limit)", l1,
+                              "within", (1 - 1e-3, 1 + 1e-3), source=lim))
 
 
 @pytest.mark.claim("GRQ-Fig4")
 def test_fig4_whitened_beta_trajectories(claim, report_figure):
     bs, beta0 = FIG3["beta_star"], FIG3["beta0"]
     fig, ax = plt.subplots(figsize=(4.5, 4))
-    errs, dev, early_angle = [], {}, None
+    errs, dev, dev20, early_angle = [], {}, {}, None
     for d, col in ((10.0, "C3"), (0.0, "C7"), (-10.0, "C0")):
         t = np.linspace(0, 60, 3001)
         ex, a, w, (a0, w0) = exact_path(beta0, bs, d, t)
@@ -206,7 +275,8 @@ def test_fig4_whitened_beta_trajectories(claim, report_figure):
         # distance of the path from the straight segment beta0 -> beta_* (GF on beta's path)
         seg = bs - beta0
         s = np.clip((beta - beta0[:, None]).T @ seg / (seg @ seg), 0, 1)
-        dev[d] = float(np.max(np.linalg.norm(beta.T - (beta0 + s[:, None] * seg), axis=1)))
+        off = np.linalg.norm(beta.T - (beta0 + s[:, None] * seg), axis=1)
+        dev[d], dev20[d] = float(np.max(off)), float(np.max(off[t <= 20]))
         if d < 0:   # the first, lazy phase moves along beta0: angle to beta0 when |beta| is smallest
             k = int(np.argmin(np.linalg.norm(beta, axis=0)))
             early_angle = float(np.degrees(np.arccos(beta[:, k] @ beta0 / np.linalg.norm(beta[:, k]))))
@@ -219,9 +289,29 @@ def test_fig4_whitened_beta_trajectories(claim, report_figure):
     ax.legend(fontsize=6)
     report_figure(fig, "Fig. 4 (left): beta(t) for X^T X = I, beta_* = [0,1], beta0 = [-1,0], delta = 10, 0,"
                        " -10, unit rates: exact (mu, phi) solution (lines) vs gradient flow (markers)")
-    # 1e-6: t runs to 60 (the delta = -10 path needs it) with a stiffness ratio ~|delta|
-    ok = (max(errs) < 1e-6 and dev[10.0] < 0.01 < dev[0.0] < dev[-10.0] and early_angle < 10)
-    claim.holds(ok, f"beta(t) theory vs GF max err {max(errs):.1g}; max distance from the straight "
-                    f"GF-on-beta segment: upstream {dev[10.0]:.3g}, balanced {dev[0.0]:.3g}, downstream "
-                    f"{dev[-10.0]:.3g}; downstream direction at its smallest |beta| is {early_angle:.2g} "
-                    f"deg from beta0 (moves along beta0 first)")
+    words = paper("L109", "Upstream initializations follow the trajectory of gradient flow on beta, "
+                          "downstream initializations first move in the direction of beta0 before "
+                          "sweeping around towards beta_*, and balanced initializations take an "
+                          "intermediate trajectory")
+    order = np.array([dev[10.0] - dev[0.0], dev[0.0] - dev[-10.0]])
+    order20 = np.array([dev20[10.0] - dev20[0.0], dev20[0.0] - dev20[-10.0]])
+    horizon = claim.measure("the same ordering of the path deviations on t <= 20 (D.2's horizon)",
+                            order20, "<", 0, source=words)
+    paper_int = paper_integrator_error(
+        claim, (10.0, 0.0, -10.0), 20.0,
+        lambda ex, a, w, ref: float(np.max(np.abs(a * w - ref["a"] * ref["w"]))))
+    claim.reproduced(
+        claim.measure("max |beta(t) exact - beta(t) gradient flow|", max(errs), "<=", 1e-6,
+                      source=paper("L109", "we can solve for the dynamics exactly using our expressions "
+                                           "for mu, phi")),
+        claim.measure("distance from the straight GF-on-beta segment: upstream - balanced, balanced - "
+                      "downstream", order, "<", 0, source=words),
+        claim.measure("upstream distance from the GF-on-beta segment", dev[10.0], "<=", 0.01,
+                      source=reading("'follow the trajectory of gradient flow on beta' at delta = 10")),
+        claim.measure("downstream: angle to beta0 at the smallest |beta| (deg)", early_angle, "<", 10,
+                      source=reading("'first move in the direction of beta0'")),
+        setup=Setup(scale="ci", ran=d2_ran(60.0, deltas=[10.0, 0.0, -10.0]), paper=D2_PAPER,
+                    paper_source=D2_SOURCE + "; the deltas are not stated",
+                    sensitivity={"horizon": horizon, "integrator": paper_int},
+                    cost="3 deltas x one 2-d ODE to t = 20; seconds on a CPU"),
+        note="t runs to 60 (the delta = -10 path needs it), stiffness ratio ~|delta|")

@@ -7,6 +7,7 @@ from numerics.metrics import effective_rank
 from theory.bias.effective_rank import evaluate_effective_rank
 from theory.registry import REGISTRY
 from verify.checks.effective_rank import stated_properties
+from verify.measurement import reading
 from verify.properties import search
 from hypothesis import strategies as st
 
@@ -21,11 +22,15 @@ def test_printed_sign_contradicts_the_stated_extremes(claim, report_figure):
     printed = stated_properties(sympy_rank(c.printed))
     corrected = stated_properties(sympy_rank(c.corrected))
     identity = sympy_rank(c.printed)([1.0] * 4)
-    claim.erratum(all(printed.values()), all(corrected.values()),
-                  f"printed form: {printed}; corrected (no minus): {corrected}",
-                  counterexample=f"A = I_4: printed rho = {identity:g}, below printed rho of a "
-                                 "rank-1 matrix (-1), so a flat spectrum is the minimum, not the "
-                                 "maximum the text claims")
+    stated = reading("BL L90-L94: maximal (n) at a flat spectrum, 1 at a single value, scale "
+                     "invariant; float64 exp/log sums")
+    claim.erratum(
+        printed=[claim.measure(f"printed Eq. (1): {k}", bool(v), "==", True, source=stated)
+                 for k, v in printed.items()],
+        corrected=[claim.measure(f"corrected (no minus): {k}", bool(v), "==", True, source=stated)
+                   for k, v in corrected.items()],
+        counterexample=f"A = I_4: printed rho = {identity:g}, below printed rho of a rank-1 matrix "
+                       "(-1), so a flat spectrum is the minimum, not the maximum the text claims")
     mix = np.linspace(0, 1, 9)   # spectra from one dominant value (0) to flat (1), n = 4
     spectra = [[1.0] + [m] * 3 for m in mix]
     fig, ax = plt.subplots(figsize=(6, 3.6))
@@ -52,13 +57,14 @@ def test_numeric_effective_rank_matches_the_corrected_formula(claim):
         A = np.random.default_rng(seed).standard_normal(shape) * np.random.default_rng(seed).choice(
             [-2.0, 0.01, 5.0])
         sv = np.linalg.svd(A, compute_uv=False)
-        err = abs(effective_rank(A) - corrected(list(sv))) / corrected(list(sv))
-        return err < 1e-12, err   # float64 rounding of a sum of min(m, n) terms
-    result = search(prop, shape=st.tuples(st.integers(1, 7), st.integers(1, 7)),
+        return abs(effective_rank(A) - corrected(list(sv))) / corrected(list(sv))
+    result = search(prop, ("<", 1e-12), shape=st.tuples(st.integers(1, 7), st.integers(1, 7)),
                     seed=st.integers(0, 2 ** 32 - 1))
     gram = np.random.default_rng(1).standard_normal((16, 4))
-    differs = abs(effective_rank(gram.T @ gram) - effective_rank(gram)) > 1e-3
-    claim.holds(result.ok and differs,
-                result.evidence("numerics.metrics.effective_rank vs sympy corrected Eq. (1), "
-                                "random non-square matrices of both signs and scales")
-                + f"; rho(H^T H) != rho(H) as the catalogue warns: {differs}")
+    claim.defined(
+        claim.measure("worst rel err, numerics.metrics.effective_rank vs sympy corrected Eq. (1), "
+                      "random non-square matrices of both signs and scales", result,
+                      source=reading("float64 rounding of a sum of min(m, n) terms")),
+        claim.measure("|rho(H^T H) - rho(H)| (the catalogue warns they differ)",
+                      abs(effective_rank(gram.T @ gram) - effective_rank(gram)), ">", 1e-3,
+                      source=reading("a 16 x 4 Gaussian H: the two differ by O(1)")))

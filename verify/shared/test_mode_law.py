@@ -76,7 +76,8 @@ def test_closed_form_needs_an_aligned_balanced_init(claim):
 
 @pytest.mark.claim("MHS-A-Mode")
 def test_layer_odes_multiply_to_the_balanced_mode_ode(claim):
-    (dw1, dw2), rhs = REGISTRY["MHS-A-Mode"].printed
+    form = REGISTRY["MHS-A-Mode"].printed
+    dw1, dw2, rhs = form.dw1, form.dw2, form.rhs
     product_rule = sp.expand(dw1 * ml.w2 + ml.w1 * dw2)
     balanced = product_rule.subs(ml.w1, ml.w2) - rhs.subs(ml.a, ml.w2 ** 2)
     conservation = 2 * ml.w1 * dw1 - 2 * ml.w2 * dw2
@@ -88,7 +89,8 @@ def test_layer_odes_multiply_to_the_balanced_mode_ode(claim):
 
 @pytest.mark.claim("MHS-A-Mode")
 def test_layer_odes_conserve_balance_along_the_flow(claim):
-    (dw1, dw2), _ = REGISTRY["MHS-A-Mode"].printed
+    form = REGISTRY["MHS-A-Mode"].printed
+    dw1, dw2 = form.dw1, form.dw2
     f = sp.lambdify((ml.w1, ml.w2, ml.s, ml.d, ml.tau), (dw1, dw2))
     s, d, tau = 0.9, 1.7, 2.3
     flow = integrate_flow(lambda t, p: dict(zip(("w1", "w2"), f(p["w1"], p["w2"], s, d, tau))),

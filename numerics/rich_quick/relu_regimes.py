@@ -1,10 +1,10 @@
-"""Shared, cached reduced runs of two-layer bias-free ReLU networks for GRQ Fig. 5, the
-Sec. 5 regime claims and the conclusion.
+"""Cached runs of two-layer bias-free ReLU networks for GRQ Fig. 5 (L158), the Sec. 5 regime
+claims and the conclusion.
 
-Reduction (stated in every evidence string): XOR-like 2-D task with 40 points (clusters at
-(+-1, +-1), noise 0.15, label sign(x1 x2)); h = 20 (Fig. 5); scale tau = 1e-2; delta in
-{-1, 0, +1}; 4 seeds; full-batch GD on the 1/2-sum loss at lr 1e-3 for 800 steps (gradient-flow time
-t = 0.8, rich_quick clock); metrics every 4 steps.
+Setting: XOR-like 2-D task with 40 points (clusters at (+-1, +-1), noise 0.15, label
+sign(x1 x2)); h = 20 (Fig. 5); scale tau = 1e-2; delta in {-1, 0, +1}; 4 seeds; full-batch GD on
+the 1/2-sum loss at lr 1e-3 for 800 steps (gradient-flow time t = 0.8, rich_quick clock); metrics
+every 4 steps.
 """
 from __future__ import annotations
 
@@ -12,13 +12,20 @@ import functools
 
 import numpy as np
 
+import torch
+
 from numerics.rich_quick import relu_training as rt
+from numerics.train import gd_step
+from theory.conventions import CONVENTIONS
 
 CONFIGS = ((1e-2, -1.0), (1e-2, 0.0), (1e-2, 1.0))
 SEEDS = (0, 1, 2, 3)
 NAMES = {-1.0: "downstream", 0.0: "balanced", 1.0: "upstream"}
-REDUCTION = ("XOR-like 2-D task (40 points), h=20, tau=1e-2, delta in {-1,0,+1}, seeds 0-3, GD lr "
-             "1e-3 x 800 steps (t = 0.8) on the 1/2-sum loss")
+#: the settings of the run, keyed like the paper's (theory.rich_quick.experiments.PAPER_SETTINGS)
+RAN = {"hidden units": 20, "task": "XOR-like 2-D", "init": "near-zero output f(x; theta0) ~ 0",
+       "data": "4 clusters at (+-1, +-1), noise 0.15, 40 points", "scale tau": 1e-2,
+       "delta": (-1.0, 0.0, 1.0), "seeds": len(SEEDS), "learning rate": 1e-3,
+       "horizon (gradient-flow time t)": 0.8, "loss": "1/2-sum squared error", "dtype": "float64"}
 
 
 def initial_model():
@@ -66,3 +73,15 @@ def summary():
             t_ham=first_time(t, ham[delta] > 0.1), S_end=S[delta][-1], pd_end=pd[delta][-1],
             loss_end=rel[-1])
     return out
+
+
+def one_gd_step(member: int = 0):
+    """One full-batch GD step (lr of :data:`RAN`, rich_quick 1/2-sum loss) of one untrained member
+    of the XOR ensemble: its (W, a) before and after, the data and the step size."""
+    _, _, X, y, _ = xor_runs()
+    m = initial_model().member(member)
+    before = m.W1[0].numpy().copy(), m.W2[0, 0].numpy().copy()
+    gd_step(m, torch.as_tensor(X), torch.as_tensor(y)[None, :], RAN["learning rate"],
+            CONVENTIONS["rich_quick"].train)
+    return before, (m.W1[0].numpy(), m.W2[0, 0].numpy()), X, y, RAN["learning rate"]
+

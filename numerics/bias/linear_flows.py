@@ -1,0 +1,96 @@
+"""Gradient flows of two-layer linear networks on given input-output statistics, in the paper's
+time t/tau (tau = 1, the 1/2-sum loss of App B), integrated with ``numerics.ode.integrate_flow``;
+and the scalar mode ODEs of BL Eqs. (20)-(21) for one balanced mode.  Runners only: the claims'
+formulas are handed in by ``verify`` and compared there.
+"""
+from __future__ import annotations
+
+import numpy as np
+from scipy.integrate import solve_ivp
+
+from numerics.datasets import augment
+from numerics.linalg import random_orthogonal
+from numerics.ode import integrate_flow
+
+
+def _flow(syx, sx):
+    """The gradient flow of the 1/2-sum loss in t/tau on statistics (Sigma~yx, Sigma~x)."""
+    def rhs(t, q):
+        err = syx - q["W2"] @ q["W1"] @ sx
+        return {"W1": q["W2"].T @ err, "W2": err @ q["W1"].T}
+    return rhs
+
+
+def linear_flow_plateau(Y, c, a0=1e-8, seed=0, n_hid=16):
+    """The linear network's outputs on its first plateau, by integrating its gradient flow
+    (one-hot inputs with bias c, paper time t/tau) from a small random init.
+
+    Mode alpha leaves a0 near t_alpha = ln(1/a0)/(2 s_alpha) (s_alpha the singular values of
+    Sigma~yx); the first plateau is sampled at the geometric mean of t_0 and t_1.  Returns
+    (t_plateau, loss there, outputs there (N_out x P)).
+    """
+    Y = np.asarray(Y, float)
+    P = Y.shape[1]
+    Xa = augment(np.eye(P), c)
+    syx, sx = Y @ Xa.T / P, Xa @ Xa.T / P
+    s = np.linalg.svd(syx, compute_uv=False)
+    t_plateau = np.log(1 / a0) / (2 * np.sqrt(s[0] * s[1]))
+    rng = np.random.default_rng(seed)
+    std = np.sqrt(2 * a0 / n_hid)            # BA-D2: effective a0 ~ H std^2 / 2
+    W1 = rng.standard_normal((n_hid, P + 1)) * std
+    W2 = rng.standard_normal((Y.shape[0], n_hid)) * std
+    flow = integrate_flow(_flow(syx, sx), {"W1": W1, "W2": W2}, t_plateau,
+                          t_eval=np.array([t_plateau]))
+    out = flow.states["W2"][..., -1] @ flow.states["W1"][..., -1] @ Xa
+    return float(t_plateau), float(0.5 * ((out - Y) ** 2).sum()), out
+
+
+def off_diagonal_ratio(aligned: bool, n_in=5, n_hid=4, n_out=3, seed=0, a0=1e-3):
+    """BA-Eq(2): max over the flow of ||offdiag(U^T W2 W1 V)|| / max ||diag(U^T W2 W1 V)||, for
+    the matrix gradient flow (tau = 1) on statistics sharing V, from an aligned balanced init or
+    a small random one of the same effective a0 (BA-D2: H std^2 / 2 = a0)."""
+    rng = np.random.default_rng(seed)
+    U, V, R = (random_orthogonal(n, rng) for n in (n_out, n_in, n_hid))
+    r = min(n_in, n_out, n_hid)
+    s_vals = np.sort(rng.uniform(0.3, 2.0, r))[::-1]
+    S = np.zeros((n_out, n_in))
+    S[np.arange(r), np.arange(r)] = s_vals
+    D = np.diag(rng.uniform(0.5, 2.0, n_in))
+    syx, sx = U @ S @ V.T, V @ D @ V.T
+    if aligned:
+        W1 = R[:, :r] @ np.diag(np.full(r, np.sqrt(a0))) @ V[:, :r].T
+        W2 = U[:, :r] @ np.diag(np.full(r, np.sqrt(a0))) @ R[:, :r].T
+    else:
+        std = np.sqrt(2 * a0 / n_hid)
+        W1 = rng.standard_normal((n_hid, n_in)) * std
+        W2 = rng.standard_normal((n_out, n_hid)) * std
+
+
+    t_end = 2 * np.log(1 / a0) / (2 * s_vals.min())
+    flow = integrate_flow(_flow(syx, sx), {"W1": W1, "W2": W2}, t_end,
+                          t_eval=np.linspace(0, t_end, 200))
+    M = np.einsum("oa,ohT,hiT,ib->Tab", U, flow.states["W2"], flow.states["W1"], V)
+    diag = np.zeros_like(M)
+    idx = np.arange(min(M.shape[1:]))
+    diag[:, idx, idx] = M[:, idx, idx]
+    off = np.linalg.norm(M - diag, axis=(1, 2)).max()
+    return float(off / np.linalg.norm(diag, axis=(1, 2)).max())
+
+
+_TIGHT = dict(method="DOP853", rtol=1e-12, atol=1e-15)
+
+
+def balanced_mode_product(s, d, tau, w0, grid):
+    """omega = w1 w2 on ``grid`` (t, in the units of ``tau``) for one mode's layer ODEs
+    tau w1' = w2 (s - d w1 w2), tau w2' = w1 (s - d w1 w2) from w1 = w2 = ``w0`` (BL Eq. 20 for a
+    diagonal mode), by solve_ivp at rtol 1e-12."""
+    sol = solve_ivp(lambda t, w: [w[1] * (s - d * w[0] * w[1]) / tau,
+                                  w[0] * (s - d * w[0] * w[1]) / tau],
+                    (0, grid[-1]), [w0, w0], t_eval=grid, **_TIGHT)
+    return sol.y[0] * sol.y[1]
+
+
+def scalar_mode(rate, a0, grid):
+    """a(t) on ``grid`` for a' = ``rate(a)`` from ``a0`` (a scalar mode ODE handed in as a
+    callable), by solve_ivp at rtol 1e-12."""
+    return solve_ivp(lambda t, a: [rate(a[0])], (0, grid[-1]), [a0], t_eval=grid, **_TIGHT).y[0]

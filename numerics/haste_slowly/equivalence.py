@@ -1,0 +1,80 @@
+"""Runs behind the ReLU-GDLN equivalence and the clock of Sec 2-3 (MHS-C3.1, MHS-Def3.1,
+MHS-Eq(3)): a reference ReLU net trained with autograd, GDLNs whose gates are the ReLU
+pre-activation signs (recomputed every step or fixed at init), and GD on the mean loss Eq. (2)
+beside its gradient flow.  Time: GD steps; the flow's clock is t / tau with tau given per call."""
+from __future__ import annotations
+
+import numpy as np
+import torch
+
+from numerics.haste_slowly.gated import GatedNet
+from numerics.ode import integrate_flow
+
+
+def relu_autograd_trajectory(weights, X, Y, lr, steps):
+    """Reference: bias-free ReLU net (torch.relu, autograd), ``steps`` GD steps of size ``lr`` on
+    the 1/2-sum loss from ``weights``; the final weights."""
+    Ws = [w.clone().requires_grad_(True) for w in weights]
+    for _ in range(steps):
+        a = X
+        for W in Ws[:-1]:
+            a = torch.relu(W @ a)
+        loss = 0.5 * ((Ws[-1] @ a - Y) ** 2).sum()
+        grads = torch.autograd.grad(loss, Ws)
+        with torch.no_grad():
+            for W, g in zip(Ws, grads):
+                W -= lr * g
+    return [W.detach() for W in Ws]
+
+
+def gate_preactivations(net: GatedNet, X):
+    """The ReLU pre-activations of every hidden layer of ``net``'s weights on ``X``."""
+    acts = [X.expand(net.K, *X.shape)]
+    pre = []
+    for l in range(len(net.weights) - 1):
+        z = net._w(l) @ acts[-1]
+        pre.append(z)
+        acts.append(torch.relu(z))
+    return pre
+
+
+def step_gated_training(weights, X, Y, lr, steps, recompute: bool):
+    """A GDLN from ``weights`` (leading ensemble axis of 1) gated by step(pre-activation):
+    recomputed before every GD step (``recompute``) or fixed at init (Def. 3.1's G*(x)).
+    Returns (final weights, number of gate flips the recomputed gates made)."""
+    net = GatedNet([w.clone() for w in weights], [np.ones((w.shape[1], X.shape[1])) for w in weights[:-1]])
+    net.gates = [(p > 0).to(X.dtype)[0] for p in gate_preactivations(net, X)]
+    flips = 0
+    for _ in range(steps):
+        if recompute:
+            gates = [(p > 0).to(X.dtype)[0] for p in gate_preactivations(net, X)]
+            flips += sum(int((g != h).sum()) for g, h in zip(gates, net.gates))
+            net.gates = gates
+        net.step(X, Y, lr)
+    return net.weights, flips
+
+
+def gd_beside_flow(tau_of_lr, lr: float, steps: int, seed: int = 1):
+    """A 3-4-2 linear net, N = 6: GD with rate ``lr`` on the mean loss Eq. (2) and the flow
+    tau dW/dt = -dL/dW with tau = tau_of_lr(lr, N), both from one init.  Returns (W2 W1 after
+    every GD step, (m, d, steps); the flow's W2 W1 at flow times 1..steps, same shape)."""
+    rng = np.random.default_rng(seed)
+    N, d, h, m = 6, 3, 4, 2
+    X, Y = rng.standard_normal((d, N)), rng.standard_normal((m, N))
+    W1, W2 = 0.3 * rng.standard_normal((h, d)), 0.3 * rng.standard_normal((m, h))
+
+    def neg_grad(w1, w2):
+        E = (Y - w2 @ w1 @ X) / N
+        return w2.T @ E @ X.T, E @ (w1 @ X).T
+
+    traj, a, b = [], W1.copy(), W2.copy()
+    for _ in range(steps):
+        g1, g2 = neg_grad(a, b)
+        a, b = a + lr * g1, b + lr * g2
+        traj.append(b @ a)
+    tau = float(tau_of_lr(lr, N))
+    t_eval = np.arange(1, steps + 1, dtype=float)
+    flow = integrate_flow(lambda t, p: dict(zip(("W1", "W2"), (v / tau for v in neg_grad(p["W1"], p["W2"])))),
+                          {"W1": W1, "W2": W2}, float(steps), t_eval=t_eval)
+    prods = np.einsum("ijT,jkT->ikT", flow.states["W2"], flow.states["W1"])
+    return np.stack(traj, axis=-1), prods

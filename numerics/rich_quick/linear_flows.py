@@ -1,0 +1,111 @@
+"""Gradient-flow runs of wide and deep linear networks (GRQ Sec. 4, App. B) that the verify
+checks measure: task-aligned square flows (Ass. B.4-B.5), kernel movement across the delta
+regimes (funnel, inverted funnel, square) and deep-network limits.  Time is the paper's gradient-flow
+time t (tau = 1, loss 1/2 ||X beta - Y||_F^2)."""
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+
+from numerics.ode import integrate_flow
+from numerics.rich_quick import linear_nets as ln
+
+
+def _rel(a, b) -> float:
+    return float(np.linalg.norm(np.asarray(a) - np.asarray(b)) / max(np.linalg.norm(b), 1e-300))
+
+
+def wide_flow_drift(W, A, X, Y, eta_a, eta_w, t_end, quantity) -> float:
+    """Largest drift (relative to max(1, |initial|)) of ``quantity(W, A) -> array`` along the
+    wide-network gradient flow over gradient-flow time [0, t_end] (DOP853, rtol 1e-11)."""
+    flow = integrate_flow(ln.wide_rhs(X, Y, eta_a, eta_w), {"W": W, "A": A}, t_end,
+                          conserved={"q": lambda p: quantity(p["W"], p["A"])},
+                          rtol=1e-11, atol=1e-13, conservation_tol=None)
+    return flow.drift["q"]
+
+
+def aligned_square_flow(d, delta, eta_a, eta_w, rng, D, t_end=6.0):
+    """Task-aligned square network (Ass. B.4-B.5) with ``X^T X = V diag(D) V^T``: returns
+    ((Lambda(t), Lambda'(t)) = diag(V^T beta U) and its exact velocity (d, T) each, the largest
+    off-diagonal |V^T beta U|, the singular values S of X^T Y, the drift of Delta)."""
+    V, U, O = (np.linalg.qr(rng.standard_normal((d, d)))[0] for _ in range(3))
+    s = rng.uniform(0.5, 2.0, d)
+    lam0 = rng.uniform(0.05, 0.3, d)
+    # per mode: eta_w a^2 - eta_a w^2 = delta, a w = lambda0
+    kap = np.sqrt(delta ** 2 + 4 * eta_a * eta_w * lam0 ** 2)
+    a = np.sqrt((kap + delta) / (2 * eta_w))
+    w = np.sqrt((kap - delta) / (2 * eta_a))
+    W = O @ np.diag(w) @ V.T
+    A = O @ np.diag(a) @ U.T
+    X = np.diag(np.sqrt(D)) @ V.T                         # X^T X = V D V^T
+    # X^T Y = V S U^T on the modes with D > 0 (and 0 on the others)
+    Y = X @ V @ np.diag(np.where(D > 0, s / np.where(D > 0, D, 1), 0)) @ U.T
+    S_eff = V.T @ X.T @ Y @ U
+    t = np.linspace(0, t_end, 61)
+    flow = integrate_flow(ln.wide_rhs(X, Y, eta_a, eta_w), {"W": W, "A": A}, t_end, t_eval=t,
+                          conserved={"Delta": lambda p: eta_w * p["A"] @ p["A"].T
+                                     - eta_a * p["W"] @ p["W"].T}, rtol=1e-11, atol=1e-13)
+    B = np.einsum("hdT,hcT->dcT", flow.states["W"], flow.states["A"])
+    L = np.einsum("di,dcT,cj->ijT", V, B, U)
+    off = np.max(np.abs(L - np.einsum("iiT->iT", L)[:, None, :] * np.eye(d)[:, :, None]))
+    rhs = ln.wide_rhs(X, Y, eta_a, eta_w)
+    lam_dot = []
+    for k in range(len(t)):
+        p = {"W": flow.states["W"][..., k], "A": flow.states["A"][..., k]}
+        v = rhs(0.0, p)
+        lam_dot.append(np.diag(V.T @ (v["W"].T @ p["A"] + p["W"].T @ v["A"]) @ U))
+    return (np.einsum("iiT->iT", L), np.array(lam_dot).T), off, np.diag(S_eff), flow.drift["Delta"]
+
+
+def kernel_movement(d, h, c, delta, rng, beta_scale=0.1, eta_a=1.0, eta_w=1.0):
+    """Wide linear net with whitened inputs (X = I_d, so the NTK is M) and all delta_i = delta,
+    trained to convergence (t_end = 40 + 12|delta|).  Returns S(0, t_end), S(0, 5/|delta|) (the
+    end of the fast lazy phase; S(0, 5) at delta = 0) and the final relative error of beta."""
+    W, A = ln.init_wide(d, h, c, delta, beta_scale, eta_a, eta_w, rng)
+    X = np.eye(d)
+    Y = rng.standard_normal((d, c))
+    t_end = 40.0 + 12.0 * abs(delta)
+    t_fast = 5.0 / abs(delta) if delta else 5.0
+    t = np.array([0.0, t_fast, t_end])
+    flow = integrate_flow(ln.wide_rhs(X, Y, eta_a, eta_w), {"W": W, "A": A}, t_end, t_eval=t,
+                          rtol=1e-8, atol=1e-10, conservation_tol=None, method="LSODA")
+    Ms = [ln.wide_M(flow.states["W"][..., k], flow.states["A"][..., k], eta_a, eta_w)
+          for k in range(3)]
+    beta_end = flow.states["W"][..., -1].T @ flow.states["A"][..., -1]
+    return ln.kernel_distance(Ms[0], Ms[2]), ln.kernel_distance(Ms[0], Ms[1]), _rel(beta_end, Y)
+
+
+REGIME_DELTAS = (-30.0, -10.0, -3.0, 0.0, 3.0, 10.0, 30.0)
+REGIME_NETS = {"funnel (6,3,2)": (6, 3, 2), "inverted (2,3,6)": (2, 3, 6),
+               "square (3,3,3)": (3, 3, 3)}
+
+
+@functools.cache
+def regime_table():
+    """``kernel_movement`` for each net of REGIME_NETS and delta of REGIME_DELTAS (whitened X = I,
+    ||beta_i(0)|| = 0.1, eta_a = 0.5, eta_w = 3, seed 5): rows (S(0,inf), S(0,5/|delta|), err)."""
+    return {name: np.array([kernel_movement(*shape, D, np.random.default_rng(5), eta_a=0.5,
+                                            eta_w=3.0) for D in REGIME_DELTAS])
+            for name, shape in REGIME_NETS.items()}
+
+
+def deep_flow_limit(Ws, a, X, y, l, t_end=60.0):
+    rhs, names = ln.deep_rhs(X, y, l)
+    params = {k: W for k, W in zip(names, Ws)}
+    params["a"] = a
+    flow = integrate_flow(rhs, params, t_end, t_eval=np.array([0.0, t_end]), rtol=1e-11,
+                          atol=1e-13, conservation_tol=None)
+    end = flow.at(t_end)
+    return ln.deep_beta([end[k] for k in names], end["a"])
+
+
+def deep_flow_drift(Ws, a, X, y, l, quantity, t_end):
+    """Largest drift (relative to max(1, |initial|)) of ``quantity(Ws, a) -> array`` along the
+    deep-network gradient flow over gradient-flow time [0, t_end] (DOP853, rtol 1e-11)."""
+    rhs, names = ln.deep_rhs(X, y, l)
+    flow = integrate_flow(rhs, dict(zip(names, Ws), a=a), t_end,
+                          conserved={"q": lambda p: quantity([p[k] for k in names], p["a"])},
+                          rtol=1e-11, atol=1e-13, conservation_tol=None)
+    return flow.drift["q"]
+

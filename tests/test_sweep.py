@@ -1,0 +1,115 @@
+"""numerics.sweep: chunks behind an executor give the same arrays, bit for bit, whatever runs them
+(in process, a two-worker Dask LocalCluster, another chunk shape), and an interrupted sweep
+resumes from its chunk files without recomputing them.  The chunk function is the real
+Fig. 1(b) trainer (GRQ-Fig1) on a tiny grid."""
+import concurrent.futures as cf
+
+import numpy as np
+import pytest
+
+from numerics import sweep as sw
+from numerics.rich_quick.single_neuron_teacher_student import fig1b_chunk
+
+CONFIG = dict(d=5, h=8, k=2, n=30, n_test=40, base_lr=2e-2, steps=30, marks=(3,), dtype="float64")
+CELLS = [(0.3, -0.5), (0.3, 0.5), (1.0, 0.0)]
+SEEDS = [0, 1, 2]
+
+
+def run(**kwargs):
+    args = dict(config=CONFIG, chunk_seeds=1, chunk_cells=2, executor="inline", progress=False)
+    args.update(kwargs)
+    return sw.run_sweep(fig1b_chunk, CELLS, SEEDS, **args)
+
+
+def same(a, b):
+    return a.keys() == b.keys() and all(np.array_equal(a[k], b[k]) for k in a)
+
+
+@pytest.fixture(scope="module")
+def reference():
+    return run()
+
+
+class Counting(sw.InlineExecutor):
+    """Counts submissions; with ``crash_after``, the machine is 'lost' at that submission."""
+
+    def __init__(self, crash_after=None):
+        self.calls, self.crash_after = 0, crash_after
+
+    def submit(self, fn, /, *args, **kwargs):
+        if self.calls == self.crash_after:
+            raise KeyboardInterrupt("sweep interrupted")
+        self.calls += 1
+        return super().submit(fn, *args, **kwargs)
+
+
+def test_chunks_tile_the_sweep_and_arrays_have_seed_and_cell_axes(reference):
+    assert len(reference.chunks) == 3 * 2 and reference.computed == list(range(6))
+    assert reference.arrays["S"].shape == (3, 3, 3)      # seeds, cells, records (0, 3, 30)
+
+
+def test_a_two_worker_dask_cluster_gives_the_single_process_result(reference):
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=2, processes=True, threads_per_worker=1,
+                                  dashboard_address=None) as cluster:
+        result = run(executor="dask", address=cluster.scheduler_address)
+    assert same(result.arrays, reference.arrays)
+
+
+def test_seed_blocks_do_not_change_the_result_and_cell_blocks_only_by_rounding(reference):
+    assert same(run(chunk_seeds=3).arrays, reference.arrays)
+    # a wider network of cells takes another BLAS path: float64 rounding, never more
+    other = run(chunk_seeds=3, chunk_cells=3).arrays
+    assert all(np.allclose(other[k], reference.arrays[k], rtol=0, atol=1e-14) for k in other)
+
+
+def test_an_interrupted_sweep_resumes_without_recomputing_its_chunks(reference, tmp_path):
+    with pytest.raises(KeyboardInterrupt):
+        run(out_dir=tmp_path, executor=Counting(crash_after=4))
+    assert len(list(tmp_path.glob("chunk-*.npz"))) == 4 and not list(tmp_path.glob("*.part"))
+    again = Counting()
+    result = run(out_dir=tmp_path, executor=again)
+    assert again.calls == 2 and result.computed == [4, 5]
+    assert same(result.arrays, reference.arrays)
+    assert run(out_dir=tmp_path, executor=Counting(crash_after=0)).computed == []
+
+
+def test_a_failing_chunk_raises_and_keeps_the_finished_ones(tmp_path):
+    with pytest.raises(ValueError, match="steps"):
+        run(config=dict(CONFIG, steps=0), out_dir=tmp_path)
+    assert not list(tmp_path.glob("chunk-*"))
+
+
+def test_chunk_files_of_another_sweep_are_refused(tmp_path):
+    run(out_dir=tmp_path, chunk_cells=3)
+    with pytest.raises(ValueError, match="another sweep"):
+        run(out_dir=tmp_path, chunk_cells=3, config=dict(CONFIG, base_lr=1e-2))
+
+
+def test_a_local_pool_of_processes_is_a_standard_executor():
+    pool = sw.local_executor(workers=2)
+    try:
+        assert isinstance(pool, cf.ProcessPoolExecutor)
+    finally:
+        pool.shutdown()
+    assert isinstance(sw.local_executor(workers=1), sw.InlineExecutor)
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    (dict(cells=[]), "empty"), (dict(seeds=[]), "empty"), (dict(chunk_cells=0), "chunk_cells"),
+    (dict(chunk_seeds=1.5), "chunk_seeds"), (dict(executor="threads"), "executor"),
+    (dict(executor="dask", address=None), "address"), (dict(workers=0, executor="local"), "workers"),
+])
+def test_bad_arguments_raise_naming_the_argument(kwargs, match, monkeypatch):
+    monkeypatch.delenv("DASK_SCHEDULER_ADDRESS", raising=False)
+    cells, seeds = kwargs.pop("cells", CELLS), kwargs.pop("seeds", SEEDS)
+    args = dict(config=CONFIG, chunk_cells=2, executor="inline", progress=False)
+    args.update(kwargs)
+    with pytest.raises(ValueError, match=match):
+        sw.run_sweep(fig1b_chunk, cells, seeds, **args)
+
+
+def test_the_dask_address_comes_from_the_environment(monkeypatch):
+    monkeypatch.setenv("DASK_SCHEDULER_ADDRESS", "tcp://127.0.0.1:1")
+    monkeypatch.setattr(sw, "DaskExecutor", lambda address: ("dask", address))
+    assert sw.make_executor() == (("dask", "tcp://127.0.0.1:1"), True)

@@ -1,0 +1,106 @@
+"""Figures of a run, saved as files the moment a test hands them over (``report_figure``).
+
+Every report is rendered from ``claims.json`` plus these files, so a partial run, an xdist worker
+or a later re-render all see the same figures.  Each figure is saved twice under
+``reports/figures/``: SVG for the HTML report, PNG for the PDFs (placed on A4 pages there).
+
+Before saving, :func:`tidy` fixes what a figure function may have left: images and meshes get a
+colour bar, a curve labelled as simulation but drawn as a line is drawn as markers, two legend
+entries with the same label are told apart by their style, and the saved
+area is cropped to what was drawn, so axis labels are never cut at the edge; a figure without a
+layout engine gets matplotlib's constrained layout, so neighbouring panels never collide.
+"""
+from __future__ import annotations
+
+import collections
+import re
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib.collections import QuadMesh  # noqa: E402
+from matplotlib.image import AxesImage  # noqa: E402
+
+PNG_DPI = 150
+
+
+def slug(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.-]+", "_", text).strip("_")[:120]
+
+
+def tidy(fig) -> None:
+    if fig.get_layout_engine() is None:
+        # Panels laid out by a grid are spaced so labels of neighbours never collide.
+        fig.set_layout_engine("constrained")
+    for ax in list(fig.axes):
+        if ax.get_label() == "<colorbar>":
+            continue
+        for mappable in ax.images + [c for c in ax.collections if isinstance(c, QuadMesh)]:
+            if isinstance(mappable, (AxesImage, QuadMesh)) and getattr(mappable, "colorbar", None) is None:
+                fig.colorbar(mappable, ax=ax, fraction=0.046, pad=0.03)
+        for line in ax.get_lines():
+            _simulation_as_markers(line)
+        legend = ax.get_legend()
+        if legend is not None:
+            _distinct_labels(ax, legend)
+
+
+SIMULATED = re.compile(r"simulat|trained|measured|empirical|experiment", re.I)
+
+
+def _simulation_as_markers(line) -> None:
+    """A curve labelled as simulation but drawn as a plain line is redrawn as markers (about 30,
+    evenly spaced), so simulation never looks like theory."""
+    no_marker = line.get_marker() in (None, "", "None", " ")
+    if SIMULATED.search(line.get_label() or "") and no_marker and line.get_linestyle() != "None":
+        line.set_marker("o")
+        line.set_markersize(3)
+        line.set_linestyle("None")
+        line.set_markevery(max(1, len(line.get_xdata()) // 30))
+
+
+def _style(handle) -> str:
+    marker = getattr(handle, "get_marker", lambda: None)()
+    line = getattr(handle, "get_linestyle", lambda: None)()
+    if marker not in (None, "", "None", " ") and line in ("None", "", " ", None):
+        return "markers"
+    return "line" if line not in (None, "None", "", " ") else "markers"
+
+
+def _distinct_labels(ax, legend) -> None:
+    handles, labels = ax.get_legend_handles_labels()
+    seen: dict[str, int] = {}
+    for label in labels:
+        seen[label] = seen.get(label, 0) + 1
+    if all(n == 1 for n in seen.values()):
+        return
+    styles = collections.Counter((label, _style(h)) for h, label in zip(handles, labels))
+    count: collections.Counter = collections.Counter()
+    new = []
+    for handle, label in zip(handles, labels):
+        if seen[label] > 1:
+            style = _style(handle)
+            count[(label, style)] += 1
+            number = f" {count[(label, style)]}" if styles[(label, style)] > 1 else ""
+            label = f"{label} ({style}{number})"
+        new.append(label)
+    ax.legend(handles, new, fontsize=legend._fontsize, loc="best")
+
+
+def save(fig, folder: Path, name: str) -> dict:
+    """Save ``fig`` as ``name``.svg and ``name``.png under ``folder``; close it; return the paths."""
+    folder.mkdir(parents=True, exist_ok=True)
+    tidy(fig)
+    # Lay out and crop once, then write both files from that layout (one draw each).
+    fig.canvas.draw()
+    bbox = fig.get_tightbbox(fig.canvas.get_renderer()).padded(0.08)
+    fig.set_layout_engine("none")
+    paths = {}
+    for ext, kw in (("svg", {}), ("png", {"dpi": PNG_DPI})):
+        path = folder / f"{name}.{ext}"
+        fig.savefig(path, bbox_inches=bbox, **kw)
+        paths[ext] = f"{folder.name}/{path.name}"
+    plt.close(fig)
+    return paths

@@ -1,0 +1,266 @@
+"""The HTML report ``reports/html/``: ``index.html`` (summary and every claim) and one page per
+paper, rendered from the merged record like the PDFs.
+
+Each page has a claims table that sorts (click a heading) and filters (verdict, kind, text); each
+claim's full evidence -- statement, printed and corrected forms as MathML (latex2mathml, so no
+network is needed to view it), every measurement against its criterion with its source, the
+setup and its deviations -- unfolds in place.  Figures are the run's SVG files, captioned with
+their claim IDs; claims link to their figures and figures to their claims.  The record's
+provenance heads and ends every page.
+"""
+from __future__ import annotations
+
+import collections
+import html
+import re
+from pathlib import Path
+
+from theory.registry import PAPERS, REGISTRY, TITLES
+from theory.verdicts import PRECEDENCE
+from verify.measurement import fmt
+from verify.report.pdf import COLOURS, forms, latex_of
+from verify.report.text import clean, deviation_line, provenance_line, run_line
+
+E = html.escape
+
+
+def anchor(claim_id: str) -> str:
+    return "claim-" + re.sub(r"[^A-Za-z0-9_-]", "_", claim_id)
+
+
+def fig_anchor(entry: dict) -> str:
+    return "fig-" + re.sub(r"[^A-Za-z0-9_-]", "_", Path(entry.get("svg", entry.get("png", "x"))).stem)
+
+
+def mathml(obj) -> str:
+    tex = latex_of(obj)
+    try:
+        from latex2mathml.converter import convert
+        return convert(tex)
+    except Exception:  # latex2mathml covers most, not all, of sympy's LaTeX: clean text then
+        return f"<code>{E(clean(tex))}</code>"
+
+
+def _forms_html(obj) -> str:
+    parts = forms(obj)
+    return "".join(f'<div class="form">{E(name) + ": " if name else ""}{mathml(part)}</div>'
+                   for name, part in parts)
+
+
+def _measurements(ms: list[dict]) -> str:
+    if not ms:
+        return ""
+    rows = "".join(
+        f'<tr class="{"ok" if m.get("passed") else "bad"}"><td>{"✓" if m.get("passed") else "✗"}</td>'
+        f'<td>{E(m.get("role", ""))}</td><td>{E(m["name"])}</td><td>{E(fmt(m.get("value")))}'
+        f'{E(" over " + str(m["examples"]) + " examples") if m.get("examples") is not None else ""}'
+        f'</td><td>{E(str(m.get("criterion", "")))}</td><td>{E(m.get("source", ""))}'
+        f'{"<br>counterexample: " + E(m["counterexample"]) if m.get("counterexample") else ""}</td></tr>'
+        for m in ms)
+    return ('<table class="ms"><tr><th></th><th>side</th><th>measured</th><th>value</th>'
+            f'<th>criterion</th><th>source</th></tr>{rows}</table>')
+
+
+def _setup(setup: dict | None) -> str:
+    if not setup:
+        return ""
+    ran, paper = setup.get("ran", {}), setup.get("paper", {})
+    rows = "".join(f'<tr class="{"bad" if k in paper and fmt(paper[k]) != fmt(ran.get(k)) else ""}">'
+                   f"<td>{E(k)}</td><td>{E(fmt(ran.get(k)))}</td>"
+                   f"<td>{E(fmt(paper[k])) if k in paper else ''}</td></tr>"
+                   for k in list(ran))
+    devs = "".join(f"<li>{E(deviation_line(d))}</li>" for d in setup.get("deviations", [])) \
+        or "<li>none</li>"
+    cost = f"<p>A faithful run costs: {E(setup['cost'])}</p>" if setup.get("cost") else ""
+    return (f'<h4>Setup: {E(setup.get("scale", "?"))} run, '
+            f'{"faithful" if setup.get("faithful") else "not faithful"}</h4>'
+            f'<p class="small">paper\'s settings from {E(setup.get("paper_source", "?"))}</p>'
+            f'<table class="ms"><tr><th>setting</th><th>ran</th><th>paper</th></tr>{rows}</table>'
+            f"<p>Deviations:</p><ul>{devs}</ul>{_measurements(setup.get('sensitivity', []))}{cost}")
+
+
+def _details(rec: dict, figures: list[dict]) -> str:
+    claim = REGISTRY[rec["id"]] if rec["id"] in REGISTRY else None
+    out = []
+    if claim is not None:
+        out.append(f"<p><b>As printed:</b> {E(clean(claim.statement))}</p>{_forms_html(claim.printed)}")
+        if claim.corrected is not None or claim.corrected_statement:
+            out.append(f"<p><b>Corrected:</b> {E(clean(claim.corrected_statement))}</p>"
+                       f"{_forms_html(claim.corrected)}")
+    if rec.get("condition"):
+        out.append(f"<p><b>Condition:</b> {E(clean(rec['condition']))}</p>")
+    if rec.get("counterexample"):
+        out.append(f"<p><b>Counterexample:</b> {E(rec['counterexample'])}</p>")
+    out.append(_measurements(rec.get("measurements") or []))
+    if rec["verdict"] in ("inconclusive", "untested") or not rec.get("measurements"):
+        out.append(f"<p><b>Evidence:</b> {E(rec.get('evidence', ''))}</p>")
+    out.append(_setup(rec.get("setup")))
+    if rec.get("paper_scale"):
+        ps = rec["paper_scale"]
+        out.append(f"<p><b>Paper scale:</b> {E(ps['verdict'])} on {E(ps['device'])} "
+                   f"({E(ps['date'])}, {E(ps['file'])})</p>")
+    mine = [f for f in figures if rec["id"] in f["claims"]]
+    if mine:
+        out.append("<p><b>Figures:</b> " + ", ".join(
+            f'<a href="{E(f["page"])}#{fig_anchor(f)}">{E(f["caption"][:60])}…</a>' for f in mine)
+            + "</p>")
+    out.append(f'<p class="small">{E(run_line(rec.get("run")))}; tests: '
+               f'{E(", ".join(rec.get("tests", [])))}</p>')
+    return "".join(out)
+
+
+def _table(records: list[dict], figures: list[dict]) -> str:
+    kinds = sorted({r["kind"] for r in records})
+    verdicts = [v for v in PRECEDENCE if any(r["verdict"] == v for r in records)]
+    rows = []
+    for rec in records:
+        differs = rec["verdict"] != rec["expected"]
+        ps = rec.get("paper_scale", {}).get("verdict", "")
+        rows.append(
+            f'<tr class="claim" id="{anchor(rec["id"])}" data-verdict="{E(rec["verdict"])}" '
+            f'data-kind="{E(rec["kind"])}">'
+            f'<td><a href="#{anchor(rec["id"])}">{E(rec["id"])}</a></td><td>{E(rec["where"])}</td>'
+            f'<td>{E(rec["kind"])}</td><td><span class="badge" style="background:'
+            f'{COLOURS.get(rec["verdict"], "#ccc")}">{E(rec["verdict"])}</span>'
+            f'{" <b title=differs>(!)</b>" if differs else ""}</td><td>{E(rec["expected"])}</td>'
+            f'<td>{E(ps)}</td><td><button class="toggle" aria-expanded="false">▸</button> '
+            f'{E(clean(rec.get("title") or "evidence"))}</td></tr>'
+            f'<tr class="detail" hidden><td colspan="7">{_details(rec, figures)}</td></tr>')
+    options = lambda values: "".join(f"<option>{E(v)}</option>" for v in values)  # noqa: E731
+    return (
+        '<div class="filters">verdict <select id="fv"><option value="">all</option>'
+        f'{options(verdicts)}</select> kind <select id="fk"><option value="">all</option>'
+        f'{options(kinds)}</select> text <input id="ft" placeholder="ID, where, evidence"> '
+        '<span id="shown"></span></div>'
+        '<table id="claims"><thead><tr><th data-col="0">ID</th><th data-col="1">where</th>'
+        '<th data-col="2">kind</th><th data-col="3">verdict</th><th data-col="4">expected</th>'
+        '<th data-col="5">paper scale</th><th data-col="6">claim (▸ unfolds the evidence)</th>'
+        '</tr></thead><tbody>'
+        + "".join(rows) + "</tbody></table>")
+
+
+def _page_of(claim_id: str, claim_pages: dict[str, str], page: str) -> str:
+    """The page a link to ``claim_id`` goes to from ``page`` ('' for the same page)."""
+    target = claim_pages.get(claim_id, "index.html")
+    return "" if target == page else E(target)
+
+
+def _figures(figures: list[dict], claim_pages: dict[str, str], page: str) -> str:
+    if not figures:
+        return ""
+    out = ["<h2>Reproduced figures</h2><p>Theory as lines, simulation as markers.</p>"]
+    for f in figures:
+        links = ", ".join(f'<a href="{_page_of(c, claim_pages, page)}#{anchor(c)}">{E(c)}</a>'
+                          for c in f["claims"])
+        out.append(f'<figure id="{fig_anchor(f)}"><img src="../{E(f.get("svg", f.get("png", "")))}" '
+                   f'alt="{E(f["caption"])}"><figcaption>Claims {links}. {E(f["caption"])}'
+                   "</figcaption></figure>")
+    return "".join(out)
+
+
+CSS = """
+body{font-family:system-ui,'DejaVu Sans',sans-serif;margin:0 auto;max-width:1200px;padding:0 16px;
+     font-size:14px;color:#222}
+header,footer{color:#555;font-size:12px;border-bottom:1px solid #ddd;padding:6px 0}
+footer{border-top:1px solid #ddd;border-bottom:none;margin-top:24px}
+nav a{margin-right:12px}
+table{border-collapse:collapse;width:100%;table-layout:fixed}
+#claims td,#claims th{border-bottom:1px solid #eee;padding:4px;vertical-align:top;
+     overflow-wrap:anywhere;text-align:left}
+#claims th{cursor:pointer;background:#f5f5f5;position:sticky;top:0}
+#claims th:nth-child(1){width:12%} #claims th:nth-child(2){width:16%}
+#claims th:nth-child(3){width:9%} #claims th:nth-child(4){width:11%}
+#claims th:nth-child(5){width:9%} #claims th:nth-child(6){width:8%}
+tr.detail td{background:#fafafa;padding:8px 16px}
+button.toggle{border:none;background:none;cursor:pointer;font-size:14px;padding:0 4px}
+.counts th{text-align:left}
+.badge{padding:1px 5px;border-radius:3px;white-space:nowrap}
+table.ms{font-size:12px;margin:4px 0;table-layout:auto}
+table.ms td,table.ms th{border:1px solid #e5e5e5;padding:2px 4px;overflow-wrap:anywhere;
+     vertical-align:top}
+tr.bad td{background:#fff3f3} .small{font-size:11px;color:#666}
+.form{overflow-x:auto;overflow-y:hidden;margin:4px 0;padding:2px 0} math{font-size:1.15em}
+figure{margin:16px 0;border-top:1px solid #eee;padding-top:8px}
+figure img{max-width:100%;height:auto}
+figcaption{font-size:13px;margin-top:4px}
+.filters{margin:8px 0}
+.counts td,.counts th{border:1px solid #ddd;padding:3px 6px;text-align:right}
+.counts{width:auto;table-layout:auto} .counts tr > th:first-child{text-align:left}
+"""
+
+JS = """
+const t=document.getElementById('claims');
+if(t){const body=t.tBodies[0];
+const pairs=[...body.querySelectorAll('tr.claim')].map(r=>[r,r.nextElementSibling]);
+const fv=document.getElementById('fv'),fk=document.getElementById('fk'),ft=document.getElementById('ft'),
+shown=document.getElementById('shown');
+function open(pair,on){pair[1].hidden=!on;const b=pair[0].querySelector('button.toggle');
+b.textContent=on?'▾':'▸';b.setAttribute('aria-expanded',on);}
+pairs.forEach(p=>p[0].querySelector('button.toggle').onclick=()=>open(p,p[1].hidden));
+function apply(){let n=0;const q=ft.value.toLowerCase();for(const p of pairs){const r=p[0];const ok=
+(!fv.value||r.dataset.verdict===fv.value)&&(!fk.value||r.dataset.kind===fk.value)&&
+(!q||(r.textContent+p[1].textContent).toLowerCase().includes(q));r.hidden=!ok;
+if(!ok)p[1].hidden=true;n+=ok;}shown.textContent=n+' of '+pairs.length+' claims';}
+[fv,fk].forEach(e=>e.onchange=apply);ft.oninput=apply;apply();
+t.querySelectorAll('th[data-col]').forEach(th=>th.onclick=()=>{const c=+th.dataset.col;
+const dir=th.dataset.dir==='1'?-1:1;th.dataset.dir=dir===1?'1':'-1';
+const key=p=>p[0].cells[c].textContent;
+pairs.sort((a,b)=>dir*key(a).localeCompare(key(b),undefined,{numeric:true}));
+pairs.forEach(p=>{body.appendChild(p[0]);body.appendChild(p[1]);});});
+if(location.hash){const r=document.querySelector(location.hash);const p=pairs.find(p=>p[0]===r);
+if(p){open(p,true);r.scrollIntoView();}}}
+"""
+
+
+def _page(title: str, doc: dict, body: str, papers: list[str]) -> str:
+    nav = '<a href="index.html">summary</a>' + "".join(
+        f'<a href="{p}.html">{E(p)}</a>' for p in papers)
+    prov = E(provenance_line(doc))
+    return (f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>{E(title)}</title>'
+            f'<meta name="viewport" content="width=device-width,initial-scale=1">'
+            f"<style>{CSS}</style></head><body><header><nav>{nav}</nav><div>{prov}</div></header>"
+            f"<h1>{E(title)}</h1>{body}<footer>{prov} · one claim in full: "
+            f"<code>python -m theory show ID</code></footer><script>{JS}</script></body></html>")
+
+
+def _counts(records: list[dict], papers: list[str]) -> str:
+    counts = {p: collections.Counter(r["verdict"] for r in records if r["paper"] == p) for p in papers}
+    cols = [v for v in PRECEDENCE if any(counts[p][v] for p in papers)]
+    head = "".join(f"<th>{E(v)}</th>" for v in cols)
+    rows = "".join(f'<tr><th><a href="{p}.html">{E(p)}</a></th>'
+                   + "".join(f"<td>{counts[p][v] or ''}</td>" for v in cols)
+                   + f"<td>{sum(counts[p].values())}</td></tr>" for p in papers)
+    return f'<table class="counts"><tr><th>paper</th>{head}<th>total</th></tr>{rows}</table>'
+
+
+def write(reports: Path, doc: dict) -> list[Path]:
+    """``html/index.html`` and one page per paper; the paths written."""
+    from verify.report.pdf import _figure_order
+    out = reports / "html"
+    out.mkdir(parents=True, exist_ok=True)
+    records = doc["claims"]
+    papers = [p for p in PAPERS if any(r["paper"] == p for r in records)]
+    claim_pages = {r["id"]: f"{r['paper']}.html" for r in records}
+    figures = {p: [dict(f, page=f"{p}.html") for f in _figure_order(p, doc.get("figures", []))]
+               for p in papers}
+    # A claim's figures are linked on the page of the claim's own paper.
+    all_figures = [f for p in papers for f in figures[p]
+                   if any(claim_pages.get(c) == f"{p}.html" for c in f["claims"])]
+    written = []
+    differ = [r for r in records if r["verdict"] != r["expected"]]
+    body = (_counts(records, papers)
+            + f"<p>{len(records)} claims in the record; {len(differ)} differ from their baseline"
+            + (": " + ", ".join(f'<a href="{claim_pages[r["id"]]}#{anchor(r["id"])}">{E(r["id"])}</a>'
+                                for r in differ) if differ else "") + ".</p>"
+            + "<h2>All claims</h2>" + _table(records, all_figures))
+    index = out / "index.html"
+    index.write_text(_page("Claims suite: summary", doc, body, papers), encoding="utf-8")
+    written.append(index)
+    for p in papers:
+        recs = [r for r in records if r["paper"] == p]
+        body = (f"<p>{len(recs)} claims.</p>" + _table(recs, figures[p])
+                + _figures(figures[p], claim_pages, f"{p}.html"))
+        path = out / f"{p}.html"
+        path.write_text(_page(f"{TITLES[p]} ({PAPERS[p]}*)", doc, body, papers), encoding="utf-8")
+        written.append(path)
+    return written

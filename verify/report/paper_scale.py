@@ -1,0 +1,51 @@
+"""Paper-scale records (``--scale=full``): one JSON per full-scale test under
+``reports/paper_scale/``, committed to git and shown beside the ci verdicts of every later run.
+
+``{"experiment", "claims": {ID: {"verdict", "measurements", "setup"}}, "device", "wall_seconds",
+"commit", "date"}``, named after the test; ``wall_seconds`` is the test's own call time in seconds.
+"""
+from __future__ import annotations
+
+import json
+import platform
+from pathlib import Path
+
+from theory.verdicts import strongest
+
+
+def device() -> str:
+    try:
+        import torch
+        if torch.cuda.is_available():
+            return f"cuda: {torch.cuda.get_device_name(0)}"
+    except ImportError:
+        pass
+    return f"cpu: {platform.processor() or platform.machine()}"
+
+
+def write_record(reports_dir: Path, item, results, ids, seconds: float) -> Path | None:
+    """The record of full-scale test ``item`` from the checks it recorded (none: nothing written)."""
+    from verify.report.record import git_commit, now
+    claims = {}
+    for cid in ids:
+        checks = [c for c in results.get(cid).checks if c.test == item.name] if cid in results else []
+        if not checks:
+            continue
+        entry = {"verdict": strongest(c.verdict for c in checks),
+                 "measurements": [dict(m.as_dict(), **({"role": r} if r else {}))
+                                  for c in checks for r, m in c.measurements]}
+        setups = [c.setup for c in checks if c.setup is not None]
+        if setups:
+            entry["setup"] = setups[0].as_dict()
+        claims[cid] = entry
+    if not claims:
+        return None
+    commit, dirty = git_commit(Path(__file__).resolve().parents[2])
+    doc = {"experiment": item.nodeid.split("@")[0], "claims": claims, "device": device(),
+           "wall_seconds": round(seconds, 1), "commit": commit + ("+changes" if dirty else ""),
+           "date": now()}
+    from verify.report.figures import slug
+    path = reports_dir / "paper_scale" / f"{slug(item.name)}.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(doc, indent=1))
+    return path

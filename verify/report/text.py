@@ -1,0 +1,180 @@
+"""Plain text of the run record, shared by the PDFs, the HTML report and ``python -m theory show``.
+
+Statements are stored as LaTeX source; :func:`clean` turns them into readable Unicode text (no
+``$``, no backslashes) so a page never shows raw source.  Measurements are formatted from their
+JSON records with :func:`verify.measurement.fmt` (numbers to three significant figures, arrays as
+short lists), so every report quotes a value and its criterion the same way.
+"""
+from __future__ import annotations
+
+import difflib
+import re
+
+from verify.measurement import fmt
+
+GREEK = {
+    "alpha": "α", "beta": "β", "gamma": "γ", "delta": "δ", "epsilon": "ε", "varepsilon": "ε",
+    "zeta": "ζ", "eta": "η", "theta": "θ", "vartheta": "ϑ", "iota": "ι", "kappa": "κ",
+    "lambda": "λ", "mu": "μ", "nu": "ν", "xi": "ξ", "pi": "π", "rho": "ρ", "sigma": "σ",
+    "tau": "τ", "upsilon": "υ", "phi": "φ", "varphi": "φ", "chi": "χ", "psi": "ψ", "omega": "ω",
+    "Gamma": "Γ", "Delta": "Δ", "Theta": "Θ", "Lambda": "Λ", "Xi": "Ξ", "Pi": "Π", "Sigma": "Σ",
+    "Phi": "Φ", "Psi": "Ψ", "Omega": "Ω",
+}
+SYMBOLS = {
+    "sum": "Σ", "prod": "Π", "int": "∫", "infty": "∞", "in": "∈", "notin": "∉", "ge": "≥",
+    "geq": "≥", "le": "≤", "leq": "≤", "neq": "≠", "ne": "≠", "approx": "≈", "sim": "~",
+    "propto": "∝", "cdot": "·", "times": "×", "odot": "⊙", "otimes": "⊗", "circ": "∘",
+    "to": "→", "rightarrow": "→", "Rightarrow": "⇒", "leftarrow": "←", "mapsto": "↦",
+    "partial": "∂", "nabla": "∇", "pm": "±", "mp": "∓", "top": "ᵀ", "intercal": "ᵀ",
+    "forall": "∀", "exists": "∃", "ll": "≪", "gg": "≫", "equiv": "≡", "perp": "⊥",
+    "langle": "⟨", "rangle": "⟩", "|": "‖", "ldots": "…", "cdots": "⋯", "dots": "…",
+    "log": "log", "exp": "exp", "ln": "ln", "sin": "sin", "cos": "cos", "tanh": "tanh",
+    "max": "max", "min": "min", "arg": "arg", "det": "det", "Tr": "Tr", "tr": "tr",
+    "lim": "lim", "sqrt": "√", "mid": "|", "setminus": "∖", "cup": "∪", "cap": "∩",
+    "subset": "⊂", "subseteq": "⊆", "emptyset": "∅", "star": "*", "prime": "′",
+}
+ACCENTS = {"hat": "\u0302", "tilde": "\u0303", "bar": "\u0304", "overline": "\u0304",
+           "dot": "\u0307", "ddot": "\u0308", "vec": "\u20d7", "widehat": "\u0302",
+           "widetilde": "\u0303"}
+_GROUP = r"\{((?:[^{}]|\{[^{}]*\})*)\}"
+
+
+def _group_end(s: str, start: int) -> int:
+    """Index just past the brace group opening at ``s[start] == '{'``."""
+    depth = 0
+    for k in range(start, len(s)):
+        depth += {"{": 1, "}": -1}.get(s[k], 0)
+        if depth == 0:
+            return k + 1
+    return len(s)
+
+
+def _commands(s: str) -> str:
+    """Rewrite ``\\frac{a}{b}``, ``\\sqrt{a}`` and accents, innermost groups included."""
+    out, k = [], 0
+    while k < len(s):
+        m = re.match(r"\\(d?t?frac|sqrt|" + "|".join(ACCENTS) + r"|mathrm|mathbf|mathbb|mathcal|"
+                     r"mathtt|mathit|text|textrm|operatorname|boldsymbol)\s*\{", s[k:])
+        if not m:
+            out.append(s[k])
+            k += 1
+            continue
+        name, open1 = m[1], k + m.end() - 1
+        end1 = _group_end(s, open1)
+        first = _commands(s[open1 + 1:end1 - 1])
+        if name.endswith("frac") and end1 < len(s) and s[end1] == "{":
+            end2 = _group_end(s, end1)
+            out.append(f"{_paren(first)}/{_paren(_commands(s[end1 + 1:end2 - 1]))}")
+            k = end2
+            continue
+        if name == "sqrt":
+            out.append(f"√{_paren(first)}")
+        elif name in ACCENTS:
+            out.append(_accent(first, name))
+        else:
+            out.append(first)
+        k = end1
+    return "".join(out)
+
+
+def clean(latex: str) -> str:
+    """LaTeX source (a statement, a condition) as readable Unicode text."""
+    s = str(latex or "")
+    s = s.replace("$", "").replace(r"\left", "").replace(r"\right", "")
+    s = re.sub(r"\\(begin|end)\{\w+\}", "", s).replace("\\\\", "; ").replace("&", ",")
+    s = re.sub(r"\\[dt]?frac\s*([A-Za-z0-9])\s*([A-Za-z0-9])", r"\1/\2", s)
+    s = _commands(s)
+    s = re.sub(r"\\(" + "|".join(ACCENTS) + r")\s*(\\[A-Za-z]+|[A-Za-z])",
+               lambda m: _accent(GREEK.get(m[2].lstrip("\\"), m[2]), m[1]), s)
+    s = re.sub(r"\\([A-Za-z]+)", lambda m: GREEK.get(m[1], SYMBOLS.get(m[1], m[1])), s)
+    s = re.sub(r"\\([,;:! ])", " ", s).replace(r"\|", "‖").replace("\\{", "{").replace("\\}", "}")
+    s = re.sub(r"\^" + _GROUP, lambda m: "^" + _paren(m[1]), s)
+    s = re.sub(r"_" + _GROUP, lambda m: "_" + _paren(m[1]), s)
+    s = s.replace("{", "").replace("}", "").replace("\\", "")
+    return re.sub(r"[ \t]+", " ", s).strip()
+
+
+def _paren(text: str) -> str:
+    text = text.strip()
+    return text if re.fullmatch(r"[\w.′]+|\\?[A-Za-z]+", text) else f"({text})"
+
+
+def _accent(text: str, accent: str) -> str:
+    text = text.strip()
+    return text + ACCENTS[accent] if len(text) == 1 else f"{accent}({text})"
+
+
+def source_kind(source: str) -> str:
+    return str(source).split(":", 1)[0].split(" ", 1)[0]
+
+
+def measurement_line(m: dict, with_source: bool = True) -> str:
+    """One measurement record: role, name, value against its criterion, passed or FAILED, source."""
+    role = f"{m['role']}: " if m.get("role") else ""
+    over = f" over {m['examples']} examples" if m.get("examples") is not None else ""
+    mark = "passed" if m.get("passed") else "FAILED"
+    text = f"{role}{m['name']}: {fmt(m.get('value'))}{over} {m.get('criterion', '')} {mark}"
+    if with_source and m.get("source"):
+        text += f" ({m['source']})"
+    if m.get("counterexample"):
+        text += f"; counterexample {m['counterexample']}"
+    return text
+
+
+def deviation_line(d: dict) -> str:
+    harmless = f", shown harmless by '{d['shown_harmless_by']}'" if d.get("shown_harmless_by") else ""
+    return f"{d['setting']}: ran {fmt(d.get('ran'))}, paper {fmt(d.get('paper'))}{harmless}"
+
+
+def setup_lines(setup: dict | None) -> list[str]:
+    """The setup of an empirical claim: scale, faithful or not, each deviation, the cost."""
+    if not setup:
+        return []
+    lines = [f"{setup.get('scale', '?')} run, {'faithful' if setup.get('faithful') else 'not faithful'}"
+             + (f"; paper's settings from {setup['paper_source']}" if setup.get("paper_source") else "")]
+    devs = setup.get("deviations") or []
+    lines += [f"deviation: {deviation_line(d)}" for d in devs] or ["deviations: none"]
+    for m in setup.get("sensitivity") or []:
+        lines.append(f"sensitivity: {measurement_line(m)}")
+    if setup.get("cost"):
+        lines.append(f"faithful run costs: {setup['cost']}")
+    return lines
+
+
+def provenance_line(doc: dict) -> str:
+    """The provenance of a record, as every page footer states it."""
+    commit = str(doc.get("commit") or "unknown")[:10] + ("+changes" if doc.get("dirty") else "")
+    runs = doc.get("runs") or []
+    merged = f"; merged from {len(runs)} runs" if len(runs) > 1 else ""
+    return (f"record {doc.get('generated', '?')}, commit {commit}, profile {doc.get('profile', '?')}, "
+            f"scale {doc.get('scale', '?')}, last run: {selection_text(doc.get('selection'))}{merged}")
+
+
+def run_line(run: dict | None) -> str:
+    if not run:
+        return "run unknown"
+    commit = str(run.get("commit") or "unknown")[:10] + ("+changes" if run.get("dirty") else "")
+    return (f"measured {run.get('generated', '?')}, commit {commit}, profile {run.get('profile', '?')}, "
+            f"scale {run.get('scale', '?')}")
+
+
+def selection_text(selection: dict | None) -> str:
+    if not selection:
+        return "all claims"
+    parts = [f"{key} {', '.join(map(str, value)) if isinstance(value, list) else value}"
+             for key, value in selection.items() if value]
+    return "; ".join(parts) if parts else "all claims"
+
+
+def did_you_mean(value: str, choices, what: str) -> str:
+    """A usage message for an unknown ``value``: the closest choices, or all of them if few."""
+    choices = sorted(choices)
+    close = difflib.get_close_matches(value, choices, n=3, cutoff=0.5)
+    if not close:
+        folded = {c.lower().replace("_", "").replace("(", "").replace(")", ""): c for c in choices}
+        key = value.lower().replace("_", "").replace("(", "").replace(")", "")
+        close = [folded[k] for k in difflib.get_close_matches(key, list(folded), n=3, cutoff=0.6)]
+    hint = (f"did you mean {' or '.join(repr(c) for c in close)}?" if close else
+            f"valid: {', '.join(choices)}" if len(choices) <= 12 else
+            f"{len(choices)} are registered; list them with 'python -m theory'")
+    return f"{what} {value!r} is not known; {hint}"
