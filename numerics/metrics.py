@@ -1,9 +1,18 @@
-"""Metrics of representations and spectra."""
+"""Metrics of representations and spectra, and the suite's one relative error."""
 from __future__ import annotations
 
 import numpy as np
 
 from numerics.checks import finite_array
+
+
+def rel_err(a, b) -> float:
+    """``max |a - b| / max |b|`` over all entries; ``inf`` when the shapes differ (a formula that
+    does not conform is as wrong as it gets)."""
+    a, b = np.asarray(a, float), np.asarray(b, float)
+    if a.shape != b.shape:
+        return float("inf")
+    return float(np.max(np.abs(a - b)) / max(np.max(np.abs(b)), 1e-300))
 
 
 def effective_rank(A) -> float:

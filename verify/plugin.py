@@ -132,10 +132,15 @@ def pytest_configure(config):
 
 def _check_hypothesis_profile(config):
     from hypothesis import settings
+    from hypothesis.errors import InvalidArgument
+    from verify.profiles import PROFILES
     name = config.getoption("hypothesis_profile", None)
-    known = [p for p in settings._profiles if p != "default"]
-    if name and name not in settings._profiles:
-        raise pytest.UsageError("--hypothesis-profile: " + did_you_mean(name, known, "profile"))
+    if not name or name in PROFILES:
+        return
+    try:
+        settings.get_profile(name)  # a profile the user registered themselves is fine too
+    except InvalidArgument:
+        raise pytest.UsageError("--hypothesis-profile: " + did_you_mean(name, PROFILES, "profile")) from None
 
 
 def _moved(record: dict, previous: dict | None) -> str:

@@ -14,6 +14,10 @@ _COMMON = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                       HealthCheck.function_scoped_fixture])
 
 
+#: the suite's profiles, cheapest first
+PROFILES = ("ci", "dev", "explore")
+
+
 def register_profiles(root: Path | None = None) -> None:
     """Register the profiles; ``root`` (the pytest rootdir) anchors the example database."""
     database = DirectoryBasedExampleDatabase(str((root or Path.cwd()) / ".hypothesis" / "examples"))

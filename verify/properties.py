@@ -37,6 +37,19 @@ class _Falsified(AssertionError):
     pass
 
 
+def _plain(value):
+    """Drawn arguments as plain Python (arrays as nested lists), exact enough to pin as an @example."""
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return type(value)(_plain(v) for v in value)
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    if isinstance(value, np.generic):
+        return value.item()
+    return value
+
+
 class _PropertyDatabase(ExampleDatabase):
     """The profile's example database, with keys set apart per property.
 
@@ -91,13 +104,13 @@ def search(prop, criterion, examples=(), **strategies) -> SearchResult:
         if isinstance(value, (np.bool_, np.floating, np.integer)):
             value = value.item()
         if isinstance(value, float) and value != value:
-            raise _Falsified(f"{kwargs} (value NaN)")
+            raise _Falsified(f"{_plain(kwargs)} (value NaN)")
         stats["n"] += 1
         ok = crit.test(value)
         if stats["worst"] is None or _worse(crit.op, value, stats["worst"]) or not ok:
             stats["worst"] = value
         if not ok:
-            raise _Falsified(f"{kwargs} (value {fmt(value)})")
+            raise _Falsified(f"{_plain(kwargs)} (value {fmt(value)})")
 
     # One shrunk counterexample is the evidence we want, not a group of distinct failures.
     database = settings().database

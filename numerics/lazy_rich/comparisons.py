@@ -14,7 +14,9 @@ import sympy as sp
 from numerics.lazy_rich import experiments as xp
 from numerics.lazy_rich import kernels as kn
 from numerics.lazy_rich import solution as so
-from numerics.lazy_rich.experiments import compiled, mode_function, rel_err
+from numerics.closed_forms import compiled
+from numerics.lazy_rich.experiments import mode_function
+from numerics.metrics import rel_err
 from numerics.lazy_rich.init import balance, lambda_balanced_init, random_orthogonal
 from numerics.lazy_rich.tasks import random_task
 from theory.lazy_rich import applications as ap

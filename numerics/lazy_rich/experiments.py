@@ -12,29 +12,19 @@ import functools
 import numpy as np
 import sympy as sp
 
+from numerics.closed_forms import compiled
 from numerics.lazy_rich import kernels as kn
 from numerics.lazy_rich import solution as so
 from numerics.lazy_rich.init import (aligned_init, balance, balanced_weights, lambda_balanced_init,
                                      layer_singular_values, random_orthogonal, weights_from_product)
 from numerics.lazy_rich.tasks import Task, hierarchy_task, random_task, whitened_inputs
 from numerics.lazy_rich.training import train_linear
+from numerics.metrics import rel_err
 from numerics.ode import integrate_flow
 from theory.lazy_rich import symbols as sy
 
 #: the three architectures of Fig. 5 (Ni, No) with Nh = min(Ni, No) (catalogue Sec 10 defaults)
 ARCHS = {"funnel (6,2,2)": (6, 2), "square (4,4,4)": (4, 4), "inverted funnel (2,2,6)": (2, 6)}
-
-
-def rel_err(a, b) -> float:
-    """max |a - b| / max |b|."""
-    return float(np.max(np.abs(np.asarray(a) - np.asarray(b))) / max(np.max(np.abs(b)), 1e-300))
-
-
-@functools.lru_cache(maxsize=256)
-def compiled(symbols: tuple, expr):
-    """``sympy.lambdify(symbols, expr, "numpy")``, compiled once per (symbols, expr): the checks evaluate
-    the same formulas many times and compiling dominates their cost."""
-    return sp.lambdify(symbols, expr, "numpy")
 
 
 def mode_function(expr):

@@ -7,6 +7,8 @@ import mpmath
 import numpy as np
 import sympy as sp
 
+from numerics.closed_forms import compiled
+
 
 def is_zero(expr: sp.Expr) -> bool:
     """True when ``expr`` simplifies to 0 (sympy's simplify, then a cancel/expand fallback)."""
@@ -19,22 +21,6 @@ def is_zero(expr: sp.Expr) -> bool:
 def ode_residual(solution: sp.Expr, rhs: sp.Expr, t: sp.Symbol, state: sp.Symbol) -> sp.Expr:
     """``d solution/dt - rhs(state=solution)``, simplified."""
     return sp.simplify(sp.diff(solution, t) - rhs.subs(state, solution))
-
-
-@functools.lru_cache(maxsize=4096)
-def _lambdify_cached(symbols, expr, modules):
-    return sp.lambdify(symbols, expr, modules=modules)
-
-
-def compiled(symbols, expr, modules="numpy"):
-    """``sympy.lambdify(symbols, expr, modules)``, compiled once per (symbols, expr, modules):
-    the checks evaluate the same formulas at many hypothesis examples, and compiling was a
-    measured hot spot of the suite (1380 lambdify calls, ~18 s of a profiled run)."""
-    symbols = tuple(symbols) if isinstance(symbols, (list, tuple)) else symbols
-    try:
-        return _lambdify_cached(symbols, expr, modules)
-    except TypeError:  # unhashable (a mutable Matrix): compile without the cache
-        return sp.lambdify(symbols, expr, modules=modules)
 
 
 def high_precision(expr: sp.Expr, symbols, dps: int = 50):

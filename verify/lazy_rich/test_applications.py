@@ -11,6 +11,7 @@ from numerics.lazy_rich import experiments as xp
 from numerics.lazy_rich import solution as so
 from numerics.lazy_rich.init import weights_from_product
 from numerics.lazy_rich.tasks import ITEMS, hierarchy_task
+from numerics.metrics import rel_err
 from theory.lazy_rich import applications as ap
 from theory.lazy_rich import symbols as sy
 from theory.registry import REGISTRY
@@ -36,7 +37,7 @@ def test_forgetting_is_set_by_task_similarity(claim, report_figure):
     t_th, fn_th = xp.chained_function(tasks, W1, W2, lam, [T] * 4, grid=81)
     t_sim, fn_sim = xp.continual_gd(tasks, W1, W2, T, lr)
     idx = np.minimum(np.searchsorted(t_th, t_sim - 1e-12), len(t_th) - 1)
-    dev = max(xp.rel_err(fn_sim[m], fn_th[i]) for m, i in enumerate(idx))
+    dev = max(rel_err(fn_sim[m], fn_th[i]) for m, i in enumerate(idx))
     fig, ax = plt.subplots(figsize=(7, 3.8))
     for i, task in enumerate(tasks):
         ax.plot(t_th, task.loss(fn_th), color=f"C{i}", label=f"task {i + 1} theory")

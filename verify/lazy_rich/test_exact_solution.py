@@ -11,6 +11,7 @@ from numerics.lazy_rich import experiments as xp
 from numerics.lazy_rich import solution as so
 from numerics.lazy_rich.init import lambda_balanced_init
 from numerics.lazy_rich.tasks import Task, hierarchy_task
+from numerics.metrics import rel_err
 from theory.lazy_rich.symbols import lam as LAM
 from theory.registry import REGISTRY
 from verify.lazy_rich import checks as ch
@@ -148,7 +149,7 @@ def test_printed_matrix_form_equals_the_vectorised_solution(claim):
     task, W1, W2 = xp.problem(2, 4, 1.3, seed=33)
     value = cmp.printed_theorem_value(REGISTRY["LR-Thm4.3"].printed, 0.9, W1, W2, task.svd, 1.3)
     claim.holds(claim.measure("printed Z A^-1 Z^T by substitution vs numerics.qq_exact, (2,2,4), lambda 1.3, t/tau = 0.9",
-                              xp.rel_err(value, so.qq_exact(0.9, W1, W2, task.svd, 1.3)[0]), "<=", 1e-12,
+                              rel_err(value, so.qq_exact(0.9, W1, W2, task.svd, 1.3)[0]), "<=", 1e-12,
                               source=reading("the same closed form evaluated twice; round-off of a 6 x 6 solve")))
 
 
@@ -174,7 +175,7 @@ def test_stable_form_equals_theorem_and_reaches_far_times(claim):
         if np.linalg.cond(so.init_variables(W1, W2, so.spectrum(task.svd, lam))[0]) > 1e8:
             continue                                  # B singular: outside the theorem's hypothesis
         t = np.linspace(0, horizon(task, lam), 9)
-        errs.append(xp.rel_err(so.qq_stable(t, W1, W2, task.svd, lam), so.qq_exact(t, W1, W2, task.svd, lam)))
+        errs.append(rel_err(so.qq_stable(t, W1, W2, task.svd, lam), so.qq_exact(t, W1, W2, task.svd, lam)))
     finite, lim_err = [], []
     for ni, no, lam in [(2, 5, 20.0), (5, 2, -20.0), (2, 5, 5.0), (6, 2, -10.0), (4, 4, 3.0)]:
         task, W1, W2 = xp.problem(ni, no, lam, seed=500 + ni)
@@ -182,7 +183,7 @@ def test_stable_form_equals_theorem_and_reaches_far_times(claim):
         spc = so.spectrum(task.svd, lam)
         limit = np.concatenate([task.svd.V * spc.g * (1 - spc.h), task.svd.U * spc.g * (1 + spc.h)]) * np.sqrt(2)
         finite.append(bool(np.all(np.isfinite(qq))))
-        lim_err.append(xp.rel_err(qq[-1], (limit * spc.s_lam) @ limit.T / 2))
+        lim_err.append(rel_err(qq[-1], (limit * spc.s_lam) @ limit.T / 2))
     claim.holds(
         claim.measure(f"stable form vs Thm 4.3 on {len(errs)} nets with B invertible, max rel diff", max(errs), "<=", 1e-10,
                       source=reading("plain form's round-off grows with cond(A) ~ e^{2 S_lam t} <= e^{50}")),

@@ -8,7 +8,8 @@ import torch
 from numerics.lazy_rich import comparisons as cmp
 from numerics.lazy_rich import kernels as kn
 from numerics.lazy_rich import solution as so
-from numerics.lazy_rich.experiments import problem, rel_err
+from numerics.lazy_rich.experiments import problem
+from numerics.metrics import rel_err
 from numerics.lazy_rich.tasks import Task, whitened_inputs
 from numerics.lazy_rich.training import linear_ensemble
 from numerics.train import ensemble_loss, gd_step

@@ -14,7 +14,7 @@ from numerics.rich_quick import linear_flows as lf
 from numerics.rich_quick import linear_nets as ln
 from theory.rich_quick import deep_linear as dl
 from theory.rich_quick import wide_linear as wl
-from verify.checks.symbolic import compiled
+from numerics.closed_forms import compiled
 
 
 def _dims(W, A, X=None):

@@ -7,7 +7,7 @@ import sympy as sp
 
 from numerics.rich_quick import piecewise as pw
 from theory.rich_quick import piecewise as th
-from verify.checks.symbolic import compiled
+from numerics.closed_forms import compiled
 
 
 def _f(expr, *syms):
