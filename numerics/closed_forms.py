@@ -12,7 +12,7 @@ import functools
 import numpy as np
 import sympy as sp
 
-from numerics.checks import finite_array, positive
+from numerics.validation import finite_array, positive
 
 
 @functools.lru_cache(maxsize=4096)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.integrate import solve_ivp
 
-from numerics.checks import finite_array, positive
+from numerics.validation import finite_array, positive
 
 
 class ConservationError(RuntimeError):

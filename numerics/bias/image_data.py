@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from numerics import image_data
-from numerics.checks import finite_array
+from numerics.validation import finite_array
 
 def load_mnist(folder, split: str = "train"):
     """(X (784, n) in [0, 1], labels (n,)): ``numerics.image_data.load_mnist`` as columns."""

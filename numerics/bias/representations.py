@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from numerics.checks import finite_array
+from numerics.validation import finite_array
 
 
 def _centre(H):

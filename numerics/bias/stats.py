@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from scipy import stats
 
-from numerics.checks import finite_array
+from numerics.validation import finite_array
 
 ALPHA = 0.05
 

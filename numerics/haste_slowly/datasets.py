@@ -11,7 +11,7 @@ import itertools
 
 import numpy as np
 
-from numerics.checks import finite_array
+from numerics.validation import finite_array
 from numerics.datasets import hierarchy
 
 N_ITEMS = 8

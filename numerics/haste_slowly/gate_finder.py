@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 from sklearn.cluster import KMeans
 
-from numerics.checks import finite_array
+from numerics.validation import finite_array
 
 
 def collect(patterns, masses, keep_fraction: float = 0.01):

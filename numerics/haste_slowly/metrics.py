@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from numerics.checks import finite_array
+from numerics.validation import finite_array
 from numerics.metrics import crossing_time  # noqa: F401  (re-exported)
 
 #: loss levels as fractions of L(0), spanning the common drop and the contextual staircase

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from numerics.checks import finite_array, positive
+from numerics.validation import finite_array, positive
 from numerics.ode import integrate_flow
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from numerics.checks import finite_array
+from numerics.validation import finite_array
 from numerics.linalg import random_orthogonal  # noqa: F401  (re-exported)
 
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from numerics.checks import finite_array
+from numerics.validation import finite_array
 from numerics.lazy_rich.tasks import TaskSVD
 
 

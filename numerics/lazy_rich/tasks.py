@@ -11,7 +11,7 @@ from functools import cached_property
 
 import numpy as np
 
-from numerics.checks import finite_array
+from numerics.validation import finite_array
 
 
 @dataclass(frozen=True)

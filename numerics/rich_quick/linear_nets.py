@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.stats import ortho_group
 
-from numerics.checks import finite_array, positive
+from numerics.validation import finite_array, positive
 from numerics.metrics import kernel_distance  # noqa: F401  (re-exported)
 from numerics.ode import integrate_flow
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from numerics.checks import finite_array
+from numerics.validation import finite_array
 from numerics.ode import integrate_flow
 
 

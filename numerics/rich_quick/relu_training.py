@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from numerics.checks import positive
+from numerics.validation import positive
 from numerics.models import TwoLayerEnsemble
 from numerics.train import train
 

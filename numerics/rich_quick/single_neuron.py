@@ -19,7 +19,7 @@ import numpy as np
 from scipy.integrate import solve_ivp
 from scipy.optimize import minimize
 
-from numerics.checks import finite_array, positive
+from numerics.validation import finite_array, positive
 from numerics.ode import integrate_flow
 from numerics.metrics import kernel_distance  # noqa: F401  (re-exported)
 

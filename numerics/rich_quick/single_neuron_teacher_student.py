@@ -28,7 +28,7 @@ import numpy as np
 import torch
 from tqdm.auto import tqdm
 
-from numerics.checks import finite_array, positive
+from numerics.validation import finite_array, positive
 from numerics.models import default_device, torch_threads
 from theory.conventions import flow_time
 from theory.rich_quick.conventions_rich_quick import EXPERIMENT_LOSS
