@@ -1,12 +1,22 @@
-"""Full-batch gradient descent of an ensemble, all members in one batched program.
+"""Full-batch gradient descent of an ensemble: the one loop every trainer runs, and its
+parameterisation for the two-layer ensembles of ``numerics.models``.
+
+:func:`descend` is the loop: it takes what differs between models as arguments (the model's
+step function, its loss function, the :class:`LossNorm`, the learning rate, the data already on
+the model's device in its dtype, the record schedule and the progress bar) and records the (K,)
+losses of the leading ensemble axis at step 0, every ``record_every`` steps and at the last step.
+:func:`train` (here), ``numerics.haste_slowly.gated.train`` (gated networks, torch) and
+``numerics.bias.theory_linear_gd.train_linear`` (two-layer linear networks, numpy) are thin
+parameterisations of it.
 
 The loss normalisation comes from ``theory.conventions`` (a :class:`LossNorm`), and the time axis
 of the returned :class:`History` is converted to the paper's ``t / tau`` through
-``theory.conventions.flow_time`` only.
+``theory.conventions.flow_time`` only.  :func:`descend` itself counts time in steps.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import partial
 
 import numpy as np
 import torch
@@ -15,6 +25,17 @@ from tqdm.auto import tqdm
 from numerics.models import as_tensor
 from theory.conventions import LossNorm, convention, flow_time
 
+PROGRESS_WORK = 200_000   # steps x members from which a progress bar is shown by default
+
+
+@dataclass
+class Trace:
+    """What :func:`descend` recorded, in steps (not the paper's time)."""
+
+    steps: np.ndarray     # (T,) steps at which records were taken
+    loss: np.ndarray      # (T, K) losses of the members at those steps
+    records: dict = field(default_factory=dict)   # name -> (T, K, ...)
+
 
 @dataclass
 class History:
@@ -22,6 +43,73 @@ class History:
     t_over_tau: np.ndarray       # (T,) the paper's time
     loss: np.ndarray             # (T, K)
     records: dict = field(default_factory=dict)   # name -> (T, K, ...)
+
+
+def check_schedule(steps, record_every) -> tuple[int, int]:
+    """(steps, record_every) as ints: ``steps`` non-negative, ``record_every`` positive."""
+    if isinstance(steps, bool) or int(steps) != steps or steps < 0:
+        raise ValueError(f"steps={steps!r} must be a non-negative integer")
+    if isinstance(record_every, bool) or int(record_every) != record_every or record_every < 1:
+        raise ValueError(f"record_every={record_every!r} must be a positive integer")
+    return int(steps), int(record_every)
+
+
+def check_lr(lr, members: int) -> np.ndarray:
+    """``lr`` as a float array: positive, finite, a scalar or one rate per member (``(K,)``)."""
+    lr_arr = np.asarray(lr, dtype=float)
+    if not np.all(np.isfinite(lr_arr)) or np.any(lr_arr <= 0):
+        raise ValueError(f"lr={lr!r} must be positive and finite")
+    if lr_arr.ndim > 1 or (lr_arr.ndim == 1 and lr_arr.shape != (members,)):
+        raise ValueError(f"lr must be a scalar or have shape ({members},)")
+    return lr_arr
+
+
+def as_data(X, Y, *, dtype, device) -> tuple[torch.Tensor, torch.Tensor]:
+    """``X`` (n_in, P) or (K, n_in, P) and ``Y`` (n_out, P) or (K, n_out, P) as finite tensors
+    on the model's device in its dtype, with the same number of samples P."""
+    X = as_tensor(X, "X", ndim=(2, 3), dtype=dtype, device=device)
+    Y = as_tensor(Y, "Y", ndim=(2, 3), dtype=dtype, device=device)
+    if X.shape[-1] != Y.shape[-1]:
+        raise ValueError(f"X has {X.shape[-1]} samples but Y has {Y.shape[-1]}")
+    return X, Y
+
+
+def _numpy(value) -> np.ndarray:
+    return value.detach().cpu().numpy() if torch.is_tensor(value) else np.asarray(value)
+
+
+def descend(step, losses, X, Y, *, lr, loss: LossNorm, steps: int, record_every: int = 100,
+            record=None, progress: bool | None = None, desc: str = "train") -> Trace:
+    """The full-batch GD loop: ``steps`` calls of ``step(X, Y, lr, loss)``, each one gradient
+    step (in place) of every member of the ensemble on ``loss`` with rate ``lr``.
+
+    ``losses(X, Y, loss) -> (K,)`` (tensor or array) and ``record() -> {name: (K, ...)}`` are
+    taken at step 0, after every ``record_every``-th step and after the last one, without
+    autograd.  ``X``, ``Y`` and ``lr`` are passed to ``step`` as they are: the caller puts them on
+    the model's device and dtype.  ``progress``: show a progress bar (None: when steps x K
+    >= PROGRESS_WORK).  Returns the :class:`Trace`, time in steps.
+    """
+    steps, record_every = check_schedule(steps, record_every)
+    if not isinstance(loss, LossNorm):
+        raise TypeError(f"loss must be a theory.conventions.LossNorm, got {type(loss).__name__}")
+    if not (callable(step) and callable(losses)) or (record is not None and not callable(record)):
+        raise TypeError("step, losses and record (where given) must be callable")
+    marks, values, recs = [], [], {}
+
+    def snapshot(k):
+        marks.append(k)
+        with torch.no_grad():
+            values.append(_numpy(losses(X, Y, loss)))
+            for name, value in (record() if record else {}).items():
+                recs.setdefault(name, []).append(_numpy(value))
+
+    snapshot(0)
+    show = steps * values[0].size >= PROGRESS_WORK if progress is None else bool(progress)
+    for k in tqdm(range(1, steps + 1), disable=not show, desc=desc, leave=False):
+        step(X, Y, lr, loss)
+        if k % record_every == 0 or k == steps:
+            snapshot(k)
+    return Trace(np.asarray(marks), np.stack(values), {k: np.stack(v) for k, v in recs.items()})
 
 
 def ensemble_loss(model, X, Y, loss: LossNorm) -> torch.Tensor:
@@ -61,39 +149,16 @@ def train(model, X, Y, *, lr, steps: int, paper: str, loss: LossNorm | None = No
     (K, n_out, P).  Times are returned in steps and as the paper's ``t / tau``.
     """
     device, dtype = model.W1.device, model.W1.dtype
-    X = as_tensor(X, "X", ndim=(2, 3), dtype=dtype, device=device)
-    Y = as_tensor(Y, "Y", ndim=(2, 3), dtype=dtype, device=device)
-    if X.shape[-1] != Y.shape[-1]:
-        raise ValueError(f"X has {X.shape[-1]} samples but Y has {Y.shape[-1]}")
-    if int(steps) != steps or steps < 0:
-        raise ValueError(f"steps={steps!r} must be a non-negative integer")
-    if int(record_every) != record_every or record_every < 1:
-        raise ValueError(f"record_every={record_every!r} must be a positive integer")
-    lr_arr = np.asarray(lr, dtype=float)
-    if not np.all(np.isfinite(lr_arr)) or np.any(lr_arr <= 0):
-        raise ValueError(f"lr={lr!r} must be positive and finite")
-    if lr_arr.ndim == 1 and lr_arr.shape != (model.K,):
-        raise ValueError(f"lr must be a scalar or have shape ({model.K},)")
+    X, Y = as_data(X, Y, dtype=dtype, device=device)
+    check_schedule(steps, record_every)
+    lr_arr = check_lr(lr, model.K)
     lr_t = torch.as_tensor(lr_arr, dtype=dtype, device=device) if lr_arr.ndim else float(lr_arr)
     loss = convention(paper).train if loss is None else loss
     n = X.shape[-1]
-
-    marks, losses, recs = [], [], {}
-
-    def snapshot(k):
-        marks.append(k)
-        with torch.no_grad():
-            losses.append(ensemble_loss(model, X, Y, loss).cpu().numpy())
-            for name, value in (record(model) if record else {}).items():
-                recs.setdefault(name, []).append(value.detach().cpu().numpy())
-
-    show = steps * model.K >= 200_000 if progress is None else progress
-    snapshot(0)
-    for k in tqdm(range(1, steps + 1), disable=not show, desc="train", leave=False):
-        gd_step(model, X, Y, lr_t, loss)
-        if k % record_every == 0 or k == steps:
-            snapshot(k)
-    steps_arr = np.asarray(marks)
+    trace = descend(partial(gd_step, model), partial(ensemble_loss, model), X, Y, lr=lr_t,
+                    loss=loss, steps=steps, record_every=record_every,
+                    record=(lambda: record(model)) if record else None, progress=progress)
     lr_clock = float(lr_arr) if lr_arr.ndim == 0 else lr_arr[None, :]
-    t = flow_time(steps_arr[:, None] if lr_arr.ndim else steps_arr, 1.0, n, paper, loss) * lr_clock
-    return History(steps_arr, t, np.stack(losses), {k: np.stack(v) for k, v in recs.items()})
+    t = flow_time(trace.steps[:, None] if lr_arr.ndim else trace.steps, 1.0, n, paper,
+                  loss) * lr_clock
+    return History(trace.steps, t, trace.loss, trace.records)

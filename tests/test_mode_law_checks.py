@@ -5,9 +5,10 @@ import pytest
 import sympy as sp
 
 from numerics.closed_forms import mode_strength
+from numerics.mode_flows import aligned_flow
 from theory import mode_law as ml
 from theory.bias.effective_rank import effective_rank_corrected, evaluate_effective_rank
-from verify.checks import mode_law as checks
+from verify.checks import mode_law as mode_checks
 from verify.checks.effective_rank import stated_properties
 from verify.checks.symbolic import is_zero
 
@@ -23,27 +24,27 @@ S, D, A0, TAU = np.array([1.5, 0.6, 0.2]), np.array([0.8, 1.7, 0.3]), np.array([
 
 @pytest.mark.rejects("BL-Eq(7)", "BA-Eq(3)", "MHS-A-Eq(7)")
 def test_the_printed_law_passes_every_check():
-    assert all(checks.symbolic_solution(ml.trajectory).values())
-    assert checks.scalar_ode_error(ml.trajectory, 1.3, 0.7, 1e-3, 2.0) < 1e-8
+    assert all(mode_checks.symbolic_solution(ml.trajectory).values())
+    assert mode_checks.scalar_ode_error(ml.trajectory, 1.3, 0.7, 1e-3, 2.0) < 1e-8
 
 
 @pytest.mark.rejects("BL-Eq(7)", "BA-Eq(3)", "MHS-A-Eq(7)")
 @pytest.mark.parametrize("name", PERTURBED_LAWS)
 def test_the_symbolic_check_rejects_a_perturbed_law(name):
-    assert not all(checks.symbolic_solution(PERTURBED_LAWS[name]).values())
+    assert not all(mode_checks.symbolic_solution(PERTURBED_LAWS[name]).values())
 
 
 @pytest.mark.rejects("BL-Eq(7)", "BA-Eq(3)", "MHS-A-Eq(7)")
 @pytest.mark.parametrize("name", PERTURBED_LAWS)
 def test_the_scalar_ode_check_rejects_a_perturbed_law(name):
-    assert checks.scalar_ode_error(PERTURBED_LAWS[name], 1.3, 0.7, 1e-3, 2.0) > 1e-3
+    assert mode_checks.scalar_ode_error(PERTURBED_LAWS[name], 1.3, 0.7, 1e-3, 2.0) > 1e-3
 
 
 @pytest.mark.rejects("BL-Eq(7)", "BA-Eq(3)", "MHS-A-Eq(7)")
 @pytest.mark.parametrize("name", PERTURBED_LAWS)
 def test_the_matrix_flow_check_rejects_a_perturbed_law(name):
-    times, modes, _ = checks.aligned_flow(5, 3, 4, S, D, A0, TAU)
-    assert checks.matrix_flow_error(PERTURBED_LAWS[name], times, modes, S, D, A0, TAU) > 1e-3
+    times, modes, _ = aligned_flow(5, 3, 4, S, D, A0, TAU)
+    assert mode_checks.matrix_flow_error(PERTURBED_LAWS[name], times, modes, S, D, A0, TAU) > 1e-3
 
 
 @pytest.mark.rejects("BL-Eq(7)", "BA-Eq(3)", "MHS-A-Eq(7)")
@@ -51,9 +52,9 @@ def test_the_training_comparison_rejects_a_law_with_the_wrong_rate():
     times = np.linspace(0, 20, 200)
     s_, d_ = np.array([1.0, 0.4]), np.array([1.0, 0.5])
     trained = mode_strength(times[:, None, None], s_, d_, 1e-3)   # (T, K=1, modes=2)
-    ok, _ = checks.training_error(mode_strength, times, trained, s_, d_)
-    wrong, _ = checks.training_error(lambda t_, s1, d1, a: mode_strength(1.5 * t_, s1, d1, a),
-                                     times, trained, s_, d_)
+    ok, _ = mode_checks.training_error(mode_strength, times, trained, s_, d_)
+    wrong, _ = mode_checks.training_error(lambda t_, s1, d1, a: mode_strength(1.5 * t_, s1, d1, a),
+                                          times, trained, s_, d_)
     assert ok < 1e-3 and wrong > 0.05
 
 
@@ -68,14 +69,14 @@ PERTURBED_TIMES = {
 @pytest.mark.parametrize("name", PERTURBED_TIMES)
 def test_the_hitting_time_checks_reject_a_perturbed_formula(name):
     formula = PERTURBED_TIMES[name]
-    assert not checks.hitting_time_solves(formula)
-    assert checks.hitting_time_error(formula, 1.3, 0.7, 1e-3, 1.0, 2.0) > 1e-3
+    assert not mode_checks.hitting_time_solves(formula)
+    assert mode_checks.hitting_time_error(formula, 1.3, 0.7, 1e-3, 1.0, 2.0) > 1e-3
 
 
 def test_the_hitting_time_checks_accept_both_printed_forms():
     for formula in (ml.hitting_time_bl, ml.hitting_time_mhs):
-        assert checks.hitting_time_solves(formula)
-        assert checks.hitting_time_error(formula, 1.3, 0.7, 3.0, 2.0, 2.0) < 1e-8
+        assert mode_checks.hitting_time_solves(formula)
+        assert mode_checks.hitting_time_error(formula, 1.3, 0.7, 3.0, 2.0, 2.0) < 1e-8
 
 
 @pytest.mark.rejects("MHS-A-Mode")

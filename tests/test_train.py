@@ -4,7 +4,7 @@ import pytest
 import torch
 
 from numerics.models import TwoLayerEnsemble
-from numerics.train import gd_step, train
+from numerics.train import descend, gd_step, train
 from theory.conventions import SUM_HALF, MEAN_HALF
 
 RNG = np.random.default_rng(0)
@@ -113,3 +113,60 @@ def test_torch_threads_sets_and_restores_the_thread_count():
     with pytest.raises(ValueError, match="n=0"):
         with torch_threads(0):
             pass
+
+
+def test_descend_records_at_step_zero_every_record_every_steps_and_at_the_end():
+    taken = []
+    trace = descend(lambda X, Y, lr, loss: taken.append(lr),
+                    lambda X, Y, loss: np.full(2, len(taken)), X, Y, lr=0.1, loss=SUM_HALF, steps=7, record_every=3,
+                    record=lambda: {"n": np.array([len(taken)] * 2)})
+    assert len(taken) == 7 and trace.steps.tolist() == [0, 3, 6, 7]
+    assert trace.loss[:, 0].tolist() == [0, 3, 6, 7] and trace.records["n"].shape == (4, 2)
+
+
+@pytest.mark.parametrize("kwargs, error, message", [
+    (dict(steps=-1), ValueError, "steps=-1"), (dict(record_every=0), ValueError, "record_every=0"),
+    (dict(loss="sum"), TypeError, "loss must be a theory.conventions.LossNorm"),
+    (dict(step=None), TypeError, "step, losses and record"),
+])
+def test_descend_names_the_bad_argument(kwargs, error, message):
+    args = dict(step=lambda *a: None, losses=lambda X, Y, loss: np.zeros(1), X=X, Y=Y, lr=0.1,
+                loss=SUM_HALF, steps=3) | kwargs
+    with pytest.raises(error, match=message):
+        descend(**args)
+
+
+def test_the_numpy_linear_trainer_and_the_torch_trainer_are_one_loop():
+    """The same loop with the numpy step (bias theory) and the torch step (two-layer ensemble)."""
+    from numerics.bias.theory_linear_gd import init_weights, train_linear
+    W1, W2 = init_weights([0, 1], 3, 4, 2, 0.3)
+    run = train_linear(X, Y, W1, W2, lr=0.01, steps=40, U=np.eye(2), V=np.eye(3)[:, :2],
+                       record_every=8)
+    net = TwoLayerEnsemble(torch.as_tensor(W1), torch.as_tensor(W2), activation="linear")
+    history = train(net, X, Y, lr=0.01, steps=40, paper="bias", loss=SUM_HALF, record_every=8)
+    assert np.array_equal(run.steps, history.steps)
+    assert np.allclose(run.loss, history.loss, rtol=1e-12, atol=0)
+
+
+def test_the_numpy_linear_trainer_takes_the_loss_normalisation():
+    """On the 1/2-mean loss a step at rate lr is a 1/2-sum step at rate lr / P."""
+    from numerics.bias.theory_linear_gd import init_weights, train_linear
+    W1, W2 = init_weights([3], 3, 4, 2, 0.3)
+    args = dict(steps=25, U=np.eye(2), V=np.eye(3)[:, :2], record_every=5)
+    mean = train_linear(X, Y, W1, W2, lr=0.05, loss=MEAN_HALF, **args)
+    total = train_linear(X, Y, W1, W2, lr=0.05 / X.shape[1], **args)
+    assert np.allclose(mean.outputs, total.outputs, rtol=1e-12, atol=1e-15)
+    assert np.allclose(mean.loss * X.shape[1], total.loss, rtol=1e-12)
+
+
+def test_the_gated_trainer_is_the_loop_with_the_gated_step():
+    from numerics.haste_slowly.gated import GatedNet, init_weights as gated_init, train as gated
+    weights = gated_init([0, 1], [(4, 3), (2, 4)], [0.5, 0.5])
+    net, same = (GatedNet([W.clone() for W in weights], [None]) for _ in range(2))
+    history = gated(net, X, Y, lr=0.05, steps=12, loss=MEAN_HALF, record_every=4)
+    trace = descend(same.step, lambda X, Y, loss: same.grads(X, Y, loss)[0],
+                    torch.as_tensor(X), torch.as_tensor(Y), lr=0.05, loss=MEAN_HALF, steps=12,
+                    record_every=4)
+    assert np.array_equal(history.loss, trace.loss) and np.array_equal(history.steps, trace.steps)
+    with pytest.raises(ValueError, match="lr=-0.05 must be positive"):
+        gated(net, X, Y, lr=-0.05, steps=1)

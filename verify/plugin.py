@@ -304,7 +304,21 @@ def _group_for_xdist(items):
     for item in items:
         ids = ids_of(item)
         if ids and not GROUP.search(item.nodeid):
-            item._nodeid = f"{item.nodeid}@claims-{re.sub(r'[^A-Za-z0-9]', '_', find(ids[0]))}"
+            _set_nodeid(item, f"{item.nodeid}@claims-{re.sub(r'[^A-Za-z0-9]', '_', find(ids[0]))}")
+
+
+def _set_nodeid(item, nodeid: str) -> None:
+    """Give ``item`` the node ID ``nodeid``, as xdist's own 'loadgroup' suffixing does.
+
+    pytest has no public setter: up to 9.1 the ID is the string ``_nodeid``; from 9.2 it is the
+    structured ``_id`` (``_pytest.nodeid.NodeId``).  tests/test_plugin.py runs ``-n 2`` for real,
+    so a pytest that changes this again fails there, not silently.
+    """
+    if hasattr(item, "_id"):
+        from _pytest.nodeid import NodeId
+        item._id = NodeId.parse(nodeid)
+    else:
+        item._nodeid = nodeid
 
 
 @pytest.hookimpl(optionalhook=True)

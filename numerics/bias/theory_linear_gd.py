@@ -3,7 +3,8 @@ bias papers (BA-S3 tau = 1/(N eps), BA-D2 effective a_0, BL-Claim-ybar plateau o
 
 The gradient of the 1/2-sum loss ``L = 1/2 ||Y - W2 W1 X||_F^2`` is written out
 (``-dL/dW1 = W2^T E X^T``, ``-dL/dW2 = E (W1 X)^T``, ``E = Y - W2 W1 X``); the verify suite checks
-these against autograd (BL-Eq(16-18)).  ``X`` is already augmented where a bias is wanted
+these against autograd (BL-Eq(16-18)); on a loss ``f ||Y - W2 W1 X||_F^2`` of another
+``LossNorm`` the step scales by ``2 f``.  ``X`` is already augmented where a bias is wanted
 (``numerics.datasets.augment``).  Time is returned in steps; convert with
 ``theory.conventions.flow_time``.
 """
@@ -13,13 +14,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from numerics.train import descend
 from numerics.validation import finite_array, positive
+from theory.conventions import SUM_HALF, LossNorm
 
 
 @dataclass
 class LinearRun:
     steps: np.ndarray     # (T,) steps at which records were taken
-    loss: np.ndarray      # (T, K) 1/2-sum loss
+    loss: np.ndarray      # (T, K) loss (the 1/2-sum loss unless told otherwise)
     modes: np.ndarray     # (T, K, r) mode strengths u_a^T W2 W1 v_a
     outputs: np.ndarray   # (T, K, N_out, P) network outputs W2 W1 X
 
@@ -35,8 +38,12 @@ def init_weights(seeds, n_in: int, n_hid: int, n_out: int, std: float):
     return np.stack(W1), np.stack(W2)
 
 
-def train_linear(X, Y, W1, W2, *, lr, steps: int, U, V, record_every: int = 10) -> LinearRun:
-    """GD with rate ``lr`` for ``steps`` steps on every member of the (K, ...) weight stacks."""
+def train_linear(X, Y, W1, W2, *, lr, steps: int, U, V, record_every: int = 10,
+                 loss: LossNorm = SUM_HALF, progress: bool | None = None) -> LinearRun:
+    """GD with rate ``lr`` for ``steps`` steps on every member of the (K, ...) weight stacks, on
+    ``loss`` (the bias papers' 1/2-sum by default), through the one loop
+    :func:`numerics.train.descend`; loss, modes and outputs at step 0, every ``record_every``
+    steps and at the end."""
     X = finite_array(X, "X", ndim=2)
     Y = finite_array(Y, "Y", ndim=2)
     W1 = finite_array(W1, "W1", ndim=3).copy()
@@ -48,27 +55,27 @@ def train_linear(X, Y, W1, W2, *, lr, steps: int, U, V, record_every: int = 10) 
         raise ValueError(f"X has {X.shape[1]} samples but Y has {Y.shape[1]}")
     if W1.shape[2] != X.shape[0] or W2.shape[1] != Y.shape[0] or W1.shape[1] != W2.shape[2]:
         raise ValueError(f"W1 {W1.shape} and W2 {W2.shape} do not fit X {X.shape}, Y {Y.shape}")
-    if int(steps) != steps or steps < 1 or int(record_every) != record_every or record_every < 1:
-        raise ValueError("steps and record_every must be positive integers")
-    marks, losses, modes, outs = [], [], [], []
+    if int(steps) != steps or steps < 1:
+        raise ValueError(f"steps={steps!r} must be a positive integer")
 
-    def record(k):
-        out = W2 @ W1 @ X
-        marks.append(k)
-        losses.append(0.5 * ((Y - out) ** 2).sum(axis=(1, 2)))
-        modes.append(np.einsum("ia,kij,ja->ka", U, W2 @ W1, V))
-        outs.append(out)
-
-    record(0)
-    for k in range(1, steps + 1):
+    def step(X, Y, lr, loss):
+        # -dL/dW = 2 f (...) for L = f ||Y - W2 W1 X||^2; 2 f = 1 exactly for the 1/2-sum loss
+        rate = lr * (2 * loss.factor(X.shape[1]))
         hidden = W1 @ X
         err = Y - W2 @ hidden
         grad1 = np.swapaxes(W2, 1, 2) @ err @ X.T
-        W2 += lr * err @ np.swapaxes(hidden, 1, 2)
-        W1 += lr * grad1
-        if k % record_every == 0 or k == steps:
-            record(k)
-    return LinearRun(np.asarray(marks), np.stack(losses), np.stack(modes), np.stack(outs))
+        W2[...] += rate * err @ np.swapaxes(hidden, 1, 2)
+        W1[...] += rate * grad1
+
+    def losses(X, Y, loss):
+        return loss.factor(X.shape[1]) * ((Y - W2 @ W1 @ X) ** 2).sum(axis=(1, 2))
+
+    def record():
+        return {"modes": np.einsum("ia,kij,ja->ka", U, W2 @ W1, V), "outputs": W2 @ W1 @ X}
+
+    trace = descend(step, losses, X, Y, lr=lr, loss=loss, steps=steps, record_every=record_every,
+                    record=record, progress=progress, desc="linear GD")
+    return LinearRun(trace.steps, trace.loss, trace.records["modes"], trace.records["outputs"])
 
 
 def logistic_rate(steps, a, plateau, window=(0.1, 0.9)) -> float:

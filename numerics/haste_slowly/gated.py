@@ -11,18 +11,21 @@ Training is full-batch GD on ``factor * sum ||Y - out||^2`` with the factor of a
 lr 0.4).  ``split=True`` is the released code's split-gradient rule (MHS-S4-ReLN): the
 ``common`` units step on the loss of the common pathway alone, every other unit on the joint
 loss.  Gradients are written out by hand (cross-checked against autograd in tests) because this
-is several times faster than autograd for these small matrices.  Every member k of the leading
+is several times faster than autograd for these small matrices.  :func:`train` runs the one GD loop
+(``numerics.train.descend``) with :meth:`GatedNet.step` as its step.  Every member k of the leading
 ensemble axis has its own weights and, optionally, its own gates, learning rate and inputs
 (``X`` of shape (K, d, N)).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import partial
 
 import numpy as np
 import torch
 
 from numerics.models import as_tensor, torch_threads
+from numerics.train import Trace, as_data, check_lr, check_schedule, descend
 from theory.conventions import SUM_HALF, LossNorm
 
 DT = torch.float64
@@ -144,42 +147,26 @@ def init_weights(seeds, shapes, stds, device=None, dtype=DT):
     return out
 
 
-@dataclass
-class History:
-    steps: np.ndarray     # (T,)
-    loss: np.ndarray      # (T, K) joint loss at those steps
-    records: dict         # name -> (T, K, ...)
+History = Trace     # steps (T,), loss (T, K) joint loss at those steps, records name -> (T, K, ...)
 
 
 def train(net: GatedNet, X, Y, *, lr, steps: int, loss: LossNorm = SUM_HALF, split=False,
-          record_every: int = 100, record=None) -> History:
-    """``steps`` GD steps; loss and ``record(net) -> {name: tensor}`` every ``record_every``."""
-    if int(steps) != steps or steps < 0:
-        raise ValueError(f"steps={steps!r} must be a non-negative integer")
-    if int(record_every) != record_every or record_every < 1:
-        raise ValueError(f"record_every={record_every!r} must be a positive integer")
+          record_every: int = 100, record=None, progress: bool | None = None) -> History:
+    """``steps`` GD steps (``net.step``, the loop of :func:`numerics.train.descend`); the joint
+    loss and ``record(net) -> {name: tensor}`` every ``record_every`` steps and at the end.
+    ``lr``: float or (K,) array.  Time is returned in steps; convert with
+    ``theory.conventions.flow_time``."""
     dev, dt = net.weights[0].device, net.weights[0].dtype
-    X = as_tensor(X, "X", ndim=(2, 3), dtype=dt, device=dev)
-    Y = as_tensor(Y, "Y", ndim=(2, 3), dtype=dt, device=dev)
-    if X.shape[-1] != Y.shape[-1]:
-        raise ValueError(f"X has {X.shape[-1]} datapoints but Y has {Y.shape[-1]}")
-    rec_steps, losses, recs = [], [], {}
+    X, Y = as_data(X, Y, dtype=dt, device=dev)
+    check_schedule(steps, record_every)
+    check_lr(lr, net.K)
     # one thread for small nets: their matrices are far too small to share, and concurrent runs on
     # the same cores slow down by an order of magnitude when torch oversubscribes them; the
     # paper-scale depth runs (100 x 420 x 420) do gain from all cores (measured 1.8x on 2 cores)
-    with torch_threads(1 if sum(W.numel() for W in net.weights) < SMALL_NET else None):
-        _loop(net, X, Y, lr, steps, loss, split, record_every, record, rec_steps, losses, recs)
-    return History(np.array(rec_steps), np.array(losses),
-                   {k: np.array(v) for k, v in recs.items()})
-
-
-def _loop(net, X, Y, lr, steps, loss, split, record_every, record, rec_steps, losses, recs):
-    with torch.no_grad():
-        for step in range(steps + 1):
-            if step % record_every == 0 or step == steps:
-                rec_steps.append(step)
-                losses.append(net.grads(X, Y, loss)[0].cpu().numpy())
-                for k, v in (record(net) if record else {}).items():
-                    recs.setdefault(k, []).append(v.cpu().numpy())
-            if step < steps:
-                net.step(X, Y, lr, loss, split)
+    with torch_threads(1 if sum(W.numel() for W in net.weights) < SMALL_NET else None), \
+            torch.no_grad():
+        return descend(partial(GatedNet.step, net, split=split),
+                       lambda X, Y, loss: net.grads(X, Y, loss)[0], X, Y, lr=lr, loss=loss,
+                       steps=steps, record_every=record_every,
+                       record=(lambda: record(net)) if record else None, progress=progress,
+                       desc="gated")

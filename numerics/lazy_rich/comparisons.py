@@ -20,7 +20,7 @@ from numerics.metrics import rel_err
 from numerics.lazy_rich.init import balance, lambda_balanced_init, random_orthogonal
 from numerics.lazy_rich.tasks import random_task
 from theory.lazy_rich import applications as ap
-from theory.lazy_rich import exact_solution as ex
+from theory.lazy_rich import exact_solution as exact_sol
 from theory.lazy_rich import random_init as ri
 from theory.lazy_rich import symbols as sy
 
@@ -29,7 +29,7 @@ from theory.lazy_rich import symbols as sy
 def _riccati_function(rhs, size: int):
     """``rhs`` (sympy in the MatrixSymbols F, QQ^T of size n) compiled for n = ``size``."""
     F, QQ = sp.MatrixSymbol("F_", size, size), sp.MatrixSymbol("QQ_", size, size)
-    return sp.lambdify([F, QQ], rhs.xreplace({ex.F: F, ex.QQ: QQ, ex.n: size}), "numpy")
+    return sp.lambdify([F, QQ], rhs.xreplace({exact_sol.F: F, exact_sol.QQ: QQ, exact_sol.n: size}), "numpy")
 
 
 def riccati_residual(rhs, task, W1, W2, lam: float) -> float:
@@ -68,17 +68,17 @@ def printed_theorem_value(expr, t: float, W1, W2, svd, lam: float) -> np.ndarray
     def M(a):
         return sp.ImmutableMatrix(np.atleast_2d(a))
     values = {
-        ex.Vt: M(svd.V), ex.Ut: M(svd.U), ex.W1_0: M(W1), ex.W2_0: M(W2),
-        ex.Gm: M(np.diag(spc.g * (1 - spc.h))), ex.Gp: M(np.diag(spc.g * (1 + spc.h))),
-        ex.Ep: M(np.diag(np.exp(mu * t))), ex.Em: M(np.diag(np.exp(-mu * t))),
-        ex.Ap: M(np.diag(np.expm1(2 * mu * t) / (4 * mu))), ex.Am: M(np.diag(np.expm1(-2 * mu * t) / (4 * mu))),
-        ex.ep: np.exp(lp * t), ex.ap: (np.expm1(2 * lp * t) / (2 * lp)) if lp != 0 else t,
-        ex.Ni: svd.n_in, ex.No: svd.n_out, ex.Nh: m, ex.m: m, ex.k: max(k, 1),
+        exact_sol.Vt: M(svd.V), exact_sol.Ut: M(svd.U), exact_sol.W1_0: M(W1), exact_sol.W2_0: M(W2),
+        exact_sol.Gm: M(np.diag(spc.g * (1 - spc.h))), exact_sol.Gp: M(np.diag(spc.g * (1 + spc.h))),
+        exact_sol.Ep: M(np.diag(np.exp(mu * t))), exact_sol.Em: M(np.diag(np.exp(-mu * t))),
+        exact_sol.Ap: M(np.diag(np.expm1(2 * mu * t) / (4 * mu))), exact_sol.Am: M(np.diag(np.expm1(-2 * mu * t) / (4 * mu))),
+        exact_sol.ep: np.exp(lp * t), exact_sol.ap: (np.expm1(2 * lp * t) / (2 * lp)) if lp != 0 else t,
+        exact_sol.Ni: svd.n_in, exact_sol.No: svd.n_out, exact_sol.Nh: m, exact_sol.m: m, exact_sol.k: max(k, 1),
     }
     if k:
-        values[ex.Vp], values[ex.Up] = M(svd.V_perp), M(svd.U_perp)
+        values[exact_sol.Vp], values[exact_sol.Up] = M(svd.V_perp), M(svd.U_perp)
     else:
-        values[ex.Vp], values[ex.Up] = sp.zeros(svd.n_in, 1), sp.zeros(svd.n_out, 1)
+        values[exact_sol.Vp], values[exact_sol.Up] = sp.zeros(svd.n_in, 1), sp.zeros(svd.n_out, 1)
     return np.array(sp.Matrix(sp.block_collapse(expr.subs(values)).doit()).evalf(), dtype=float)
 
 

@@ -9,7 +9,7 @@ from theory import mode_law as ml
 from theory.bias import bias_mode as bm
 from theory.bias import effective_rank_formula as eq1
 from theory.bias import hitting as h
-from theory.bias import linear_flow as lf
+from theory.bias import linear_flow as blf
 from theory.bias import matrices as m
 from theory.bias import relu_flow as rf
 from theory.bias import setting as st_
@@ -76,24 +76,24 @@ def test_commutator_detects_unequal_overlap():
 
 @pytest.mark.rejects("BL-Eq(16-18)")
 def test_linear_rates_reject_a_missing_transpose_or_factor():
-    assert max(ck.linear_rate_errors(lf.app_b_corrected, 3, 5, 2, 6, seed=0).values()) <= TOL
-    no_eps_p = {**lf.app_b_corrected, "step_W1": m.eps * m.W2.T * (m.Syx - m.W2 * m.W1 * m.Sx)}
+    assert max(ck.linear_rate_errors(blf.app_b_corrected, 3, 5, 2, 6, seed=0).values()) <= TOL
+    no_eps_p = {**blf.app_b_corrected, "step_W1": m.eps * m.W2.T * (m.Syx - m.W2 * m.W1 * m.Sx)}
     assert ck.linear_rate_errors(no_eps_p, 3, 5, 2, 6, seed=0)["step_W1"] > 0.1
-    square = {**lf.app_b_corrected, "flow_W2": (m.Syx - m.W2 * m.W1 * m.Sx) * m.W1}
+    square = {**blf.app_b_corrected, "flow_W2": (m.Syx - m.W2 * m.W1 * m.Sx) * m.W1}
     assert ck.linear_rate_errors(square, 4, 4, 4, 6, seed=0)["flow_W2"] > 0.1
 
 
 @pytest.mark.rejects("BL-Eq(19-20)")
 def test_reduced_flow_rejects_a_flipped_sign():
-    forms = {**lf.change_of_variables, **lf.reduced_corrected}
+    forms = {**blf.change_of_variables, **blf.reduced_corrected}
     assert max(ck.reduced_flow_errors(forms, 5, 4, 3, seed=0).values()) <= TOL
-    flipped = {**forms, "flow_W2_bar": -lf.reduced_corrected["flow_W2_bar"]}
+    flipped = {**forms, "flow_W2_bar": -blf.reduced_corrected["flow_W2_bar"]}
     assert ck.reduced_flow_errors(flipped, 5, 4, 3, seed=0)["flow_W2_bar"] > 1.0
 
 
 @pytest.mark.rejects("BL-Eq(21)")
 def test_mode_ode_check_rejects_a_changed_constant():
-    assert ck.mode_ode_matches(lf.mode_ode_corrected)
+    assert ck.mode_ode_matches(blf.mode_ode_corrected)
     assert not ck.mode_ode_matches(3 * ml.a * (ml.s - ml.d * ml.a) / ml.tau)
 
 

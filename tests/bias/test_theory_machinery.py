@@ -7,7 +7,7 @@ from numerics.bias.theory_linear_gd import half_rise_step, init_weights, logisti
     train_linear
 from theory.bias import matrices as m
 from verify.bias import checks as ck
-from verify.bias.strategies import equal_overlap_labels, unbalanced_classes
+from verify.strategies import equal_overlap_labels, unbalanced_classes
 
 
 def test_evaluate_refuses_non_conforming_products():

@@ -73,7 +73,7 @@ def test_flow_time_of_the_two_training_conventions():
 
 def test_bad_input_is_named():
     net = GatedNet(init_weights([0], [(3, 2), (1, 3)], [1, 1]), [None])
-    with pytest.raises(ValueError, match="datapoints"):
+    with pytest.raises(ValueError, match="X has 4 samples but Y has 5"):
         train(net, np.ones((2, 4)), np.ones((1, 5)), lr=0.1, steps=1)
     with pytest.raises(ValueError, match="steps"):
         train(net, np.ones((2, 4)), np.ones((1, 4)), lr=0.1, steps=-1)

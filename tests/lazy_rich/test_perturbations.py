@@ -12,7 +12,7 @@ from numerics.lazy_rich.init import lambda_balanced_init, weights_from_product
 from numerics.lazy_rich.tasks import random_task
 from numerics.metrics import rel_err
 from theory.lazy_rich import applications as ap
-from theory.lazy_rich import exact_solution as ex
+from theory.lazy_rich import exact_solution as exact_sol
 from theory.lazy_rich import random_init as ri
 from theory.lazy_rich import robustness as rb
 from theory.lazy_rich import symbols as sy
@@ -29,12 +29,14 @@ def funnel():
 
 @pytest.mark.rejects("LR-Lem4.1")
 def test_riccati_check_rejects_a_doubled_quadratic_term(funnel):
-    printed, wrong = ex.RICCATI_RHS, ex.F * ex.QQ + ex.QQ * ex.F - 2 * ex.QQ * ex.QQ
+    printed = exact_sol.RICCATI_RHS
+    wrong = exact_sol.F * exact_sol.QQ + exact_sol.QQ * exact_sol.F - 2 * exact_sol.QQ * exact_sol.QQ
     assert ch.riccati_residual_exact(printed, 1, SYX).is_zero_matrix
     assert not ch.riccati_residual_exact(wrong, 1, SYX).is_zero_matrix
     assert cmp.riccati_residual(printed, *funnel, -0.7) < 1e-12
     assert cmp.riccati_residual(wrong, *funnel, -0.7) > 1e-2
-    assert cmp.riccati_residual(ex.F * ex.QQ - ex.QQ * ex.F - ex.QQ * ex.QQ, *funnel, -0.7) > 1e-2
+    second_term_flipped = exact_sol.F * exact_sol.QQ - exact_sol.QQ * exact_sol.F - exact_sol.QQ * exact_sol.QQ
+    assert cmp.riccati_residual(second_term_flipped, *funnel, -0.7) > 1e-2
 
 
 @pytest.mark.rejects("LR-Lem4.2")
@@ -84,7 +86,7 @@ def test_solution_check_rejects_perturbed_closed_forms(perturb):
 @pytest.mark.rejects("LR-Thm4.3")
 def test_printed_theorem_check_rejects_a_dropped_half():
     task, W1, W2 = xp.problem(2, 4, 1.3, seed=33)
-    wrong = (2 * ex.Z) * sp.Inverse(ex.A) * ex.Z.T                   # the 1/2 in front of Z dropped once
+    wrong = (2 * exact_sol.Z) * sp.Inverse(exact_sol.A) * exact_sol.Z.T                   # the 1/2 in front of Z dropped once
     ref = so.qq_exact(0.9, W1, W2, task.svd, 1.3)[0]
     assert rel_err(cmp.printed_theorem_value(REGISTRY["LR-Thm4.3"].printed, 0.9, W1, W2, task.svd, 1.3), ref) < 1e-12
     assert rel_err(cmp.printed_theorem_value(wrong, 0.9, W1, W2, task.svd, 1.3), ref) > 0.5
@@ -312,7 +314,8 @@ def test_closed_form_riccati_check_rejects_perturbed_rhs_and_solution():
     task, W1, W2 = xp.problem(5, 3, 1.2, seed=605)
     rhs = REGISTRY["LR-B.5.1"].printed
     assert cmp.closed_form_riccati_error(rhs, so.qq_exact, task, W1, W2, 1.2) < 1e-7
-    assert cmp.closed_form_riccati_error(ex.F * ex.QQ + ex.QQ * ex.F - ex.QQ * ex.QQ / 2, so.qq_exact, task, W1, W2, 1.2) > 1e-2
+    halved_square = exact_sol.F * exact_sol.QQ + exact_sol.QQ * exact_sol.F - exact_sol.QQ * exact_sol.QQ / 2
+    assert cmp.closed_form_riccati_error(halved_square, so.qq_exact, task, W1, W2, 1.2) > 1e-2
     flipped = lambda t, a, b, svd, lam: so.qq_exact(t, a, b, svd, -lam)  # noqa: E731
     assert cmp.closed_form_riccati_error(rhs, flipped, task, W1, W2, 1.2) > 1e-2
 

@@ -9,7 +9,7 @@ from numerics.rich_quick import linear_nets as ln
 from numerics.rich_quick import piecewise as pw
 from theory.registry import REGISTRY, Forms, load_all
 from theory.rich_quick import deep_linear as dl
-from theory.rich_quick import piecewise as th
+from theory.rich_quick import piecewise as tpw
 from theory.rich_quick import wide_linear as wl
 from verify.rich_quick import linear_checks as lc
 from verify.rich_quick import piecewise_checks as pc
@@ -172,11 +172,11 @@ def relu():
 @pytest.mark.rejects("GRQ-Eq(8)", "GRQ-Eq(9)", "GRQ-Eq(124)-(127)")
 def test_pl_checks_reject_swapped_rates_and_flipped_signs(relu):
     M8 = REGISTRY["GRQ-Eq(8)"].printed
-    swapped = {"I": th.eta_a * sp.Symbol("a") ** 2, "ww": th.eta_w}
+    swapped = {"I": tpw.eta_a * sp.Symbol("a") ** 2, "ww": tpw.eta_w}
     assert max(pc.beta_dynamics_error(M8, **relu).values()) < 1e-9
     assert pc.beta_dynamics_error(swapped, **relu)["beta_dot"] > 1e-2
     eq9 = REGISTRY["GRQ-Eq(9)"].printed
-    flipped = {"radial": eq9["radial"], "angular": -(th.kappa_mu - th.delta) / (2 * th.mu)}
+    flipped = {"radial": eq9["radial"], "angular": -(tpw.kappa_mu - tpw.delta) / (2 * tpw.mu)}
     assert pc.spherical_error(eq9, **relu) < 1e-9 < 1e-2 < pc.spherical_error(flipped, **relu)
     M126 = REGISTRY["GRQ-Eq(124)-(127)"].printed["M_i (126)"]
     bad126 = {"I": M126["bb"], "bb": M126["I"]}

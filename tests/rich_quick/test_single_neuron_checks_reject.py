@@ -6,8 +6,8 @@ import sympy as sp
 
 from numerics.ode import ConservationError, integrate_flow
 from numerics.rich_quick import single_neuron as sn
-from theory.rich_quick import single_neuron_exact as E
-from theory.rich_quick import single_neuron_function_space as F
+from theory.rich_quick import single_neuron_exact as SNE
+from theory.rich_quick import single_neuron_function_space as SNF
 from theory.rich_quick import single_neuron_implicit_bias as B
 from theory.rich_quick import single_neuron_symbols as S
 from verify.rich_quick import single_neuron_checks as chk
@@ -23,14 +23,14 @@ SOL_POINT = {"t": 0.8, "b": 1.7, "c_phi": 0.3, "mu0": 0.6, "nu0": 0.4, "delta": 
 @pytest.mark.rejects("GRQ-Eq(2)", "GRQ-Eq(16)-(18)", "GRQ-Eq(26)-(27)", "GRQ-Eq(28)",
                      "GRQ-Eq(31)-(32)", "GRQ-LemA.1")
 @pytest.mark.parametrize("quantity, good, bad", [
-    (S.MU_OF_WEIGHTS, E.MU_PHI_ODE[S.mu], E.MU_PHI_ODE[S.mu] * 1.01),
-    (S.PHI_OF_WEIGHTS, E.MU_PHI_ODE[S.phi], E.MU_PHI_ODE[S.phi].subs(S.delta, -S.delta)),
-    (S.NU_OF_WEIGHTS, E.NU_RATE_GENERAL, E.NU_RATE_GENERAL.subs({S.eta_a: S.eta_w, S.eta_w: S.eta_a},
+    (S.MU_OF_WEIGHTS, SNE.MU_PHI_ODE[S.mu], SNE.MU_PHI_ODE[S.mu] * 1.01),
+    (S.PHI_OF_WEIGHTS, SNE.MU_PHI_ODE[S.phi], SNE.MU_PHI_ODE[S.phi].subs(S.delta, -S.delta)),
+    (S.NU_OF_WEIGHTS, SNE.NU_RATE_GENERAL, SNE.NU_RATE_GENERAL.subs({S.eta_a: S.eta_w, S.eta_w: S.eta_a},
                                                                  simultaneous=True)),
-    (S.a, E.A_RATE_GENERAL, E.A_RATE),
-    (S.V_OF_WEIGHTS, E.V_RATE_GENERAL, E.V_RATE),
-    (S.a, E.LEMMA_ODE_GENERAL[S.a].subs(S.omega, S.OMEGA_OF_WEIGHTS),
-     E.LEMMA_ODE[S.a].subs(S.omega, S.OMEGA_OF_WEIGHTS)),
+    (S.a, SNE.A_RATE_GENERAL, SNE.A_RATE),
+    (S.V_OF_WEIGHTS, SNE.V_RATE_GENERAL, SNE.V_RATE),
+    (S.a, SNE.LEMMA_ODE_GENERAL[S.a].subs(S.omega, S.OMEGA_OF_WEIGHTS),
+     SNE.LEMMA_ODE[S.a].subs(S.omega, S.OMEGA_OF_WEIGHTS)),
 ])
 def test_rate_check_rejects_perturbed_rates(quantity, good, bad):
     assert chk.rate_equation_error(quantity, good, POINT) < chk.HP_TOL
@@ -39,24 +39,25 @@ def test_rate_check_rejects_perturbed_rates(quantity, good, bad):
 
 @pytest.mark.rejects("GRQ-Eq(16)-(18)")
 def test_identity_check_rejects_a_changed_constant():
-    lhs, rhs = E.KEY_IDENTITY.lhs, E.KEY_IDENTITY.rhs
+    lhs, rhs = SNE.KEY_IDENTITY.lhs, SNE.KEY_IDENTITY.rhs
     assert chk.identity_error(lhs, rhs, POINT) < chk.HP_TOL
     assert chk.identity_error(lhs, rhs.subs(4, 2), POINT) > 1e-3
 
 
 @pytest.mark.rejects("GRQ-Eq(23)", "GRQ-Eq(24)-(25)", "GRQ-Eq(26)-(27)", "GRQ-Eq(31)-(32)")
 @pytest.mark.parametrize("solution, rate, state", [
-    (E.PHI_BALANCED, S.b * (1 - S.phi ** 2), S.phi),
-    (E.MU_BALANCED_CORRECTED.subs(S.c_mu, E.C_MU_CORRECTED), E.MU_RATE_BALANCED, S.mu),
-    (E.NU_SOLUTION_GENERAL, E.NU_RATE_GENERAL, S.nu),
-    (E.V_SOLUTION_GENERAL, E.V_RATE_GENERAL, S.v),
+    (SNE.PHI_BALANCED, S.b * (1 - S.phi ** 2), S.phi),
+    (SNE.MU_BALANCED_CORRECTED.subs(S.c_mu, SNE.C_MU_CORRECTED), SNE.MU_RATE_BALANCED, S.mu),
+    (SNE.NU_SOLUTION_GENERAL, SNE.NU_RATE_GENERAL, S.nu),
+    (SNE.V_SOLUTION_GENERAL, SNE.V_RATE_GENERAL, S.v),
 ])
 def test_solution_check_rejects_a_perturbed_closed_form(solution, rate, state):
     assert chk.solution_residual(solution, rate, state, SOL_POINT) < chk.HP_TOL
     assert chk.solution_residual(solution.subs(S.t, 1.1 * S.t), rate, state, SOL_POINT) > 1e-3
     # the printed (unit-rate / unit-norm) form is rejected at general parameters
-    printed = {E.MU_BALANCED_CORRECTED.subs(S.c_mu, E.C_MU_CORRECTED): E.MU_BALANCED.subs(S.c_mu, E.C_MU),
-               E.NU_SOLUTION_GENERAL: E.NU_SOLUTION}
+    printed = {SNE.MU_BALANCED_CORRECTED.subs(S.c_mu, SNE.C_MU_CORRECTED):
+               SNE.MU_BALANCED.subs(S.c_mu, SNE.C_MU),
+               SNE.NU_SOLUTION_GENERAL: SNE.NU_SOLUTION}
     if solution in printed:
         assert chk.solution_residual(printed[solution], rate, state, SOL_POINT) > 1e-3
 
@@ -84,8 +85,8 @@ def test_exact_solution_comparison_rejects_wrong_rates():
 @pytest.mark.rejects("GRQ-Fn3", "GRQ-Eq(33)")
 def test_basin_check_rejects_a_flipped_sign():
     cases = chk.downstream_inits(10, 0.3, 2.5, 7)
-    good, n = chk.basin_mismatches(E.BASIN_GENERAL, cases)
-    bad, _ = chk.basin_mismatches(-E.BASIN_GENERAL, cases)
+    good, n = chk.basin_mismatches(SNE.BASIN_GENERAL, cases)
+    bad, _ = chk.basin_mismatches(-SNE.BASIN_GENERAL, cases)
     assert n > 0 and not good and len(bad) == n
 
 
@@ -143,7 +144,7 @@ def test_conservation_monitor_rejects_a_wrong_conserved_quantity():
 
 @pytest.mark.rejects("GRQ-Claim-Mlimits")
 def test_m_limits_check_rejects_the_wrong_sign():
-    lo = F.M_EIGS[0]
+    lo = SNF.M_EIGS[0]
     assert sp.limit(lo / S.delta, S.delta, sp.oo) == 1
     assert sp.limit(lo / S.delta, S.delta, -sp.oo) != 1     # 'M ~ delta I' is not the -oo limit
 
@@ -211,11 +212,11 @@ def test_whitened_flow_check_rejects_a_dropped_rate():
 
 @pytest.mark.rejects("GRQ-Conv-WLOG", "GRQ-Eq(26)-(27)", "GRQ-Eq(28)", "GRQ-Eq(31)-(32)")
 def test_rescaled_reading_rejects_a_perturbed_rate_and_the_literal_reading():
-    assert chk.rescaled_rate_error(S.NU_OF_WEIGHTS, E.NU_RATE, POINT) < chk.HP_TOL
-    assert chk.rescaled_rate_error(S.NU_OF_WEIGHTS, E.NU_RATE.subs(S.delta, -S.delta), POINT) > 1e-3
-    assert chk.rescaled_rate_error(S.a, E.A_RATE * 1.1, POINT) > 1e-3
+    assert chk.rescaled_rate_error(S.NU_OF_WEIGHTS, SNE.NU_RATE, POINT) < chk.HP_TOL
+    assert chk.rescaled_rate_error(S.NU_OF_WEIGHTS, SNE.NU_RATE.subs(S.delta, -S.delta), POINT) > 1e-3
+    assert chk.rescaled_rate_error(S.a, SNE.A_RATE * 1.1, POINT) > 1e-3
     wlog = {**POINT, "eta_a": 2.0, "eta_w": 0.5}
-    assert chk.rate_equation_error(S.V_OF_WEIGHTS, E.V_RATE, wlog) > 1e-3
+    assert chk.rate_equation_error(S.V_OF_WEIGHTS, SNE.V_RATE, wlog) > 1e-3
 
 
 @pytest.mark.rejects("GRQ-Eq(19)-(20)", "GRQ-Conv-WLOG")
@@ -224,7 +225,7 @@ def test_rescaling_check_rejects_the_wrong_power_of_c():
     for power, ok in ((1, True), (2, False)):
         scale = {S.mu: c ** power * S.mu, S.b: c ** power * S.b}
         err = chk.rate_equation_error(c ** power * S.MU_OF_WEIGHTS,
-                                      E.MU_PHI_ODE_UNIT[S.mu].subs(scale, simultaneous=True), POINT)
+                                      SNE.MU_PHI_ODE_UNIT[S.mu].subs(scale, simultaneous=True), POINT)
         assert (err < chk.HP_TOL) == ok and (ok or err > 1e-3)
 
 
@@ -232,7 +233,7 @@ def test_rescaling_check_rejects_the_wrong_power_of_c():
 def test_balanced_check_rejects_a_dropped_sign():
     point = {**POINT, "a": -1.0, "eta_a": 2.0, "eta_w": 0.5}
     point["a"] = -np.sqrt(point["eta_a"] / point["eta_w"] * (point["w1"] ** 2 + point["w2"] ** 2))
-    good = E.MU_PHI_ODE_BALANCED[S.phi]
+    good = SNE.MU_PHI_ODE_BALANCED[S.phi]
     assert chk.rate_equation_error(S.PHI_OF_WEIGHTS, good, point) < chk.HP_TOL
     assert chk.rate_equation_error(S.PHI_OF_WEIGHTS, good.subs(sp.sign(S.mu), 1), point) > 1e-3
 
@@ -242,8 +243,8 @@ def test_recover_check_rejects_swapped_rates():
     from verify.rich_quick.test_single_neuron_exact import recover_error
     case = dict(a0=0.9, w0=[0.4, -0.9, 0.3], beta_star=[1.0, 1.2, -0.5], eta_a=0.3, eta_w=2.5)
     swapped = tuple(e.subs({S.eta_a: S.eta_w, S.eta_w: S.eta_a}, simultaneous=True)
-                    for e in E.RECOVER_GENERAL)
-    assert recover_error(E.RECOVER_GENERAL, case) < 1e-8
+                    for e in SNE.RECOVER_GENERAL)
+    assert recover_error(SNE.RECOVER_GENERAL, case) < 1e-8
     assert recover_error(swapped, case) > 1e-2
 
 

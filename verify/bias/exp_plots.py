@@ -128,7 +128,7 @@ def both_bias_figure(hier, xor):
 
 def parallel_figure(runs, summary, designs):
     """Loss panels with the dotted linear-task line, and R^2 bars (mean, 95% t-CI)."""
-    from scipy import stats as st
+    from scipy import stats as scipy_stats
     lin, relu = runs["linear"], runs["relu"]
     fig, axes = figure(3, width=8, height=3)
     for ax, key, title in ((axes[0], "bias", "with bias"), (axes[1], "no bias", "without bias")):
@@ -139,7 +139,7 @@ def parallel_figure(runs, summary, designs):
         ax.set_xlim(0, 25)
 
     def mean_ci(x):
-        return x.mean(), st.t.ppf(0.975, x.size - 1) * x.std(ddof=1) / np.sqrt(x.size)
+        return x.mean(), scipy_stats.t.ppf(0.975, x.size - 1) * x.std(ddof=1) / np.sqrt(x.size)
     bars(axes[2], list(designs), {key: [mean_ci(summary[key]["r2"][d]) for d in designs]
                                   for key in summary},
          ylabel="R^2 (centred)", title="representational variance explained")

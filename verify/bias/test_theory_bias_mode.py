@@ -10,7 +10,7 @@ from numerics.datasets import correlations, hierarchy
 from theory.bias import bias_mode as bm
 from theory.registry import REGISTRY
 from verify.bias import checks as ck
-from verify.bias.strategies import bias_strengths, equal_overlap_labels, label_matrices, \
+from verify.strategies import bias_strengths, equal_overlap_labels, label_matrices, \
     unbalanced_classes
 from verify.measurement import exact, reading
 from verify.properties import search

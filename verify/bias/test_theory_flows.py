@@ -8,11 +8,11 @@ from hypothesis import strategies as st
 from numerics.bias.linear_flows import balanced_mode_product, scalar_mode
 from numerics.datasets import hierarchy
 from theory import mode_law as ml
-from theory.bias import linear_flow as lf
+from theory.bias import linear_flow as blf
 from theory.bias import relu_flow as rf
 from theory.registry import REGISTRY
 from verify.bias import checks as ck
-from verify.bias.strategies import bias_strengths, label_matrices, network_shapes
+from verify.strategies import bias_strengths, label_matrices, network_shapes
 from verify.measurement import exact, paper, reading
 from verify.properties import search
 
@@ -27,11 +27,11 @@ def _max(d):
 
 @pytest.mark.claim("BL-Eq(16-18)")
 def test_app_b_updates_against_autograd(claim):
-    corrected = search(lambda shape, seed: _max(ck.linear_rate_errors(lf.app_b_corrected, *shape,
+    corrected = search(lambda shape, seed: _max(ck.linear_rate_errors(blf.app_b_corrected, *shape,
                                                                       seed=seed)),
                        ("<=", TOL), shape=network_shapes, seed=st.integers(0, 10_000))
-    nonsquare = ck.linear_rate_errors(lf.app_b_printed, 3, 5, 2, 6, seed=0)
-    square = ck.linear_rate_errors(lf.app_b_printed, 4, 4, 4, 6, seed=0)
+    nonsquare = ck.linear_rate_errors(blf.app_b_printed, 3, 5, 2, 6, seed=0)
+    square = ck.linear_rate_errors(blf.app_b_printed, 4, 4, 4, 6, seed=0)
     claim.erratum(
         printed=[claim.measure("printed Eqs. (17)/(18) vs -eps dL/dW (autograd), N_in 3, N_hid 5, "
                                "N_out 2, max rel err (inf: not conformable)",
@@ -48,14 +48,14 @@ def test_app_b_updates_against_autograd(claim):
 @pytest.mark.claim("BL-Eq(19-20)")
 def test_decoupled_flow_against_the_transformed_full_flow(claim):
     def err(forms, shape, seed, diagonal=False):
-        return _max(ck.reduced_flow_errors({**lf.change_of_variables, **forms}, *shape, seed,
+        return _max(ck.reduced_flow_errors({**blf.change_of_variables, **forms}, *shape, seed,
                                            diagonal=diagonal))
 
-    corrected = search(lambda shape, seed: err(lf.reduced_corrected, shape[:3], seed), ("<=", TOL),
+    corrected = search(lambda shape, seed: err(blf.reduced_corrected, shape[:3], seed), ("<=", TOL),
                        shape=network_shapes, seed=st.integers(0, 10_000))
-    general = err(lf.reduced_printed, (5, 4, 3), 0)
-    square = err(lf.reduced_printed, (3, 3, 3), 0)
-    diag_terms = ck.reduced_flow_errors({**lf.change_of_variables, **lf.reduced_printed}, 3, 3, 3,
+    general = err(blf.reduced_printed, (5, 4, 3), 0)
+    square = err(blf.reduced_printed, (3, 3, 3), 0)
+    diag_terms = ck.reduced_flow_errors({**blf.change_of_variables, **blf.reduced_printed}, 3, 3, 3,
                                         0, diagonal=True)
     claim.erratum(
         printed=[claim.measure(f"printed Eq. (20) vs R^T(tau W1')V, U^T(tau W2')R of the full flow,"
@@ -76,8 +76,8 @@ def test_decoupled_flow_against_the_transformed_full_flow(claim):
 
 @pytest.mark.claim("BL-Eq(21)")
 def test_scalar_mode_ode(claim):
-    printed_sym, corrected_sym = (ck.mode_ode_matches(lf.mode_ode_printed),
-                                  ck.mode_ode_matches(lf.mode_ode_corrected))
+    printed_sym, corrected_sym = (ck.mode_ode_matches(blf.mode_ode_printed),
+                                  ck.mode_ode_matches(blf.mode_ode_corrected))
     # numeric: balanced per-layer ODE (d = 2.3) vs the scalar ODEs
     s, d, tau, w0 = 0.7, 2.3, 3.0, 0.05
     grid = np.linspace(0, 12 * tau / (2 * s), 50)
@@ -87,8 +87,8 @@ def test_scalar_mode_ode(claim):
         f = sp.lambdify((ml.a, ml.s, ml.d, ml.tau), rhs)
         return scalar_mode(lambda a: f(a, s, d, tau), w0 ** 2, grid)
 
-    e_printed = float(np.max(np.abs(scalar(lf.mode_ode_printed) - omega) / omega))
-    e_corrected = float(np.max(np.abs(scalar(lf.mode_ode_corrected) - omega) / omega))
+    e_printed = float(np.max(np.abs(scalar(blf.mode_ode_printed) - omega) / omega))
+    e_corrected = float(np.max(np.abs(scalar(blf.mode_ode_corrected) - omega) / omega))
     ode = reading("solve_ivp DOP853 at rtol 1e-12")
     claim.erratum(
         printed=[claim.measure("printed 2w(s - w) is the balanced reduction of Eq. 20 (w1 = w2)",

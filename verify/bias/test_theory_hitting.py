@@ -1,4 +1,6 @@
 """Hitting time (BL-Def-Hit) and the delay caused by dead units (BL-Eq(14), App F.4)."""
+from dataclasses import asdict
+
 import numpy as np
 import pytest
 import sympy as sp
@@ -6,27 +8,27 @@ import sympy as sp
 from numerics.closed_forms import hitting_time, mode_strength
 from theory.bias import hitting as h
 from verify.bias import checks as ck
-from verify.bias.strategies import delay_params
 from verify.measurement import exact, paper, reading
 from verify.properties import search
 
+from verify.strategies import delay_params, hitting_params
+
 SYMPY = exact("sympy simplify")
-from verify.strategies import hitting_params
 
 
 @pytest.mark.claim("BL-Def-Hit")
 def test_first_crossing_is_unique_and_learning_stays_above(claim):
     def prop(p):
-        if not p["a0"] < p["rho"] < p["s"] / p["d"]:
+        if not p.a0 < p.rho < p.s / p.d:
             return 0.0                             # a decaying mode never 'begins learning'
-        t_hat = float(hitting_time(p["rho"], p["s"], p["d"], p["a0"], p["tau"]))
-        grid = np.linspace(0, 3 * t_hat + 10 * p["tau"] / p["s"], 400)
-        a = mode_strength(grid, p["s"], p["d"], p["a0"], p["tau"])
-        at = float(mode_strength(t_hat, p["s"], p["d"], p["a0"], p["tau"]))
-        err = abs(at - p["rho"]) / p["rho"]
+        t_hat = float(hitting_time(p.rho, p.s, p.d, p.a0, p.tau))
+        grid = np.linspace(0, 3 * t_hat + 10 * p.tau / p.s, 400)
+        a = mode_strength(grid, p.s, p.d, p.a0, p.tau)
+        at = float(mode_strength(t_hat, p.s, p.d, p.a0, p.tau))
+        err = abs(at - p.rho) / p.rho
         monotone = bool(np.all(np.diff(a) >= -1e-12 * a[:-1]))
-        after = bool(np.all(a[grid > t_hat * (1 + 1e-9)] > p["rho"] * (1 - 1e-9)))
-        before = bool(np.all(a[grid < t_hat * (1 - 1e-9)] < p["rho"] * (1 + 1e-9)))
+        after = bool(np.all(a[grid > t_hat * (1 + 1e-9)] > p.rho * (1 - 1e-9)))
+        before = bool(np.all(a[grid < t_hat * (1 - 1e-9)] < p.rho * (1 + 1e-9)))
         # a violated ordering counts as an error of 1 (far above any rounding)
         return err if monotone and after and before else 1.0
 
@@ -45,8 +47,8 @@ def test_delay_algebra_sign_and_the_meaning_of_g(claim):
     factor_ok = ck.is_zero(n_minus_d - expected_factor)
 
     def positive_for_alive_fraction(p):
-        value = ck.delay_value(h.delay_printed, **p)
-        approx = p["tau"] / (2 * p["s"]) * np.log(1 / p["g"])
+        value = ck.delay_value(h.delay_printed, **asdict(p))
+        approx = p.tau / (2 * p.s) * np.log(1 / p.g)
         # delay >= (tau/2s) ln(1/g) > 0: the a0 terms only lengthen it
         return approx / value if value > 0 else np.inf
 

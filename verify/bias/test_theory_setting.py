@@ -11,7 +11,7 @@ from theory.bias import setting as st_
 from theory.conventions import SUM_HALF, flow_time, tau
 from theory.registry import REGISTRY
 from verify.bias import checks as ck
-from verify.bias.strategies import bias_strengths, equal_overlap_labels, label_matrices, \
+from verify.strategies import bias_strengths, equal_overlap_labels, label_matrices, \
     network_shapes, unbalanced_classes
 from verify.measurement import exact, paper, reading
 from verify.properties import search

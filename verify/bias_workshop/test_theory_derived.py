@@ -11,7 +11,7 @@ from theory.bias import hitting as h
 from theory.bias_workshop import derived as dv
 from theory.registry import REGISTRY
 from verify.bias import checks as ck
-from verify.bias.strategies import bias_strengths, equal_overlap_labels, unbalanced_classes
+from verify.strategies import bias_strengths, equal_overlap_labels, unbalanced_classes
 from verify.checks.mode_law import hitting_time_solves
 from verify.measurement import exact, reading
 from verify.properties import search

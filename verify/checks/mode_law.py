@@ -6,7 +6,7 @@ import mpmath
 import numpy as np
 import sympy as sp
 
-from numerics.ode import integrate_flow
+from numerics.mode_flows import scalar_mode_flow
 from theory import mode_law as ml
 from verify.checks.symbolic import high_precision, is_zero, ode_residual
 
@@ -27,54 +27,11 @@ def scalar_ode_error(traj: sp.Expr, s, d, a0, tau, t_end_rates: float = 12.0) ->
     """Max relative error of ``traj`` (50-digit evaluation) against the integrator (rtol 1e-12) of the
     scalar mode ODE over ``t in [0, t_end]``, ``t_end`` = ``t_end_rates`` characteristic times."""
     rate = 2 * max(s, d * a0) / tau
-    t_end = t_end_rates / rate
-    grid = np.linspace(0.0, t_end, 60)
-    flow = integrate_flow(lambda t, p: {"a": 2 * p["a"] * (s - d * p["a"]) / tau},
-                          {"a": np.array([a0], dtype=float)}, t_end, t_eval=grid, rtol=1e-12,
-                          atol=1e-14 * a0, conservation_tol=None)
-    reference = flow.states["a"][0]
+    grid = np.linspace(0.0, t_end_rates / rate, 60)
+    reference = scalar_mode_flow(s, d, a0, tau, grid)
     formula = high_precision(traj, MODE_SYMBOLS)(grid, s, d, a0, tau)
     err = np.abs(formula - reference) / np.abs(reference)
     return float(np.nanmax(err)) if np.all(np.isfinite(formula)) else float("inf")
-
-
-def aligned_flow(n_in: int, n_out: int, n_hid: int, s, d, a0, tau, *, imbalance=1.0, seed=0,
-                 t_end=None):
-    """Full matrix gradient flow of a two-layer linear network on statistics that share V.
-
-    ``tau dW1/dt = W2^T (Syx - W2 W1 Sx)``, ``tau dW2/dt = (Syx - W2 W1 Sx) W1^T`` (BL Eq. 18
-    with its transposes restored), from the aligned init ``W1 = R diag(sqrt(a0)*k) V^T``,
-    ``W2 = U diag(sqrt(a0)/k) R^T`` (``k = imbalance``; 1 is balanced).  Random orthonormal U, V, R
-    of the given non-square shapes.  Returns (times, mode strengths diag(U^T W2 W1 V) of shape
-    (modes, T), conserved-quantity drift).
-    """
-    s, d, a0 = (np.asarray(v, dtype=float) for v in (s, d, a0))
-    r = s.size
-    rng = np.random.default_rng(seed)
-    U = np.linalg.qr(rng.standard_normal((n_out, r)))[0]
-    V_full = np.linalg.qr(rng.standard_normal((n_in, n_in)))[0]
-    V = V_full[:, :r]
-    R = np.linalg.qr(rng.standard_normal((n_hid, r)))[0]
-    # Sigma_x also has variance off the modes of Sigma_yx, to show it does not couple in.
-    rest = V_full[:, r:]
-    sx = V @ np.diag(d) @ V.T + rest @ np.diag(rng.uniform(0.2, 2.0, n_in - r)) @ rest.T
-    syx = U @ np.diag(s) @ V.T
-    W1 = R @ np.diag(np.sqrt(a0) * imbalance) @ V.T
-    W2 = U @ np.diag(np.sqrt(a0) / imbalance) @ R.T
-
-    def rhs(t, p):
-        err = syx - p["W2"] @ p["W1"] @ sx
-        return {"W1": p["W2"].T @ err / tau, "W2": err @ p["W1"].T / tau}
-
-    if t_end is None:
-        t_end = 12 * tau / (2 * s.min())
-    flow = integrate_flow(rhs, {"W1": W1, "W2": W2}, t_end, t_eval=np.linspace(0, t_end, 120),
-                          conserved={"W2^T W2 - W1 W1^T": lambda p: p["W2"].T @ p["W2"]
-                                     - p["W1"] @ p["W1"].T})
-    products = np.einsum("ij,jkT,kl->ilT", U.T, np.einsum("abT,bcT->acT", flow.states["W2"],
-                                                          flow.states["W1"]), V)
-    modes = np.stack([products[a, a] for a in range(r)])
-    return flow.t, modes, flow.drift["W2^T W2 - W1 W1^T"]
 
 
 def matrix_flow_error(traj: sp.Expr, flow_times, flow_modes, s, d, a0, tau) -> float:

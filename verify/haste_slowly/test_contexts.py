@@ -14,7 +14,7 @@ from numerics.haste_slowly import experiments as E
 from numerics.haste_slowly import reln
 from numerics.haste_slowly.metrics import crossing_time, timing_gap
 from theory.conventions import flow_time
-from theory.haste_slowly import contexts as th
+from theory.haste_slowly import contexts as tc
 from verify.checks.symbolic import is_zero, ode_residual
 from verify.haste_slowly import checks
 from verify.haste_slowly.setups import configs, sec45
@@ -125,7 +125,7 @@ def test_rho_and_race_with_overlaps(claim):
     for C in CS:
         X, Y = ds.contexts(C)
         rho = checks.overlap_and_rho(X, Y, C)[1]
-        rho_err[C] = float(np.abs(rho - th.RHO_PRINTED[C] * np.eye(8)).max())
+        rho_err[C] = float(np.abs(rho - tc.RHO_PRINTED[C] * np.eye(8)).max())
     race_err = {C: checks.data_race_error(C)[0] for C in CS}
     printed_eq6 = checks.data_race_error(3, np.ones((3, 3, 7)))[0]
     claim.holds(
@@ -143,8 +143,8 @@ def test_rho_and_race_with_overlaps(claim):
 
 @pytest.mark.claim("MHS-F-Overlap")
 def test_output_overlaps(claim):
-    errs_p = {C: checks.overlap_error(th.OVERLAP_PRINTED, C, *ds.contexts(C)) for C in CS}
-    errs_c = {C: checks.overlap_error({C: th.OVERLAP.subs(th.C, C)}, C, *ds.contexts(C)) for C in CS}
+    errs_p = {C: checks.overlap_error(tc.OVERLAP_PRINTED, C, *ds.contexts(C)) for C in CS}
+    errs_c = {C: checks.overlap_error({C: tc.OVERLAP.subs(tc.C, C)}, C, *ds.contexts(C)) for C in CS}
     values = {C: round(float(np.diag(checks.overlap_and_rho(*ds.contexts(C), C)[0])[0]), 6) for C in CS}
     claim.erratum(
         printed=claim.measure("max |U_0^T U_1 - printed I| (-1/2, -1/6, -1/12), C = 3, 4, 5",
@@ -163,7 +163,7 @@ def test_effective_coefficient(claim):
         X, Y = ds.contexts(C)
         O, rho, S0, D0 = checks.overlap_and_rho(X, Y, C)
         coef = 1 + float(rho[0, 0]) * (C - 1) * float(O[0, 0])
-        coef_err = max(coef_err, abs(coef - float(th.COEF_PRINTED[C])))
+        coef_err = max(coef_err, abs(coef - float(tc.COEF_PRINTED[C])))
         # at the fixed point B* = (C-1) S / D of every pathway, the gated contextual outputs
         # U_p B* V^T x sum to the common pathway's residual
         syx, _ = checks.contextual_statistics(X, Y, C)
@@ -174,8 +174,8 @@ def test_effective_coefficient(claim):
                   for p in range(C))
         R = Y - Y @ np.linalg.pinv(X) @ X
         recon = max(recon, float(np.abs(out - R).max()))
-    sym = sp.simplify(th.COEF_FROM_RACE.subs({th.rho: (th.C - 2) / (th.C - 1), th.O: th.OVERLAP})
-                      - 1 / (th.C - 1)) == 0
+    sym = sp.simplify(tc.COEF_FROM_RACE.subs({tc.rho: (tc.C - 2) / (tc.C - 1), tc.O: tc.OVERLAP})
+                      - 1 / (tc.C - 1)) == 0
     claim.holds(
         claim.measure("max |1 + rho (C-1) U_p^T U_j (data) - printed 1/(C-1)|, C = 3, 4, 5",
                       coef_err, "<", 1e-12, source=EXACT),
@@ -188,11 +188,11 @@ def test_effective_coefficient(claim):
 @pytest.mark.claim("MHS-F-Balanced")
 def test_balanced_two_layer_pathway(claim):
     b0, b1 = sp.symbols("b_0 b_1", positive=True)
-    S, D, kappa = th.S, th.D, th.kappa
+    S, D, kappa = tc.S, tc.D, tc.kappa
     bracket = S - kappa * b1 * b0 * D
     db0, db1 = b1 * bracket, bracket * b0
     product = sp.expand(db1 * b0 + b1 * db0)
-    balanced = is_zero(product.subs(b1, b0) - th.BALANCED_RHS.subs(th.B, b0 ** 2))
+    balanced = is_zero(product.subs(b1, b0) - tc.BALANCED_RHS.subs(tc.B, b0 ** 2))
     conserved = is_zero(2 * b1 * db1 - 2 * b0 * db0)
     sym = exact("sympy simplify")
     claim.holds(claim.measure("d(b1 b0)/dt at b0 = b1 minus 2B(S - kappa B D) simplifies to 0",
@@ -202,8 +202,8 @@ def test_balanced_two_layer_pathway(claim):
 
 @pytest.mark.claim("MHS-F-Closed")
 def test_contextual_closed_form(claim):
-    t = th.t
-    rhs = th.CONTEXTUAL_RHS / th.tau
+    t = tc.t
+    rhs = tc.CONTEXTUAL_RHS / tc.tau
     sym = exact("sympy simplify")
     worst = 0.0
     for C in CS:
@@ -218,18 +218,18 @@ def test_contextual_closed_form(claim):
         pred = mode_strength(tt, S0[0], D0 / (C - 1), b0)
         t_sim, t_th = crossing_time(mean_top, tt, 0.75 * K), crossing_time(pred, tt, 0.75 * K)
         worst = max(worst, abs(t_sim - t_th) / t_th, abs(mean_top[-1] - K) / K)
-    printed_res = is_zero(ode_residual(th.CLOSED_PRINTED, rhs, t, th.B))
-    init_p = sp.simplify(th.CLOSED_PRINTED.subs(t, 0) / th.B0)
+    printed_res = is_zero(ode_residual(tc.CLOSED_PRINTED, rhs, t, tc.B))
+    init_p = sp.simplify(tc.CLOSED_PRINTED.subs(t, 0) / tc.B0)
     claim.erratum(
         printed=[claim.measure("printed form's residual in tau B' = 2B(S - BD/(C-1)) simplifies to 0",
                                printed_res, "==", True, source=sym),
                  claim.measure("printed B(0)/B0 - 1 simplifies to 0", sp.simplify(init_p - 1) == 0,
                                "==", True, source=sym)],
         corrected=[claim.measure("corrected form's residual simplifies to 0",
-                                 is_zero(ode_residual(th.CLOSED_CORRECTED, rhs, t, th.B)), "==",
+                                 is_zero(ode_residual(tc.CLOSED_CORRECTED, rhs, t, tc.B)), "==",
                                  True, source=sym),
                    claim.measure("corrected B(0) - B0 simplifies to 0",
-                                 is_zero(th.CLOSED_CORRECTED.subs(t, 0) - th.B0), "==", True,
+                                 is_zero(tc.CLOSED_CORRECTED.subs(t, 0) - tc.B0), "==", True,
                                  source=sym),
                    claim.measure("trained ReLN (C = 3, 4, 5): mean top contextual singular value vs "
                                  "the corrected form (B0 fitted at 25% of K), max rel dev at 75% "

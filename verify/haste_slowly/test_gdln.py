@@ -9,7 +9,7 @@ from numerics.haste_slowly import datasets as ds
 from numerics.haste_slowly import equivalence as eq
 from numerics.haste_slowly import graph as G
 from numerics.haste_slowly.gated import GatedNet, init_weights
-from theory.haste_slowly import gdln as th
+from theory.haste_slowly import gdln as tg
 from verify.haste_slowly import checks
 from verify.measurement import Setup, paper, reading
 
@@ -57,8 +57,8 @@ def test_path_form_gradient_is_exact(claim):
 @pytest.mark.claim("MHS-Eq(3)")
 def test_time_constant_of_gd_on_the_mean_loss(claim):
     lr = 2e-3
-    printed = checks.clock_error(lambda e, n: float(th.TAU_PRINTED.subs({th.N: n, th.eps: e})), lr)
-    corrected = checks.clock_error(lambda e, n: float(th.TAU_MEAN_LOSS.subs({th.eps: e})), lr)
+    printed = checks.clock_error(lambda e, n: float(tg.TAU_PRINTED.subs({tg.N: n, tg.eps: e})), lr)
+    corrected = checks.clock_error(lambda e, n: float(tg.TAU_MEAN_LOSS.subs({tg.eps: e})), lr)
     tol = reading("GD vs flow differ by O(lr x rate x t) discretisation only; a wrong clock by N "
                   "= 6 is far above")
     claim.erratum(

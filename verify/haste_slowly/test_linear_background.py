@@ -10,7 +10,7 @@ from numerics.haste_slowly.gated import GatedNet, init_weights, train
 from numerics.haste_slowly.metrics import crossing_time
 from theory import mode_law as ml
 from theory.conventions import flow_time, tau
-from theory.haste_slowly import linear_background as th
+from theory.haste_slowly import linear_background as tl
 from verify.haste_slowly import checks
 from verify.measurement import Setup, exact, paper, reading
 
@@ -22,8 +22,8 @@ def _linear_net(seed, sizes, std, N):
 
 @pytest.mark.claim("MHS-A-Loss")
 def test_learning_rules(claim):
-    printed = checks.learning_rule_error(int(th.STEP_SIGN_PRINTED))
-    corrected = checks.learning_rule_error(int(th.STEP_SIGN))
+    printed = checks.learning_rule_error(int(tl.STEP_SIGN_PRINTED))
+    corrected = checks.learning_rule_error(int(tl.STEP_SIGN))
     clock = abs(tau(0.01, 9, "haste_slowly") - 1 / (9 * 0.01))
     tol = reading("float64 autograd vs closed expressions")
     claim.erratum(
@@ -156,9 +156,9 @@ def test_mode_strengths_follow_the_closed_form(claim, report_figure):
 
 @pytest.mark.claim("MHS-A-C2")
 def test_time_course_depends_on_delta(claim):
-    printed = sp.simplify(th.T_FRACTION.diff(ml.d))
+    printed = sp.simplify(tl.T_FRACTION.diff(ml.d))
     s, a0, f = 0.7, 1e-3, 0.9
-    times = [float(th.T_FRACTION.subs({ml.tau: 1, ml.s: s, ml.a0: a0, th.f: f, ml.d: d}))
+    times = [float(tl.T_FRACTION.subs({ml.tau: 1, ml.s: s, ml.a0: a0, tl.f: f, ml.d: d}))
              for d in (0.5, 2.0)]
     numeric = [float(hitting_time(f * s / d, s, d, a0)) for d in (0.5, 2.0)]
     tt = np.linspace(12, 16, 5)

@@ -7,9 +7,9 @@ from scipy.optimize import linprog
 
 from numerics.closed_forms import hitting_time, mode_strength
 from numerics.haste_slowly import xor
-from numerics.ode import integrate_flow
+from numerics.mode_flows import scalar_mode_flow
 from theory.conventions import MEAN_HALF, flow_time
-from theory.haste_slowly import xor_margin as th
+from theory.haste_slowly import xor_margin as tx
 from theory.registry import REGISTRY
 from verify.haste_slowly import checks
 from verify.measurement import Setup, exact, paper, reading
@@ -41,13 +41,13 @@ def test_dataset_is_xor_plus_a_linear_margin(claim):
                       source=exact("LP feasibility of y_i w.x_i >= 1")),
         claim.measure("L(0) under the 1/(2N) loss", float(L0), "==", 0.5, source=exact("float sum")),
         claim.measure("simulation data = printed X at Delta = 0.7",
-                      bool((sp.Matrix(X.tolist()) - printed.X.subs(th.Delta, 0.7)).is_zero_matrix),
+                      bool((sp.Matrix(X.tolist()) - printed.X.subs(tx.Delta, 0.7)).is_zero_matrix),
                       "==", True, source=exact("sympy matrix equality")))
 
 
 @pytest.mark.claim("MHS-C-Eq(13-16)")
 def test_positive_pathway_statistics(claim):
-    syx, sx = checks.pathway_statistics(th.X, th.Y, POS, th.N)
+    syx, sx = checks.pathway_statistics(tx.X, tx.Y, POS, tx.N)
     printed = REGISTRY["MHS-C-Eq(13-16)"].printed
     claim.holds(claim.measure("(1/4) y_p X_p^T - printed Sigma^yx(p) is the zero matrix",
                               bool((syx - printed.syx).is_zero_matrix), "==", True, source=SYM),
@@ -59,20 +59,18 @@ def test_positive_pathway_statistics(claim):
 @pytest.mark.claim("MHS-C-Eq(17-19)")
 def test_linear_pathway_mode_and_trajectory(claim):
     printed = REGISTRY["MHS-C-Eq(17-19)"].printed
-    syx, sx = checks.pathway_statistics(th.X, th.Y, POS, th.N)
+    syx, sx = checks.pathway_statistics(tx.X, tx.Y, POS, tx.N)
     s_, d_ = checks.mode_of(syx, sx)
-    traj19 = printed.traj_18.subs({th.s: s_, th.d: d_})
-    res = checks.solves(printed.traj_19, 2 * th.a * (printed.s - printed.d * th.a) / th.tau, th.t,
-                        th.a, th.a0)
-    limit = sp.limit(printed.traj_19.subs({th.Delta: sp.Rational(3, 4), th.a0: sp.Rational(1, 100)}),
-                     th.t, sp.oo)
-    f = sp.lambdify((th.t, th.Delta, th.a0, th.tau), printed.traj_19)
+    traj19 = printed.traj_18.subs({tx.s: s_, tx.d: d_})
+    res = checks.solves(printed.traj_19, 2 * tx.a * (printed.s - printed.d * tx.a) / tx.tau, tx.t,
+                        tx.a, tx.a0)
+    limit = sp.limit(printed.traj_19.subs({tx.Delta: sp.Rational(3, 4), tx.a0: sp.Rational(1, 100)}),
+                     tx.t, sp.oo)
+    f = sp.lambdify((tx.t, tx.Delta, tx.a0, tx.tau), printed.traj_19)
     worst = 0.0
     for dl, a0, tau in ((0.3, 1e-4, 2.5), (1.7, 2e-2, 7.0), (0.9, 3.0, 1.0)):
         grid = np.linspace(0, 20 * tau / dl, 50)
-        flow = integrate_flow(lambda t, p: {"a": 2 * p["a"] * (dl / 2 - dl ** 2 / 2 * p["a"]) / tau},
-                              {"a": np.array([a0])}, grid[-1], t_eval=grid, rtol=1e-11, atol=1e-14)
-        ref = flow.states["a"][0]
+        ref = scalar_mode_flow(dl / 2, dl ** 2 / 2, a0, tau, grid, rtol=1e-11)
         worst = max(worst, float(np.max(np.abs(f(grid, dl, a0, tau) - ref) / ref)))
     claim.holds(
         claim.measure("s - Delta/2 and d - Delta^2/2 from the statistics simplify to 0",
@@ -90,18 +88,18 @@ def test_linear_pathway_mode_and_trajectory(claim):
 
 @pytest.mark.claim("MHS-C-Eq(20-22)")
 def test_linear_gdln_loss(claim):
-    a, s, d = th.a, th.s, th.d
+    a, s, d = tx.a, tx.s, tx.d
     u = sp.Matrix([1])
-    syx, sx = checks.pathway_statistics(th.X, th.Y, POS, th.N)
+    syx, sx = checks.pathway_statistics(tx.X, tx.Y, POS, tx.N)
     s_, d_ = checks.mode_of(syx, sx)
     W = a * u * (syx / s_)
-    sy = (th.Y * sp.diag(*POS) * th.Y.T) / th.N
+    sy = (tx.Y * sp.diag(*POS) * tx.Y.T) / tx.N
     exact = sp.simplify(sy.trace() / 2 - (W * syx.T).trace() + (W * sx * W.T).trace() / 2)
     printed = REGISTRY["MHS-C-Eq(20-22)"].printed
     sym = (sp.simplify(exact - printed.loss_20.subs({s: s_, d: d_})) == 0
            and sp.simplify(exact - printed.loss_21) == 0
            and sp.simplify(2 * printed.loss_21 - printed.loss_22) == 0
-           and printed.loss_22.subs(a, 1 / th.Delta) == 0
+           and printed.loss_22.subs(a, 1 / tx.Delta) == 0
            and printed.loss_22.subs(a, 0) == sp.Rational(1, 2))
     worst = 0.0
     for dl in (0.6, 1.4):
@@ -129,8 +127,8 @@ def test_linear_gdln_loss(claim):
 
 @pytest.mark.claim("MHS-C-Eq(23)")
 def test_xor_gdln_loss_reaches_zero(claim):
-    a, s, d = th.a, th.s, th.d
-    syx, sx = checks.pathway_statistics(th.X, th.Y, (1, 0, 0, 0), th.N)
+    a, s, d = tx.a, tx.s, tx.d
+    syx, sx = checks.pathway_statistics(tx.X, tx.Y, (1, 0, 0, 0), tx.N)
     s_, d_ = checks.mode_of(syx, sx)
     claim_ = REGISTRY["MHS-C-Eq(23)"]
     hist, _ = xor.train_gdln(1.0, xor.XOR_GATES, steps=400)
@@ -157,12 +155,12 @@ def test_xor_gdln_loss_reaches_zero(claim):
 @pytest.mark.claim("MHS-C-Eq(24-26)")
 def test_crossover_is_sqrt_two_thirds(claim):
     printed = REGISTRY["MHS-C-Eq(24-26)"].printed
-    gap, roots = checks.crossover_check(th.S_LIN, th.S_XOR, printed.root, th.Delta)
+    gap, roots = checks.crossover_check(tx.S_LIN, tx.S_XOR, printed.root, tx.Delta)
     target = float(printed.root)
 
     def sign_disagreement(delta):
         """0 when sign(s_lin - s_xor) = sign(Delta - sqrt(2/3)) (or Delta at the root), else |diff|."""
-        diff = float(th.S_LIN.subs(th.Delta, delta) - th.S_XOR.subs(th.Delta, delta))
+        diff = float(tx.S_LIN.subs(tx.Delta, delta) - tx.S_XOR.subs(tx.Delta, delta))
         agrees = np.sign(diff) == np.sign(delta - target) or abs(delta - target) < 1e-12
         return 0.0 if agrees else abs(diff) + 1.0
     res = search(sign_disagreement, ("==", 0.0),
@@ -213,7 +211,7 @@ def test_relu_follows_the_faster_gated_network(claim, report_figure):
     a0 = 10 ** a0
     t_lin, t_xor = np.array([[_times(dl, a0)[i] / 0.4 for dl in deltas] for i in (0, 1)])
     fastest = np.minimum(t_lin, t_xor)
-    away = np.abs(deltas - float(th.CROSSOVER)) > 0.15
+    away = np.abs(deltas - float(tx.CROSSOVER)) > 0.15
     rel = np.abs(t_relu - fastest) / fastest
     # gating of the large-weight units: single-example vs linear (class) patterns
     pre = (net.weights[0] @ X) > 0                              # (K, H, 4)
@@ -229,12 +227,12 @@ def test_relu_follows_the_faster_gated_network(claim, report_figure):
     ax[0].plot(deltas, t_lin, "-", color="tab:blue", label="linear GDLN (theory)")
     ax[0].plot(deltas, t_xor, "-", color="tab:orange", label="XoR GDLN (theory)")
     ax[0].plot(deltas, t_relu, "o", color="tab:green", ms=4, label="ReLU (sim, 3 seeds)")
-    ax[0].axvline(float(th.CROSSOVER), ls="--", color="grey")
+    ax[0].axvline(float(tx.CROSSOVER), ls="--", color="grey")
     ax[0].set(xlabel=r"$\Delta$", ylabel="steps to loss 0.2", ylim=(0, 160))
     ax[0].legend(fontsize=7)
     ax[1].plot(deltas, lin_share, "s", label="linear-gated units")
     ax[1].plot(deltas, sgl_share, "^", label="single-example units")
-    ax[1].axvline(float(th.CROSSOVER), ls="--", color="grey")
+    ax[1].axvline(float(tx.CROSSOVER), ls="--", color="grey")
     ax[1].set(xlabel=r"$\Delta$", ylabel="share of large units (sim)")
     ax[1].legend(fontsize=7)
     report_figure(fig, "Fig 2d: time to loss 0.2 vs margin; lines: linear/XoR GDLN closed forms "

@@ -8,7 +8,7 @@ import mpmath
 import numpy as np
 import sympy as sp
 
-from theory.lazy_rich import exact_solution as ex
+from theory.lazy_rich import exact_solution as exact_sol
 from theory.lazy_rich import symbols as sy
 
 
@@ -42,7 +42,7 @@ def riccati_residual_exact(rhs, lam_value, syx: sp.Matrix) -> sp.Matrix:
     Q, dQ = W1.T.col_join(W2), dW1.T.col_join(dW2)
     F = sp.diag(-q / 2 * sp.eye(2), q / 2 * sp.eye(2))
     F[2:, :2], F[:2, 2:] = syx, syx.T
-    values = {ex.F: sp.ImmutableMatrix(F), ex.QQ: sp.ImmutableMatrix(Q * Q.T), ex.n: 4}
+    values = {exact_sol.F: sp.ImmutableMatrix(F), exact_sol.QQ: sp.ImmutableMatrix(Q * Q.T), exact_sol.n: 4}
     return sp.simplify(dQ * Q.T + Q * dQ.T - sp.Matrix(rhs.subs(values).doit()))
 
 

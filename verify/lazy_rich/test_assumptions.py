@@ -1,5 +1,7 @@
 """Assumptions, Algorithm 1, tasks and protocols: LR-A2, LR-A3, LR-A4, LR-DefA.1, LR-Alg1, LR-T1,
 LR-T2, LR-Exp, LR-Claim-Weaker, LR-A.2-claims.  Time is t/tau (tau = 1/lr, 1/2-mean loss)."""
+from dataclasses import asdict
+
 import numpy as np
 import pytest
 import sympy as sp
@@ -12,9 +14,9 @@ from numerics.lazy_rich.tasks import hierarchy_task, random_task
 from numerics.metrics import rel_err
 from theory.lazy_rich import setting as su
 from theory.registry import REGISTRY
-from verify.lazy_rich.strategies import balanced_problems
 from verify.measurement import paper, reading
 from verify.properties import search
+from verify.strategies import BalancedProblem, balanced_problems
 
 ROUNDOFF = reading("float64 round-off of square roots and products of O(1) matrices")
 FLOW = reading("closed form vs a solve_ivp flow at rtol 1e-12 over <= 25 e-folds")
@@ -22,11 +24,11 @@ FLOW = reading("closed form vs a solve_ivp flow at rtol 1e-12 over <= 25 e-folds
 
 @pytest.mark.claim("LR-Alg1")
 def test_algorithm1_builds_lambda_balanced_weights_for_any_shape(claim):
-    result = search(lambda p: cmp.alg1_error(lambda_balanced_init, **p), ("<=", 1e-12),
-                    examples=[dict(p=dict(n_in=6, n_out=1, lam=-10.0, scale=1e-3, w1=[1.0] * 6, w2=[2.0], syx=[0.0] * 6,
-                                          rot=0.0)),
-                              dict(p=dict(n_in=1, n_out=6, lam=10.0, scale=10.0, w1=[0.5], w2=[1.0, -1.0] * 3,
-                                          syx=[0.0] * 6, rot=1.0))],
+    result = search(lambda p: cmp.alg1_error(lambda_balanced_init, **asdict(p)), ("<=", 1e-12),
+                    examples=[dict(p=BalancedProblem(n_in=6, n_out=1, lam=-10.0, scale=1e-3, w1=[1.0] * 6, w2=[2.0],
+                                                     syx=[0.0] * 6, rot=0.0)),
+                              dict(p=BalancedProblem(n_in=1, n_out=6, lam=10.0, scale=10.0, w1=[0.5],
+                                                     w2=[1.0, -1.0] * 3, syx=[0.0] * 6, rot=1.0))],
                     p=balanced_problems())
     task = random_task(3, 5, 9, np.random.default_rng(0))
     W1, W2 = lambda_balanced_init(-1.7, 3, 3, 5, np.random.default_rng(1), syx=task.syx)

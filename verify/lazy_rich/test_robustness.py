@@ -1,6 +1,12 @@
 """Robustness of the converged network to noise (Sec 5 l.100-104, App C.3; Fig. 4E): LR-Robust-Input,
 LR-Robust-Param.  Converged nets are built exactly (Alg. 1 from Syx: W2W1 = Syx, Thm C.3 Grams); the
-expected losses are checked against Monte Carlo means by z-scores."""
+expected losses are checked against Monte Carlo means by z-scores.
+
+Full scale (``--scale=full``, the ``[full]`` variants of ``verify.lazy_rich.sizes``), cost: FULL
+draws 10x the ci samples (200,000 noise draws, 16 GD seeds x 16,000 steps of networks with <= 12
+units a layer, 2,000 moment draws, 8 framing seeds), < 1e10 FLOP per test: seconds on 2 CPU cores
+(measured 0.3-4.2 s), well under a minute on one H100.
+"""
 from functools import lru_cache
 
 import matplotlib.pyplot as plt

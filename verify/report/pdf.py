@@ -234,16 +234,15 @@ def _errata(pages: Pages, records: list[dict]):
                                  PAGE[0] - 2 * MARGIN, FONT + 1, True), size=FONT + 1, bold=True)
 
         def block(label, text=None, obj=None):
-            top = pages.y
             pages.room(FONT * LEADING / 72)
-            if pages.y > top:  # a new page began
-                top = pages.y
+            top, page = pages.y, pages.number
             pages.put(MARGIN, pages.y, label, bold=True)
             if text:
                 pages.lines(text_x, wrap(text, text_w))
             for name, part in forms(obj):
                 _maths(pages, text_x, name, part, text_w)
-            pages.y = min(pages.y, top - FONT * LEADING / 72)
+            if pages.number == page:  # at least the label's line, on the page where it stands
+                pages.y = min(pages.y, top - FONT * LEADING / 72)
 
         if claim is not None:
             block("As printed", clean(claim.statement), claim.printed)

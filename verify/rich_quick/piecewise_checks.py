@@ -6,7 +6,7 @@ import numpy as np
 import sympy as sp
 
 from numerics.rich_quick import piecewise as pw
-from theory.rich_quick import piecewise as th
+from theory.rich_quick import piecewise as tpw
 from numerics.closed_forms import compiled
 
 
@@ -17,8 +17,8 @@ def _f(expr, *syms):
 def beta_dynamics_error(M_coefs, W, a, X, y, gamma, eta_a, eta_w) -> dict:
     """Eq. (8)/(125): ``beta_i' = -(c_I I + c_ww w_i w_i^T) xi_i`` against autograd velocities;
     and the NTK ``K_jk = sum_i c_ij x_j^T M_i x_k c_ik`` against the autograd NTK."""
-    cI = _f(M_coefs["I"], sp.Symbol("a"), th.eta_a, th.eta_w)
-    cw = _f(M_coefs["ww"], sp.Symbol("a"), th.eta_a, th.eta_w)
+    cI = _f(M_coefs["I"], sp.Symbol("a"), tpw.eta_a, tpw.eta_w)
+    cw = _f(M_coefs["ww"], sp.Symbol("a"), tpw.eta_a, tpw.eta_w)
     C, _, _, xi = pw.two_layer_parts(W, a, X, y, gamma)
     W_dot, a_dot, K_auto = pw.two_layer_autograd(W, a, X, y, gamma, eta_a, eta_w)
     beta_dot = a_dot[:, None] * W + a[:, None] * W_dot
@@ -33,8 +33,8 @@ def beta_dynamics_error(M_coefs, W, a, X, y, gamma, eta_a, eta_w) -> dict:
 
 def preconditioner_error(M_coefs, W, a, eta_a, eta_w) -> float:
     """Eq. (126): ``M_i`` from ``(delta_i, ||beta_i||^2)`` against ``eta_w a_i^2 I + eta_a w_i w_i^T``."""
-    cI = _f(M_coefs["I"], th.delta, th.r2, th.eta_a, th.eta_w)
-    cb = _f(M_coefs["bb"], th.delta, th.r2, th.eta_a, th.eta_w)
+    cI = _f(M_coefs["I"], tpw.delta, tpw.r2, tpw.eta_a, tpw.eta_w)
+    cb = _f(M_coefs["bb"], tpw.delta, tpw.r2, tpw.eta_a, tpw.eta_w)
     err = 0.0
     for ai, wi in zip(a, W):
         beta = ai * wi
@@ -49,8 +49,8 @@ def preconditioner_error(M_coefs, W, a, eta_a, eta_w) -> float:
 def spherical_error(eq9, W, a, X, y, gamma, eta_a, eta_w) -> float:
     """Eq. (9)/(127): ``mu_i'`` and ``bhat_i'`` from the formula against the chain rule applied to
     autograd velocities (``mu_i = a_i ||w_i||``, ``bhat_i = w_i/||w_i||``)."""
-    rad = _f(eq9["radial"], th.mu, th.delta, th.eta_a, th.eta_w)
-    ang = _f(eq9["angular"], th.mu, th.delta, th.eta_a, th.eta_w)
+    rad = _f(eq9["radial"], tpw.mu, tpw.delta, tpw.eta_a, tpw.eta_w)
+    ang = _f(eq9["angular"], tpw.mu, tpw.delta, tpw.eta_a, tpw.eta_w)
     _, _, _, xi = pw.two_layer_parts(W, a, X, y, gamma)
     W_dot, a_dot, _ = pw.two_layer_autograd(W, a, X, y, gamma, eta_a, eta_w)
     mu_err, bh_err, mu_scale, bh_scale = [], [], [], []

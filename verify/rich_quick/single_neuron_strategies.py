@@ -8,14 +8,14 @@ import math
 from hypothesis import assume
 from hypothesis import strategies as st
 
-from verify.strategies import log_uniform
+from verify.strategies import log_uniform, signed_log_uniform
 
 #: a layer learning rate, deliberately far from 1 on both sides
 rates = log_uniform(0.2, 5.0)
 #: ||beta_*||, never the paper's 1 only
 target_norms = log_uniform(0.3, 3.0)
 #: a signed magnitude, bounded away from 0
-signed = st.tuples(st.sampled_from([-1.0, 1.0]), log_uniform(0.1, 2.5)).map(lambda p: p[0] * p[1])
+signed = signed_log_uniform(0.1, 2.5)
 
 
 @st.composite

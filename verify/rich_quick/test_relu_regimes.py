@@ -12,13 +12,13 @@ from numerics.rich_quick import piecewise as pw
 from numerics.rich_quick import relu_regimes as rr
 from numerics.rich_quick import relu_training as rt
 from theory.registry import REGISTRY
-from theory.rich_quick import experiments as ex
+from theory.rich_quick import experiments as rq_exp
 from verify.measurement import Setup, paper, reading
 
 
 def _setup():
-    return Setup(scale="ci", ran=rr.RAN, paper=ex.PAPER_SETTINGS["GRQ-Fig5"],
-                 paper_source=ex.PAPER_SOURCES["GRQ-Fig5"])
+    return Setup(scale="ci", ran=rr.RAN, paper=rq_exp.PAPER_SETTINGS["GRQ-Fig5"],
+                 paper_source=rq_exp.PAPER_SOURCES["GRQ-Fig5"])
 
 
 def _fmt(v):
@@ -173,7 +173,7 @@ def test_fig1_setup_and_the_delta_squared_typo(claim):
         positive real alpha)."""
         worst = 0.0
         for tau, delta in cases:
-            sols = [v for v in sp.solve(eq.subs({ex.tau: tau, ex.delta: delta}), ex.alpha)
+            sols = [v for v in sp.solve(eq.subs({rq_exp.tau: tau, rq_exp.delta: delta}), rq_exp.alpha)
                     if v.is_real and v > 0]
             if not sols:
                 return np.inf

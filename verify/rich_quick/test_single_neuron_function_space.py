@@ -6,7 +6,7 @@ import sympy as sp
 from hypothesis import strategies as st
 
 from numerics.rich_quick import single_neuron as sn
-from theory.rich_quick import single_neuron_function_space as F
+from theory.rich_quick import single_neuron_function_space as SNF
 from theory.rich_quick.single_neuron_exact import BASIN_GENERAL
 from theory.rich_quick import single_neuron_symbols as S
 from verify.measurement import exact, paper, reading
@@ -14,9 +14,9 @@ from verify.properties import search
 from verify.rich_quick import single_neuron_checks as chk
 from verify.rich_quick.single_neuron_strategies import rate_pair, signed, weight_points
 
-RNG = np.random.default_rng(3)
-X = RNG.standard_normal((6, 4))
-Y = RNG.standard_normal(6) * 2.1
+DATA = np.random.default_rng(3)  # the module's fixed data, drawn at import
+X = DATA.standard_normal((6, 4))
+Y = DATA.standard_normal(6) * 2.1
 weights = st.integers(1, 5).flatmap(lambda d: st.tuples(signed, st.lists(signed, min_size=d, max_size=d),
                                                         rate_pair()))
 
@@ -38,8 +38,8 @@ def test_beta_flows_by_minus_M_times_the_loss_gradient(claim):
 
 @pytest.mark.claim("GRQ-Eq(4)", "GRQ-Eq(36)-(39)")
 def test_M_in_terms_of_beta_and_delta(claim):
-    printed = sym_matrix(F.M_BETA)
-    weights_form = sym_matrix(F.M_WEIGHTS)
+    printed = sym_matrix(SNF.M_BETA)
+    weights_form = sym_matrix(SNF.M_WEIGHTS)
 
     def prop(aw):
         a, w, (ea, ew) = aw[0], np.array(aw[1]), aw[2]
@@ -51,8 +51,8 @@ def test_M_in_terms_of_beta_and_delta(claim):
         return err
     res = search(prop, ("<=", 1e-12), aw=weights)
     pts = search(lambda p: max(
-        chk.hp_abs(F.A_SQ - S.a ** 2, p),
-        *(chk.hp_abs(F.WW_T[i] - (sp.Matrix([S.w1, S.w2]) * sp.Matrix([[S.w1, S.w2]]))[i], p)
+        chk.hp_abs(SNF.A_SQ - S.a ** 2, p),
+        *(chk.hp_abs(SNF.WW_T[i] - (sp.Matrix([S.w1, S.w2]) * sp.Matrix([[S.w1, S.w2]]))[i], p)
           for i in range(4))), ("<=", chk.HP_TOL), p=weight_points().map(
         lambda p: {**p, "delta": p["eta_w"] * p["a"] ** 2 - p["eta_a"] * (p["w1"] ** 2 + p["w2"] ** 2)}))
     claim.holds(claim.measure("worst rel err, Eq. (4)/(39) vs eta_w a^2 I + eta_a w w^T, d = 1..5, "
@@ -86,11 +86,11 @@ def test_a_squared_stays_positive_without_a_sign_change(claim):
 
 @pytest.mark.claim("GRQ-Claim-Mlimits")
 def test_limits_of_M_symbolically(claim):
-    lo, hi = F.M_EIGS            # eigenvalue across beta, along beta
+    lo, hi = SNF.M_EIGS            # eigenvalue across beta, along beta
     lim = {"+oo": (sp.limit(lo / S.delta, S.delta, sp.oo), sp.limit(hi / S.delta, S.delta, sp.oo)),
            "-oo": (sp.limit(lo, S.delta, -sp.oo), sp.limit(hi / sp.Abs(S.delta), S.delta, -sp.oo)),
-           "0": tuple(e.subs(S.delta, 0) for e in F.M_EIGS)}
-    printed = F.M_LIMITS_PRINTED
+           "0": tuple(e.subs(S.delta, 0) for e in SNF.M_EIGS)}
+    printed = SNF.M_LIMITS_PRINTED
     sym = exact("sympy limit / simplify")
     claim.holds(
         claim.measure("delta -> +oo: eigenvalues / delta -> (1, 1) (M ~ delta I)",
@@ -128,8 +128,8 @@ def test_upstream_beta_path_approaches_linear_regression_flow(claim):
 
 
 @pytest.mark.claim("GRQ-Claim-A3-rescale")
-def test_rate_product_rescaling_of_beta_and_y(claim):
-    errs = [chk.rescaling_error(X, Y, RNG.standard_normal(4), ea, ew, d)
+def test_rate_product_rescaling_of_beta_and_y(claim, rng):
+    errs = [chk.rescaling_error(X, Y, rng.standard_normal(4), ea, ew, d)
             for ea, ew, d in [(0.3, 2.5, 0.7), (4.0, 0.5, -1.2), (0.2, 0.3, 0.0)]]
     claim.holds(claim.measure("max rel err, c beta(t) (rates eta_a, eta_w) vs beta'(t) of the "
                               "unit-rate model on y' = c y, same delta", max(errs), "<=", 1e-9,

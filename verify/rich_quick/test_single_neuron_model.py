@@ -19,9 +19,9 @@ from verify.rich_quick import single_neuron_checks as chk
 from verify.rich_quick.single_neuron_strategies import weight_points
 
 # General setting: non-whitened X (5 x 3), unequal rates with product != 1, ||beta_*|| != 1.
-RNG = np.random.default_rng(7)
-X = RNG.standard_normal((5, 3))
-Y = RNG.standard_normal(5) * 1.7
+DATA = np.random.default_rng(7)  # the module's fixed data, drawn at import
+X = DATA.standard_normal((5, 3))
+Y = DATA.standard_normal(5) * 1.7
 ETA_A, ETA_W = 0.3, 2.5
 
 
@@ -60,8 +60,8 @@ def test_printed_ntk_equals_autograd_ntk(claim):
 
 
 @pytest.mark.claim("GRQ-Eq(10)-(12)")
-def test_weight_flow_is_rate_weighted_gradient_of_half_sum_loss(claim):
-    err = chk.weight_flow_error(sn.weight_rhs, X, Y, 0.8, RNG.standard_normal(3), ETA_A, ETA_W)
+def test_weight_flow_is_rate_weighted_gradient_of_half_sum_loss(claim, rng):
+    err = chk.weight_flow_error(sn.weight_rhs, X, Y, 0.8, rng.standard_normal(3), ETA_A, ETA_W)
     claim.holds(claim.measure("max abs err, Eqs. (11)-(12) vs -eta * autograd grad of the 1/2-sum "
                               "loss", err, "<=", 1e-12,
                               source=reading("float64 evaluations of the same gradient")),
@@ -69,8 +69,8 @@ def test_weight_flow_is_rate_weighted_gradient_of_half_sum_loss(claim):
 
 
 @pytest.mark.claim("GRQ-Conv-GF")
-def test_gradient_descent_steps_follow_the_flow_at_t_equals_lr_times_steps(claim):
-    a0, w0 = 0.5, RNG.standard_normal(3) * 0.4
+def test_gradient_descent_steps_follow_the_flow_at_t_equals_lr_times_steps(claim, rng):
+    a0, w0 = 0.5, rng.standard_normal(3) * 0.4
     t_end = 2.0
     ref = sn.integrate(X, Y, a0, w0, t_end, eta_a=1.0, eta_w=1.0, t_eval=[0, t_end])
     beta_ref = ref.states["a"][-1] * ref.states["w"][:, -1]
@@ -92,9 +92,9 @@ def test_gradient_descent_steps_follow_the_flow_at_t_equals_lr_times_steps(claim
 
 
 @pytest.mark.claim("GRQ-Def-NTK")
-def test_function_moves_by_minus_ntk_times_residual(claim):
-    a0, w0 = 0.7, RNG.standard_normal(3)
-    x_test = RNG.standard_normal((2, 3))
+def test_function_moves_by_minus_ntk_times_residual(claim, rng):
+    a0, w0 = 0.7, rng.standard_normal(3)
+    x_test = rng.standard_normal((2, 3))
     flow = sn.integrate(X, Y, a0, w0, 1.0, eta_a=ETA_A, eta_w=ETA_W, t_eval=[0, 1.0])
     errs = []
     for t in (0.1, 0.5, 0.9):
@@ -157,7 +157,7 @@ def test_delta_definition_and_fig1_geometry(claim):
 
 
 @pytest.mark.claim("GRQ-Claim-Minima")
-def test_minima_hyperbola_and_saddles(claim):
+def test_minima_hyperbola_and_saddles(claim, rng):
     G, r = X.T @ X, X.T @ Y
     beta_star = np.linalg.solve(G, r)
 
@@ -170,9 +170,9 @@ def test_minima_hyperbola_and_saddles(claim):
         return np.stack([(grad(*np.split(th + h * e, [1])) - grad(*np.split(th - h * e, [1])))
                          / (2 * h) for e in np.eye(4)]).reshape(4, 4)
     at_minima = max(np.linalg.norm(grad(s, beta_star / s)) for s in (-2.0, -0.3, 0.5, 3.0))
-    w_saddle = np.cross(r, RNG.standard_normal(3))            # w^T X^T y = 0
+    w_saddle = np.cross(r, rng.standard_normal(3))            # w^T X^T y = 0
     g_saddle = np.linalg.norm(grad(0.0, w_saddle))
-    g_nonsaddle = np.linalg.norm(grad(0.0, RNG.standard_normal(3)))
+    g_nonsaddle = np.linalg.norm(grad(0.0, rng.standard_normal(3)))
     eig = np.linalg.eigvalsh(hessian(0.0, w_saddle))
     ends = []
     for k in range(6):

@@ -1,18 +1,20 @@
 """The sigmoidal mode law shared by BL Eq. (7), BA Eq. (3) and MHS Eq. (7), its per-layer
 ODEs (MHS-A-Mode) and its hitting time (BL Eq. (13), MHS-A-Time)."""
+from dataclasses import asdict
+
 import numpy as np
 import pytest
 import sympy as sp
 
-from numerics.ode import integrate_flow
+from numerics.mode_flows import aligned_flow, layer_flow_drift
 
 from theory import mode_law as ml
 from theory.registry import REGISTRY
-from verify.checks import mode_law as checks
+from verify.checks import mode_law as mode_checks
 from verify.checks.symbolic import is_zero
 from verify.measurement import exact, paper, reading
 from verify.properties import search
-from verify.strategies import hitting_params, mode_params
+from verify.strategies import HittingParams, ModeParams, hitting_params, mode_params
 
 LAW = ("BL-Eq(7)", "BA-Eq(3)", "MHS-A-Eq(7)")
 
@@ -23,15 +25,15 @@ S, D, A0, TAU = np.array([1.5, 0.6, 0.2]), np.array([0.8, 1.7, 0.3]), np.array([
 
 @pytest.mark.claim(*LAW)
 def test_closed_form_solves_the_mode_ode(claim):
-    results = {cid: checks.symbolic_solution(REGISTRY[cid].printed) for cid in LAW}
+    results = {cid: mode_checks.symbolic_solution(REGISTRY[cid].printed) for cid in LAW}
     claim.holds(*(claim.measure(f"{cid}: {what}", ok, "==", True, source=exact("sympy simplify"))
                   for cid, r in results.items() for what, ok in r.items()))
 
 
 @pytest.mark.claim(*LAW)
 def test_closed_form_matches_the_matrix_flow_from_aligned_balanced_init(claim):
-    t, modes, drift = checks.aligned_flow(5, 3, 4, S, D, A0, TAU)
-    err = checks.matrix_flow_error(ml.trajectory, t, modes, S, D, A0, TAU)
+    t, modes, drift = aligned_flow(5, 3, 4, S, D, A0, TAU)
+    err = mode_checks.matrix_flow_error(ml.trajectory, t, modes, S, D, A0, TAU)
     claim.holds(
         claim.measure("max rel err, Eq. vs full matrix flow", err, "<=", 1e-8,
                       source=reading("solve_ivp at rtol 1e-10, formula at 50 digits")),
@@ -43,11 +45,11 @@ def test_closed_form_matches_the_matrix_flow_from_aligned_balanced_init(claim):
 @pytest.mark.claim(*LAW)
 def test_closed_form_matches_the_scalar_ode_everywhere(claim):
     result = search(
-        lambda p: checks.scalar_ode_error(ml.trajectory, **p), ("<=", 1e-8),
-        examples=[dict(p=dict(s=1.0, d=1.0, a0=1.0, tau=1.0)),        # stationary at the plateau
-                  dict(p=dict(s=1e-3, d=10.0, a0=2e-5, tau=1e5)),     # slow, nearly s -> 0
-                  dict(p=dict(s=10.0, d=1e-3, a0=1e-4, tau=1.0)),     # nearly d -> 0
-                  dict(p=dict(s=0.5, d=2.0, a0=0.5, tau=7.0))],       # decaying from 2 s/d
+        lambda p: mode_checks.scalar_ode_error(ml.trajectory, **asdict(p)), ("<=", 1e-8),
+        examples=[dict(p=ModeParams(s=1.0, d=1.0, a0=1.0, tau=1.0)),  # stationary at the plateau
+                  dict(p=ModeParams(s=1e-3, d=10.0, a0=2e-5, tau=1e5)),  # slow, nearly s -> 0
+                  dict(p=ModeParams(s=10.0, d=1e-3, a0=1e-4, tau=1.0)),  # nearly d -> 0
+                  dict(p=ModeParams(s=0.5, d=2.0, a0=0.5, tau=7.0))],  # decaying from 2 s/d
         p=mode_params())
     claim.holds(claim.measure("worst rel err of Eq. vs solve_ivp of tau a' = 2a(s-da), a0 up to "
                               "2 s/d (decaying too)", result,
@@ -58,10 +60,10 @@ def test_closed_form_matches_the_scalar_ode_everywhere(claim):
 def test_closed_form_needs_an_aligned_balanced_init(claim):
     """BA states the law for any init ('a_0 the singular values at initialization'); the law is
     exact for an aligned balanced init and misses an aligned but unbalanced one with the same a0."""
-    t, modes, _ = checks.aligned_flow(5, 3, 4, S, D, A0, TAU)
-    balanced = checks.matrix_flow_error(ml.trajectory, t, modes, S, D, A0, TAU)
-    t, modes, drift = checks.aligned_flow(5, 3, 4, S, D, A0, TAU, imbalance=3.0)
-    unbalanced = checks.matrix_flow_error(ml.trajectory, t, modes, S, D, A0, TAU)
+    t, modes, _ = aligned_flow(5, 3, 4, S, D, A0, TAU)
+    balanced = mode_checks.matrix_flow_error(ml.trajectory, t, modes, S, D, A0, TAU)
+    t, modes, drift = aligned_flow(5, 3, 4, S, D, A0, TAU, imbalance=3.0)
+    unbalanced = mode_checks.matrix_flow_error(ml.trajectory, t, modes, S, D, A0, TAU)
     tolerance = reading("solve_ivp at rtol 1e-10, formula at 50 digits")
     claim.holds_if(
         REGISTRY["BA-Eq(3)"].condition,
@@ -93,10 +95,8 @@ def test_layer_odes_conserve_balance_along_the_flow(claim):
     dw1, dw2 = form.dw1, form.dw2
     f = sp.lambdify((ml.w1, ml.w2, ml.s, ml.d, ml.tau), (dw1, dw2))
     s, d, tau = 0.9, 1.7, 2.3
-    flow = integrate_flow(lambda t, p: dict(zip(("w1", "w2"), f(p["w1"], p["w2"], s, d, tau))),
-                          {"w1": 0.3, "w2": -0.05}, 40.0,
-                          conserved={"w1^2 - w2^2": lambda p: p["w1"] ** 2 - p["w2"] ** 2})
-    claim.holds(claim.measure("drift of (w1)^2 - (w2)^2", flow.drift["w1^2 - w2^2"], "<=", 1e-9,
+    drift = layer_flow_drift(lambda w1, w2: f(w1, w2, s, d, tau), 0.3, -0.05, 40.0)
+    claim.holds(claim.measure("drift of (w1)^2 - (w2)^2", drift, "<=", 1e-9,
                               source=reading("integrator rtol 1e-10 over ~20 characteristic times")),
                 note=f"unbalanced start (w1, w2) = (0.3, -0.05), s={s}, d={d}, tau={tau}")
 
@@ -104,9 +104,9 @@ def test_layer_odes_conserve_balance_along_the_flow(claim):
 @pytest.mark.claim("BL-Eq(13)")
 def test_hitting_time_needs_the_threshold_below_the_plateau(claim):
     printed = REGISTRY["BL-Eq(13)"].printed
-    solves = checks.hitting_time_solves(printed)
-    inside = search(lambda p: checks.hitting_time_error(printed, **p), ("<=", 1e-8),
-                    examples=[dict(p=dict(s=1.0, d=1.0, a0=1e-3, rho=1e-3, tau=1.0))],
+    solves = mode_checks.hitting_time_solves(printed)
+    inside = search(lambda p: mode_checks.hitting_time_error(printed, **asdict(p)), ("<=", 1e-8),
+                    examples=[dict(p=HittingParams(s=1.0, d=1.0, a0=1e-3, rho=1e-3, tau=1.0))],
                     p=hitting_params())
     # Outside the domain: a0 < s/d <= rho.  The paper says the log argument is 'always > 1'.
     s, d, a0, rho, tau = 1.0, 2.0, 0.01, 0.75, 3.0
@@ -128,11 +128,11 @@ def test_hitting_time_needs_the_threshold_below_the_plateau(claim):
 def test_time_to_reach_inverts_the_trajectory(claim):
     printed = REGISTRY["MHS-A-Time"].printed
     derivative = sp.diff(printed, ml.rho) - ml.tau / (2 * ml.rho * (ml.s - ml.rho * ml.d))
-    result = search(lambda p: checks.hitting_time_error(printed, **p), ("<=", 1e-8),
-                    examples=[dict(p=dict(s=0.5, d=2.0, a0=0.5, rho=0.26, tau=7.0))],
+    result = search(lambda p: mode_checks.hitting_time_error(printed, **asdict(p)), ("<=", 1e-8),
+                    examples=[dict(p=HittingParams(s=0.5, d=2.0, a0=0.5, rho=0.26, tau=7.0))],
                     p=hitting_params())
     claim.holds(claim.measure("pi(t(w_f)) - w_f simplifies to 0",
-                              checks.hitting_time_solves(printed), "==", True,
+                              mode_checks.hitting_time_solves(printed), "==", True,
                               source=exact("sympy simplify")),
                 claim.measure("dt/dw_f - tau/(2 w_f (lambda - w_f delta)) simplifies to 0",
                               is_zero(derivative), "==", True, source=exact("sympy simplify")),
