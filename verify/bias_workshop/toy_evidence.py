@@ -12,7 +12,7 @@ import numpy as np
 
 from numerics.bias import alignment as al
 from numerics.bias import stats
-from numerics.bias.experiments import INIT_STD, N_HID, TASKS, grid, scale, simulate
+from numerics.bias.experiments import INIT_STD, N_HID, TASKS, pair, scale
 from numerics.bias.representations import linear_cka
 from verify.bias.exp_checks import (SHIFTS, hierarchy_alignment, representation_alignment,
                                     xor_early_alignment)
@@ -81,13 +81,7 @@ def xor_early_gaps(runs):
 def rate_pair(task: str, scale_name: str, factor: float):
     """The runs of ``pair(task, scale_name)`` with the learning rate times ``factor`` (same
     seeds, same horizon in t/tau): a step-size sensitivity check."""
-    sc = scale(scale_name)
-    make, t_end = TASKS[task]
-    X, Y = make()
-    cc, ss = grid((1.0, 0.0), range(sc.seeds))
-    return {act: simulate(task, X, Y, activation=act, cs=cc, seeds=ss, lr=sc.lr * factor,
-                          t_end=t_end, records_per_tau=sc.records_per_tau)
-            for act in ("linear", "relu")}
+    return pair(task, scale_name, lr=scale(scale_name).lr * factor)
 
 
 def xor_rate_sensitivity(runs, slower):
