@@ -137,6 +137,16 @@ def fig8_measurements(claim, runs):
                            words)]
 
 
+def decide_fig8(claim, runner, setup):
+    """Fig 8 from ``runner("cifar10", preprocessing)`` runs: untested when the CIFAR-10 folder is
+    absent (the runner gives None), else decided by its measurements."""
+    runs = {prep: runner("cifar10", prep) for prep in ("pixel", "standard")}
+    if any(r is None for r in runs.values()):
+        claim.untested(NO_DATA.format("CIFAR-10"), setup=setup)
+        return
+    claim.reproduced(*fig8_measurements(claim, runs), setup=setup)
+
+
 @pytest.mark.claim("BL-Fig8")
 def test_cifar_bias_drives_alignment(claim):
     """Fig 8 is CIFAR-10 only: without ``$CLAIMS_DATA_DIR`` it is untested; with it, the reduced
@@ -146,11 +156,7 @@ def test_cifar_bias_drives_alignment(claim):
            "batch": 10_000, "learning rate": 0.04 / 10_000, "seeds": 3}
     setup = Setup(scale="ci", ran=ran, paper=dict(CIFAR_PAPER), paper_source=CIFAR_SOURCE,
                   cost=CIFAR_COST)
-    runs = {prep: real_runs("cifar10", prep) for prep in ("pixel", "standard")}
-    if any(r is None for r in runs.values()):
-        claim.untested(NO_DATA.format("CIFAR-10"), setup=setup)
-        return
-    claim.reproduced(*fig8_measurements(claim, runs), setup=setup)
+    decide_fig8(claim, real_runs, setup)
 
 
 @pytest.mark.full
@@ -163,11 +169,7 @@ def test_full_scale_cifar_fig8(claim):
     ran = {**CIFAR_PAPER, "seeds": 5, "horizon": "3 epochs = 30 t/tau", "dtype": "float32"}
     setup = Setup(scale="full", ran=ran, paper=dict(CIFAR_PAPER), paper_source=CIFAR_SOURCE,
                   cost=CIFAR_COST)
-    runs = {prep: paper_image_runs("cifar10", prep) for prep in ("pixel", "standard")}
-    if any(r is None for r in runs.values()):
-        claim.untested(NO_DATA.format("CIFAR-10"), setup=setup)
-        return
-    claim.reproduced(*fig8_measurements(claim, runs), setup=setup)
+    decide_fig8(claim, paper_image_runs, setup)
 
 
 @pytest.mark.claim("BL-Def-Prep")
