@@ -16,7 +16,8 @@ import pytest
 from theory.registry import REGISTRY, load_all
 from verify.report import record as R
 from verify.report.pdf import width, wrap
-from verify.report.text import clean, measurement_line
+from verify.measurement import measurement_line
+from verify.report.text import clean
 
 load_all()
 

@@ -25,7 +25,7 @@ def main(argv=None) -> int:
     show.add_argument("--reports-dir", default="reports", type=Path)
     args = parser.parse_args(argv)
     registry = load_all()
-    from verify.report.text import did_you_mean  # the run record's reader shares the wording
+    from theory.names import did_you_mean
     if args.command == "show":
         if args.id not in registry:
             print(did_you_mean(args.id, [c.id for c in registry], "claim"), file=sys.stderr)

@@ -14,6 +14,7 @@ from functools import cache
 from pathlib import Path
 
 from theory.conventions import MEAN_HALF, SUM_HALF, Convention, LossNorm
+from theory.names import suggest
 
 
 @dataclass(frozen=True)
@@ -112,7 +113,4 @@ def paper(key: str) -> Paper:
     try:
         return PAPERS[key]
     except KeyError:
-        import difflib
-        near = difflib.get_close_matches(str(key), list(PAPERS), n=1)
-        hint = f" (did you mean {near[0]!r}?)" if near else ""
-        raise ValueError(f"paper={key!r} is not one of {sorted(PAPERS)}{hint}") from None
+        raise ValueError(f"paper={key!r} is not known; {suggest(key, PAPERS)}") from None

@@ -168,6 +168,19 @@ def as_json_list(items):
     return as_json(items)
 
 
+def measurement_line(m: dict, with_source: bool = True) -> str:
+    """One measurement record: role, name, value against its criterion, passed or FAILED, source."""
+    role = f"{m['role']}: " if m.get("role") else ""
+    over = f" over {m['examples']} examples" if m.get("examples") is not None else ""
+    mark = "passed" if m.get("passed") else "FAILED"
+    text = f"{role}{m['name']}: {fmt(m.get('value'))}{over} {m.get('criterion', '')} {mark}"
+    if with_source and m.get("source"):
+        text += f" ({m['source']})"
+    if m.get("counterexample"):
+        text += f"; counterexample {m['counterexample']}"
+    return text
+
+
 @dataclass(frozen=True)
 class Measurement:
     """One condition a check tested.  Make it with :func:`measure`, never by hand."""
@@ -186,10 +199,7 @@ class Measurement:
         return source_kind(self.source) in DECISIVE_KINDS
 
     def text(self) -> str:
-        over = f" over {self.examples} examples" if self.examples is not None else ""
-        mark = "passed" if self.passed else "FAILED"
-        cex = f"; counterexample {self.counterexample}" if self.counterexample else ""
-        return f"{self.name}: {fmt(self.value)}{over} {self.criterion} {mark} ({self.source}){cex}"
+        return measurement_line(self.as_dict())
 
     def as_dict(self) -> dict:
         record = {"name": self.name, "value": as_json(self.value), "criterion": self.criterion,

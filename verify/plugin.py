@@ -28,7 +28,7 @@ import pytest
 
 from verify.outcome import ClaimRecorder, ClaimResult
 from verify.profiles import register_profiles
-from verify.report.text import did_you_mean
+from theory.names import did_you_mean
 
 register_profiles()
 
@@ -154,7 +154,7 @@ def _moved(record: dict, previous: dict | None) -> str:
                 lines.append(f"moved: {m['name']}: {'passed' if before[m['name']] else 'failed'} "
                              f"before, {'passed' if m['passed'] else 'failed'} now")
     if not lines:
-        from verify.report.text import measurement_line
+        from verify.measurement import measurement_line
         lines = [f"deciding: {measurement_line(m)}" for m in record["measurements"]
                  if not m["passed"]][:5]
     return "".join(line + "\n" for line in lines)

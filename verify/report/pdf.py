@@ -31,8 +31,8 @@ from matplotlib.ft2font import FT2Font  # noqa: E402
 from theory.registry import PAPERS, REGISTRY, TITLES  # noqa: E402
 from theory.verdicts import PRECEDENCE  # noqa: E402
 from verify.measurement import fmt  # noqa: E402
-from verify.report.text import (clean, measurement_line, provenance_line, run_line,  # noqa: E402
-                                setup_lines)
+from verify.measurement import measurement_line  # noqa: E402
+from verify.report.text import clean, provenance_line, run_line, setup_lines  # noqa: E402
 
 COLOURS = {"holds": "#4caf50", "defined": "#90a4ae", "holds-if": "#fbc02d", "erratum": "#fb8c00",
            "fails": "#e53935", "not-reproduced": "#8e24aa", "inconclusive": "#9e9e9e",

@@ -11,7 +11,8 @@ import textwrap
 from pathlib import Path
 
 from verify.report import record as R
-from verify.report.text import clean, measurement_line, run_line, setup_lines
+from verify.measurement import measurement_line
+from verify.report.text import clean, run_line, setup_lines
 
 WIDTH = 100
 

@@ -7,10 +7,9 @@ short lists), so every report quotes a value and its criterion the same way.
 """
 from __future__ import annotations
 
-import difflib
 import re
 
-from verify.measurement import fmt
+from verify.measurement import fmt, measurement_line
 
 GREEK = {
     "alpha": "α", "beta": "β", "gamma": "γ", "delta": "δ", "epsilon": "ε", "varepsilon": "ε",
@@ -104,23 +103,6 @@ def _accent(text: str, accent: str) -> str:
     return text + ACCENTS[accent] if len(text) == 1 else f"{accent}({text})"
 
 
-def source_kind(source: str) -> str:
-    return str(source).split(":", 1)[0].split(" ", 1)[0]
-
-
-def measurement_line(m: dict, with_source: bool = True) -> str:
-    """One measurement record: role, name, value against its criterion, passed or FAILED, source."""
-    role = f"{m['role']}: " if m.get("role") else ""
-    over = f" over {m['examples']} examples" if m.get("examples") is not None else ""
-    mark = "passed" if m.get("passed") else "FAILED"
-    text = f"{role}{m['name']}: {fmt(m.get('value'))}{over} {m.get('criterion', '')} {mark}"
-    if with_source and m.get("source"):
-        text += f" ({m['source']})"
-    if m.get("counterexample"):
-        text += f"; counterexample {m['counterexample']}"
-    return text
-
-
 def deviation_line(d: dict) -> str:
     harmless = f", shown harmless by '{d['shown_harmless_by']}'" if d.get("shown_harmless_by") else ""
     return f"{d['setting']}: ran {fmt(d.get('ran'))}, paper {fmt(d.get('paper'))}{harmless}"
@@ -164,17 +146,3 @@ def selection_text(selection: dict | None) -> str:
     parts = [f"{key} {', '.join(map(str, value)) if isinstance(value, list) else value}"
              for key, value in selection.items() if value]
     return "; ".join(parts) if parts else "all claims"
-
-
-def did_you_mean(value: str, choices, what: str) -> str:
-    """A usage message for an unknown ``value``: the closest choices, or all of them if few."""
-    choices = sorted(choices)
-    close = difflib.get_close_matches(value, choices, n=3, cutoff=0.5)
-    if not close:
-        folded = {c.lower().replace("_", "").replace("(", "").replace(")", ""): c for c in choices}
-        key = value.lower().replace("_", "").replace("(", "").replace(")", "")
-        close = [folded[k] for k in difflib.get_close_matches(key, list(folded), n=3, cutoff=0.6)]
-    hint = (f"did you mean {' or '.join(repr(c) for c in close)}?" if close else
-            f"valid: {', '.join(choices)}" if len(choices) <= 12 else
-            f"{len(choices)} are registered; list them with 'python -m theory'")
-    return f"{what} {value!r} is not known; {hint}"
