@@ -2,7 +2,8 @@
 import numpy as np
 import pytest
 
-from theory.conventions import CONVENTIONS, MEAN_HALF, SUM_HALF, LossNorm, flow_time, tau
+from theory.conventions import MEAN_HALF, SUM_HALF, LossNorm, flow_time, tau
+from theory.papers import PAPERS
 
 
 def test_tau_is_one_over_p_lr_for_the_sum_loss_papers():
@@ -27,9 +28,8 @@ def test_dropping_the_half_doubles_the_clock():
 
 
 def test_every_paper_has_a_convention_with_its_clock_in_words():
-    assert set(CONVENTIONS) == {"bias", "bias_workshop", "rich_quick", "haste_slowly",
-                                "lazy_rich"}
-    assert all(c.clock for c in CONVENTIONS.values()) and SUM_HALF.factor(4) == 0.5
+    assert set(PAPERS) == {"bias", "bias_workshop", "rich_quick", "haste_slowly", "lazy_rich"}
+    assert all(p.convention.clock for p in PAPERS.values()) and SUM_HALF.factor(4) == 0.5
 
 
 @pytest.mark.parametrize("args, message", [

@@ -10,7 +10,6 @@ conversion :func:`flow_time` maps training steps to the paper's dimensionless ti
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 
 import numpy as np
@@ -51,25 +50,6 @@ class Convention:
     train: LossNorm
     clock: str
     experiments: LossNorm | None = None
-
-
-class _Conventions(Mapping):
-    """paper key -> :class:`Convention`, read from the paper records (``theory.papers``)."""
-
-    def __getitem__(self, key):
-        from theory.papers import PAPERS
-        return PAPERS[key].convention
-
-    def __iter__(self):
-        from theory.papers import PAPERS
-        return iter(PAPERS)
-
-    def __len__(self):
-        from theory.papers import PAPERS
-        return len(PAPERS)
-
-
-CONVENTIONS = _Conventions()
 
 
 def convention(paper: str) -> Convention:

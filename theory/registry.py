@@ -144,11 +144,7 @@ class Claim:
         """The expected verdict of a run at ``scale`` (``expected_full`` under ``full`` if set)."""
         if scale not in ("ci", "full"):
             raise ValueError(f"scale={scale!r} is not 'ci' or 'full'")
-        return _baseline(self, scale)
-
-
-def _baseline(claim: "Claim", scale: str) -> str:
-    return claim.expected_full if scale == "full" and claim.expected_full else claim.expected
+        return self.expected_full if scale == "full" and self.expected_full else self.expected
 
 
 def catalogue_ids() -> dict[str, str]:

@@ -16,7 +16,7 @@ import torch
 
 from numerics.rich_quick import relu_training as rt
 from numerics.train import gd_step
-from theory.conventions import CONVENTIONS
+from theory.conventions import convention
 
 CONFIGS = ((1e-2, -1.0), (1e-2, 0.0), (1e-2, 1.0))
 SEEDS = (0, 1, 2, 3)
@@ -82,6 +82,6 @@ def one_gd_step(member: int = 0):
     m = initial_model().member(member)
     before = m.W1[0].numpy().copy(), m.W2[0, 0].numpy().copy()
     gd_step(m, torch.as_tensor(X), torch.as_tensor(y)[None, :], RAN["learning rate"],
-            CONVENTIONS["rich_quick"].train)
+            convention("rich_quick").train)
     return before, (m.W1[0].numpy(), m.W2[0, 0].numpy()), X, y, RAN["learning rate"]
 

@@ -7,11 +7,11 @@ from numerics.lazy_rich import solution as so
 from numerics.lazy_rich.init import balance, lambda_balanced_init, layer_singular_values, weights_from_product
 from numerics.lazy_rich.tasks import random_task, task_svd, whitened_inputs
 from numerics.lazy_rich.training import train_linear
-from theory.conventions import CONVENTIONS, MEAN_HALF
+from theory.conventions import MEAN_HALF, convention
 
 
 def test_convention_is_half_mean_loss_with_tau_one_over_lr():
-    conv = CONVENTIONS["lazy_rich"]
+    conv = convention("lazy_rich")
     assert conv.flow == MEAN_HALF and conv.train == MEAN_HALF
 
 

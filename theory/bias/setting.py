@@ -28,7 +28,7 @@ SETTING = register(
               r"Y\tilde X^T/P, \tilde\Sigma^x = \tilde X\tilde X^T/P (Eq. 3)",
     printed=setting, expected="defined",
     notes="N is the sample count in Eq. 16/L574 but the hidden width in F.4; the suite reads "
-          "L574's N as P (theory.conventions CONVENTIONS['bias']).")
+          "L574's N as P (theory.conventions.convention('bias')).")
 
 #: BL-Def-Aug: augmented input and weights (L191-L193).
 augmentation = {

@@ -21,7 +21,8 @@ register(id="MHS-Eq(2)", paper=P, where="Sec 2, Eq. (2), L55; App A.2 L382", kin
          title="GDLN loss (mean, 1/(2N))",
          statement=r"L = \frac{1}{2N}\sum_i\sum_{v\in Out}\|y_v^i - h_v^i\|^2",
          expected="defined",
-         notes="The experiments and App A use the 1/2-sum loss instead (MHS-E0; CONVENTIONS).")
+         notes="The experiments and App A use the 1/2-sum loss instead (MHS-E0; "
+               "theory.conventions.convention('haste_slowly')).")
 register(id="MHS-Eq(3)", paper=P, where="Sec 2, Eq. (3), L59-L61; App A.2 Eq. (8)",
          kind="identity", title="path-form gradient with tau = 1/(N eps)",
          statement=r"\tau \frac{dW_e}{dt} = -\frac{\partial L}{\partial W_e} = \sum_{p\in P(e)} "

@@ -1,7 +1,7 @@
 """Global conventions of "Get rich quick" (catalogue Sec 0): loss and clock, the rate-weighted
 NTK, kernel distance, the conserved quantity and its regime names, and the "WLOG eta_a eta_w = 1".
 
-The loss/clock itself lives in ``theory.conventions.CONVENTIONS['rich_quick']`` (flow: 1/2-sum
+The loss/clock itself lives in ``theory.conventions.convention('rich_quick')`` (flow: 1/2-sum
 loss, ``d theta/dt = -eta_theta grad L``, t = lr * steps).  App D's experiments train on a "mean
 square loss" of unstated normalisation (catalogue E35/GRQ-Conv-GF); runs that reproduce them pass
 :data:`EXPERIMENT_LOSS` explicitly to ``flow_time``.
