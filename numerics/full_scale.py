@@ -15,30 +15,25 @@ from __future__ import annotations
 
 import argparse
 import json
-import subprocess
 import time
 from pathlib import Path
 
 import numpy as np
 import torch
 
-from numerics.models import default_device
+from numerics.machine import device_name, git_commit
 
 RECORDS = Path("reports/paper_scale")
 
 
 def machine() -> dict:
-    dev = default_device()
-    return {"device": torch.cuda.get_device_name(0) if dev.type == "cuda" else "cpu",
-            "torch_threads": torch.get_num_threads(), "torch": torch.__version__}
+    return {"device": device_name(), "torch_threads": torch.get_num_threads(),
+            "torch": torch.__version__}
 
 
 def commit() -> str:
-    try:
-        return subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True,
-                              check=True).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown"
+    sha, dirty = git_commit()
+    return sha + ("+changes" if dirty else "")
 
 
 def timed(fn) -> dict:

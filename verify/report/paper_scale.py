@@ -7,25 +7,15 @@
 from __future__ import annotations
 
 import json
-import platform
 from pathlib import Path
 
 from theory.verdicts import strongest
 
 
-def device() -> str:
-    try:
-        import torch
-        if torch.cuda.is_available():
-            return f"cuda: {torch.cuda.get_device_name(0)}"
-    except ImportError:
-        pass
-    return f"cpu: {platform.processor() or platform.machine()}"
-
-
 def write_record(reports_dir: Path, item, results, ids, seconds: float) -> Path | None:
     """The record of full-scale test ``item`` from the checks it recorded (none: nothing written)."""
-    from verify.report.record import git_commit, now
+    from numerics.machine import device_name, git_commit
+    from verify.report.record import now
     claims = {}
     for cid in ids:
         checks = [c for c in results.get(cid).checks if c.test == item.name] if cid in results else []
@@ -40,8 +30,8 @@ def write_record(reports_dir: Path, item, results, ids, seconds: float) -> Path 
         claims[cid] = entry
     if not claims:
         return None
-    commit, dirty = git_commit(Path(__file__).resolve().parents[2])
-    doc = {"experiment": item.nodeid.split("@")[0], "claims": claims, "device": device(),
+    commit, dirty = git_commit()
+    doc = {"experiment": item.nodeid.split("@")[0], "claims": claims, "device": device_name(),
            "wall_seconds": round(seconds, 1), "commit": commit + ("+changes" if dirty else ""),
            "date": now()}
     from verify.report.figures import slug

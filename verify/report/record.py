@@ -16,8 +16,9 @@ from __future__ import annotations
 import datetime
 import json
 import platform
-import subprocess
 from pathlib import Path
+
+from numerics.machine import git_commit
 
 SUITE = "learning-dynamics-claims"
 FORMAT = 2
@@ -39,17 +40,6 @@ def versions() -> dict[str, str]:
     return {"python": platform.python_version(), "numpy": numpy.__version__,
             "scipy": scipy.__version__, "sympy": sympy.__version__, "mpmath": mpmath.__version__,
             "torch": torch.__version__, "matplotlib": matplotlib.__version__}
-
-
-def git_commit(root: Path) -> tuple[str, bool]:
-    """The checked-out commit and whether tracked files differ from it ('unknown' outside git)."""
-    def git(*args):
-        return subprocess.run(["git", *args], cwd=root, capture_output=True, text=True,
-                              timeout=20, check=True).stdout.strip()
-    try:
-        return git("rev-parse", "HEAD"), bool(git("status", "--porcelain", "--untracked-files=no"))
-    except (OSError, subprocess.SubprocessError):
-        return "unknown", False
 
 
 def provenance(*, root: Path, profile: str, scale: str, selection: dict, command: str) -> dict:
