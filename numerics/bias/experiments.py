@@ -174,18 +174,6 @@ def c_sweep(scale_name: str = "ci", cs=(0.0, 0.1, 0.5, 1.0, 2.0, 5.0), n_seeds: 
     return pair("hierarchy4", scale_name, cs=tuple(cs), n_seeds=n_seeds, lr=lr)
 
 
-@cache
-def width_sweep(scale_name: str = "ci", widths=(16, 32, 64, 128), n_seeds: int = 5):
-    """Linear networks of several widths against the width-64 ReLU network, both with hidden
-    bias c = 1, on the hierarchical task (BA-T7 toy proxy).  Returns {width: linear Run}."""
-    sc = scale(scale_name)
-    X, Y = hierarchy(2)
-    cc, ss = grid((1.0,), range(n_seeds))
-    return {w: simulate("hierarchy4", X, Y, activation="linear", cs=cc, seeds=ss, lr=sc.lr,
-                        t_end=30.0, n_hid=w, records_per_tau=sc.records_per_tau)
-            for w in widths}
-
-
 def no_dead_unit_pair(lr: float = 5e-3, steps: int = 4000, seeds=(0, 1, 2),
                       bias_shift: float = 1.0):
     """BL-Def-G's limiting case: linear and ReLU networks on the 4-item hierarchy (c = 1) from the

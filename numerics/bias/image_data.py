@@ -1,7 +1,6 @@
 """Image data for BL Figs 1, 7, 8 and BA-T6/T7 in the papers' layout: real MNIST and grayscale
-CIFAR-10 (read by the shared ``numerics.image_data``) and scikit-learn's 8x8 digits as
-(n_pixels, n_images) float64 in [0, 1] with integer labels, and the two preprocessings of
-BL-Def-Prep.
+CIFAR-10 (read by the shared ``numerics.image_data``) as (n_pixels, n_images) float64 in [0, 1]
+with integer labels, and the two preprocessings of BL-Def-Prep.
 """
 from __future__ import annotations
 
@@ -20,16 +19,6 @@ def load_cifar10(folder, split: str = "train"):
     """(X (1024, n) grayscale in [0, 1], labels (n,)) by ITU-R 601 luma (BL App C.2)."""
     images, labels = image_data.load_cifar10(folder, split)
     return image_data.as_columns(image_data.grayscale(images)), labels
-
-
-def load_digits_split(n_test: int = 500, seed: int = 0):
-    """scikit-learn's 8x8 digits as the MNIST stand-in: (Xtr, ytr, Xte, yte), pixels / 16 in
-    [0, 1], a seeded random split with ``n_test`` test images (BL App E uses 500)."""
-    from sklearn.datasets import load_digits
-    d = load_digits()
-    order = np.random.default_rng(seed).permutation(len(d.target))
-    X, y = d.data[order].T / 16.0, d.target[order]
-    return X[:, n_test:], y[n_test:], X[:, :n_test], y[:n_test]
 
 
 def one_hot(labels, n_classes: int = 10) -> np.ndarray:

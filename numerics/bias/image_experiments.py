@@ -82,17 +82,6 @@ def run_images(Xtr, ytr, Xte, yte, *, activation, seeds, n_hid, lr_times_p, t_en
                     np.asarray(ranks), P)
 
 
-@cache
-def digits_runs(prep: str, scale_name: str = "ci"):
-    """Linear and ReLU runs on the digits stand-in with preprocessing ``prep`` (BL-Def-Prep)."""
-    Xtr, ytr, Xte, yte = image_data.load_digits_split()
-    Xtr, Xte = image_data.preprocess(Xtr, Xte, prep)
-    seeds, n_hid, t_end = (range(3), 64, 30.0) if scale_name == "ci" else (range(5), 512, 200.0)
-    return {act: run_images(Xtr, ytr, Xte, yte, activation=act, seeds=seeds, n_hid=n_hid,
-                            lr_times_p=0.04, t_end=t_end)
-            for act in ("linear", "relu")}
-
-
 def run_images_sgd(Xtr, ytr, Xte, yte, *, activation, seeds, n_hid, lr, batch=64,
                    stop_loss=0.025, max_epochs=200, records_per_epoch=4, data_seed=0,
                    dtype=torch.float32,
