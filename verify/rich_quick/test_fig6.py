@@ -31,14 +31,6 @@ COST = {"GRQ-Exp-Fig6a": "3 alphas x 8 runs x 500 epochs of LeNet-5 on 60k MNIST
                          "steps; the paper reports ~12 A100-hours, ~6 hours on one H100"}
 
 
-@pytest.fixture
-def ci_scale(request):
-    """Skip a ci reduction under ``--scale=full``: there the paper-scale run of the same panel
-    decides, and a ci 'inconclusive' would outrank its verdict (PRECEDENCE)."""
-    if request.config.getoption("--scale") == "full":
-        pytest.skip("the full-scale test of this panel decides under --scale=full")
-
-
 def _setup(cid, scale, ran):
     return Setup(scale=scale, ran=ran, paper=PAPER_SETTINGS[cid], paper_source=PAPER_SOURCES[cid],
                  cost=COST[cid])
@@ -139,7 +131,7 @@ def _alpha_axis(ax, alphas):
 
 
 @pytest.mark.claim("GRQ-Exp-Fig6a")
-def test_kernel_movement_tracks_activation_changes(claim, report_figure, ci_scale):
+def test_kernel_movement_tracks_activation_changes(claim, report_figure):
     ms, setup, note, (alphas, S, ham, r) = kernel_panel(claim)
     claim.reproduced(*ms, setup=setup, note=note)
     fig, axes = plt.subplots(1, 3, figsize=(8, 3))
@@ -176,7 +168,7 @@ def test_the_laplacian_kernel_of_eq_129(claim):
 
 
 @pytest.mark.claim("GRQ-Exp-Fig6b")
-def test_filter_smoothness_against_alpha(claim, report_figure, ci_scale):
+def test_filter_smoothness_against_alpha(claim, report_figure):
     ms, setup, note, (alphas, rough, r) = filters_panel(claim)
     claim.reproduced(*ms, setup=setup, note=note)
     if idata.data_dir() is None:
@@ -193,7 +185,7 @@ def test_filter_smoothness_against_alpha(claim, report_figure, ci_scale):
 
 
 @pytest.mark.claim("GRQ-Exp-Fig6c")
-def test_rhm_sample_complexity_against_alpha(claim, report_figure, ci_scale):
+def test_rhm_sample_complexity_against_alpha(claim, report_figure):
     ms, setup, note, (alphas, sizes, acc) = hierarchy_panel(claim)
     claim.reproduced(*ms, setup=setup, note=note)
     fig, ax = plt.subplots(figsize=(4.5, 3))
@@ -207,13 +199,13 @@ def test_rhm_sample_complexity_against_alpha(claim, report_figure, ci_scale):
 
 
 @pytest.mark.claim("GRQ-Exp-Fig6d")
-def test_grokking_time_against_alpha(claim, ci_scale):
+def test_grokking_time_against_alpha(claim):
     ms, setup, note, _ = grokking_panel(claim)
     claim.reproduced(*ms, setup=setup, note=note)
 
 
 @pytest.mark.claim("GRQ-Fig6")
-def test_fig6_panels_together(claim, ci_scale):
+def test_fig6_panels_together(claim):
     for name, panel in (("a", kernel_panel), ("b", filters_panel), ("c", hierarchy_panel),
                         ("d", grokking_panel)):
         ms, setup, note, _ = panel(claim)
