@@ -10,7 +10,7 @@ losses of the leading ensemble axis at step 0, every ``record_every`` steps and 
 parameterisations of it.
 
 The loss normalisation comes from ``theory.conventions`` (a :class:`LossNorm`), and the time axis
-of the returned :class:`History` is converted to the paper's ``t / tau`` through
+of the returned :class:`numerics.trajectory.Trajectory` is converted to the paper's ``t / tau`` through
 ``theory.conventions.flow_time`` only.  :func:`descend` itself counts time in steps.
 """
 from __future__ import annotations
@@ -23,6 +23,7 @@ import torch
 from tqdm.auto import tqdm
 
 from numerics.models import as_tensor
+from numerics.trajectory import Trajectory
 from theory.conventions import LossNorm, convention, flow_time
 
 PROGRESS_WORK = 200_000   # steps x members from which a progress bar is shown by default
@@ -34,14 +35,6 @@ class Trace:
 
     steps: np.ndarray     # (T,) steps at which records were taken
     loss: np.ndarray      # (T, K) losses of the members at those steps
-    records: dict = field(default_factory=dict)   # name -> (T, K, ...)
-
-
-@dataclass
-class History:
-    steps: np.ndarray            # (T,) steps at which records were taken
-    t_over_tau: np.ndarray       # (T,) the paper's time
-    loss: np.ndarray             # (T, K)
     records: dict = field(default_factory=dict)   # name -> (T, K, ...)
 
 
@@ -141,7 +134,7 @@ def gd_step(model, X, Y, lr, loss: LossNorm) -> torch.Tensor:
 
 
 def train(model, X, Y, *, lr, steps: int, paper: str, loss: LossNorm | None = None,
-          record_every: int = 100, record=None, progress: bool | None = None) -> History:
+          record_every: int = 100, record=None, progress: bool | None = None) -> Trajectory:
     """Train ``model`` (in place) for ``steps`` full-batch GD steps on the paper's loss.
 
     ``lr``: float or (K,) array (one rate per member).  ``record(model) -> dict of tensors`` is
@@ -161,4 +154,4 @@ def train(model, X, Y, *, lr, steps: int, paper: str, loss: LossNorm | None = No
     lr_clock = float(lr_arr) if lr_arr.ndim == 0 else lr_arr[None, :]
     t = flow_time(trace.steps[:, None] if lr_arr.ndim else trace.steps, 1.0, n, paper,
                   loss) * lr_clock
-    return History(trace.steps, t, trace.loss, trace.records)
+    return Trajectory(trace.steps, t, "t/tau", trace.loss, trace.records)

@@ -1,6 +1,7 @@
 # torch cannot be imported twice in one process; pytester's in-process runs drop the modules
 # they imported, so import the heavy ones before any of them runs.
 import matplotlib.pyplot  # noqa: F401
+import pytest
 import torch  # noqa: F401
 
 import verify.report.pdf  # noqa: F401
@@ -10,8 +11,10 @@ pytest_plugins = ["pytester"]
 
 def pytest_configure(config):
     config.addinivalue_line(
-        "markers", "rejects(*ids): this test shows the checks of these exact claims reject a "
-                   "perturbed version (changed constant, flipped sign, dropped factor)")
+        "markers", "rejects(*ids): this test shows the checks of these claims reject a perturbed "
+                   "version (exact claims: a changed constant, flipped sign, dropped factor) or a "
+                   "synthetic counter-scenario (empirical claims: not 'holds', while a scenario "
+                   "that satisfies the paper gives 'holds')")
 
 
 def pytest_collection_finish(session):
@@ -25,3 +28,21 @@ def pytest_collection_finish(session):
                  for item in session.items}
         with open(path, "w") as fh:
             json.dump({k: v for k, v in marks.items() if v}, fh)
+
+
+@pytest.fixture
+def decide():
+    """``decide(*measurements, faithful=True)``: the verdict the empirical verdict rule gives
+    ``measurements`` from a synthetic run that is (or is not) faithful to the paper.  Rejection
+    tests of empirical claims feed it the measurements their evidence functions make from a
+    synthetic counter-scenario (and from one that satisfies the paper)."""
+    from numerics.ran import Config, Ran
+    from verify.measurement import Setup, stated
+    from verify.outcome import ClaimRecorder
+
+    def verdict(*measurements, faithful: bool = True) -> str:
+        ran = Ran.of(Config(scale="full"), "synthetic scenario", setting=1)
+        setup = Setup(ran, {"setting": stated(1 if faithful else 2, "synthetic")},
+                      cost="a synthetic scenario")
+        return ClaimRecorder({}, ["synthetic"]).reproduced(*measurements, setup=setup)
+    return verdict

@@ -1,10 +1,13 @@
 """Verdicts from measurements: each recorder maps measurements to one verdict, the strongest
-verdict wins, and the verdict rule for empirical claims (DESIGN.md) holds on synthetic runs."""
+verdict wins, and the symmetric verdict rule for empirical claims (docs/DESIGN.md) holds on
+synthetic runs."""
 import numpy as np
 import pytest
 
+from numerics.ran import Config, Ran
 from theory.verdicts import PRECEDENCE, strongest
-from verify.measurement import Setup, code, exact, measure, paper, reading
+from verify.measurement import (UNKNOWN, Setup, baseline, code, exact, measure, paper, reading,
+                                released, stated)
 from verify.outcome import ClaimRecorder
 from verify.properties import search
 from hypothesis import strategies as st
@@ -26,10 +29,14 @@ def bad(name="residual"):
     return measure(name, 0.3, "<=", 1e-9, source=TOL)
 
 
-FAITHFUL = Setup("ci", ran={"data": "MNIST", "seeds": 8}, paper={"data": "MNIST", "seeds": 8},
-                 paper_source="L1")
-UNFAITHFUL = Setup("ci", ran={"data": "digits 8x8", "seeds": 2}, paper={"data": "MNIST", "seeds": 8},
-                   paper_source="L1", cost="8 runs x 1e4 steps x 60k images; ~2 min on one GPU")
+def ran(scale="ci", **settings):
+    return Ran.of(Config(scale=scale), "synthetic runner", **settings)
+
+
+PAPER = {"data": stated("MNIST", "L1"), "seeds": stated(8, "L2")}
+COST = "8 runs x 1e4 steps x 60k images; ~2 min on one GPU"
+FAITHFUL = Setup(ran(data="MNIST", seeds=8), PAPER)
+UNFAITHFUL = Setup(ran(data="digits 8x8", seeds=2), PAPER, cost=COST)
 
 
 def test_one_refuting_check_outweighs_confirming_ones():
@@ -78,6 +85,82 @@ def test_a_perturbed_measurement_flips_the_verdict(build):
     assert verdicts[0] != verdicts[1]
 
 
+@pytest.mark.parametrize("value, setup, verdict", [
+    (0.3, FAITHFUL, "holds"), (0.3, UNFAITHFUL, "supported"),
+    (-0.2, FAITHFUL, "not-reproduced"), (-0.2, UNFAITHFUL, "inconclusive")])
+def test_the_rule_is_symmetric_an_unfaithful_run_neither_confirms_nor_refutes(value, setup, verdict):
+    rec, results = recorder()
+    assert rec.reproduced(measure("S(rich) - S(lazy)", value, ">", 0, source=STATED),
+                          setup=setup) == verdict
+    if not setup.faithful:
+        assert COST in results["X-1"].evidence and "data digits 8x8" in results["X-1"].evidence
+
+
+def test_a_claim_decided_by_several_runs_is_faithful_only_if_every_run_is():
+    rec, results = recorder()
+    m = measure("S(rich) - S(lazy)", 0.3, ">", 0, source=STATED)
+    assert rec.reproduced(m, setup=[FAITHFUL, UNFAITHFUL]) == "supported"
+    rec2, results2 = recorder()
+    rec2.reproduced(m, setup=FAITHFUL)
+    rec2.reproduced(m, setup=UNFAITHFUL)
+    assert results2["X-1"].verdict == "supported" and len(results2["X-1"].setups) == 2
+
+
+def test_an_unknown_setting_makes_a_run_unfaithful_unless_shown_harmless():
+    paper_side = dict(PAPER, init=UNKNOWN)
+    run = ran(data="MNIST", seeds=8, init="normal(0, 0.1)")
+    with pytest.raises(ValueError, match="cost must say"):
+        Setup(run, paper_side)
+    setup = Setup(run, paper_side, cost=COST)
+    assert not setup.faithful and setup.unknown == ["init"]
+    assert "the paper does not give it" in setup.text()
+    check = measure("outcome at init std 0.1 and 0.01 agrees", True, "==", True, source=TOL)
+    assert Setup(run, paper_side, sensitivity={"init": check}).faithful
+    fixed = Setup(run, dict(PAPER, init=released("normal(0, 0.1)", "owner/repo/init.py")))
+    assert fixed.faithful and fixed.as_dict()["paper_sources"]["init"] == "code owner/repo/init.py"
+
+
+def test_every_setting_the_run_used_must_be_declared_on_the_papers_side():
+    with pytest.raises(ValueError, match="does not declare the settings \\['init'\\]"):
+        Setup(ran(data="MNIST", seeds=8, init="normal"), PAPER)
+    with pytest.raises(ValueError, match="does not report the settings \\['seeds'\\]"):
+        Setup(ran(data="MNIST"), PAPER)
+    with pytest.raises(TypeError, match="ran must be the numerics.ran.Ran"):
+        Setup({"data": "MNIST", "seeds": 8}, PAPER)
+
+
+def test_readings_alone_decide_nothing_in_either_direction():
+    for value in (0.01, 0.3):
+        rec, results = recorder()
+        verdict = rec.reproduced(measure("theory vs simulation, max rel err", value, "<=", 0.02,
+                                         source=reading("2%: float32 training")), setup=FAITHFUL)
+        assert verdict == "inconclusive"
+        assert "readings decide nothing" in results["X-1"].evidence
+
+
+def test_a_same_run_baseline_decides_both_ways():
+    source = baseline("L171", "close agreement", "the seed-to-seed spread of the ReLU runs")
+    rec, _ = recorder()
+    assert rec.reproduced(measure("GDLN to ReLU distance", 0.1, "<=", 0.2, source=source),
+                          setup=FAITHFUL) == "holds"
+    rec, _ = recorder()
+    assert rec.reproduced(measure("GDLN to ReLU distance", 0.3, "<=", 0.2, source=source),
+                          setup=FAITHFUL) == "not-reproduced"
+
+
+def test_readings_of_an_ambiguous_sentence_that_disagree_are_inconclusive():
+    literal = paper("L900", "small initialization (alpha < 1) is smoother", "alpha < 1 literally")
+    scaled = paper("L900", "small initialization (alpha < 1) is smoother", "D.3 divides by alpha")
+    rec, results = recorder()
+    verdict = rec.reproduced(measure("smoothness", 1.0, ">", 0, source=literal),
+                             measure("smoothness", -1.0, ">", 0, source=scaled), setup=FAITHFUL)
+    assert verdict == "inconclusive" and "ambiguous" in results["X-1"].evidence
+    rec, _ = recorder()
+    assert rec.reproduced(measure("smoothness", 1.0, ">", 0, source=literal),
+                          measure("smoothness", 2.0, ">", 0, source=scaled),
+                          setup=FAITHFUL) == "holds"
+
+
 def test_faithful_run_against_the_stated_direction_is_not_reproduced():
     rec, results = recorder()
     verdict = rec.reproduced(measure("S(rich) - S(lazy)", -0.2, ">", 0, source=STATED), setup=FAITHFUL)
@@ -96,13 +179,12 @@ def test_unfaithful_run_against_the_stated_direction_is_inconclusive_naming_what
 
 def test_a_deviation_shown_harmless_by_a_sensitivity_check_keeps_the_run_faithful():
     check = measure("outcome at 2 and at 8 seeds agrees", 0.01, "<=", 0.05, source=TOL)
-    setup = Setup("ci", ran={"seeds": 2}, paper={"seeds": 8}, paper_source="L1",
-                  sensitivity={"seeds": check})
+    seeds = {"seeds": stated(8, "L2")}
+    setup = Setup(ran(seeds=2), seeds, sensitivity={"seeds": check})
     assert setup.faithful and setup.deviations[0].shown_harmless_by == check.name
     failed = measure("outcome at 2 and at 8 seeds agrees", 0.4, "<=", 0.05, source=TOL)
     with pytest.raises(ValueError, match="cost must say"):
-        Setup("ci", ran={"seeds": 2}, paper={"seeds": 8}, paper_source="L1",
-              sensitivity={"seeds": failed})
+        Setup(ran(seeds=2), seeds, sensitivity={"seeds": failed})
     rec, results = recorder()
     rec.reproduced(measure("S(rich) - S(lazy)", -0.2, ">", 0, source=STATED), setup=setup)
     assert results["X-1"].verdict == "not-reproduced"
@@ -118,14 +200,6 @@ def test_an_invented_threshold_cannot_overturn_the_stated_direction():
     assert "S(rich) / S(lazy): 3 > 20 FAILED" in results["X-1"].evidence
 
 
-def test_a_failed_reading_alone_is_inconclusive_never_not_reproduced():
-    rec, results = recorder()
-    verdict = rec.reproduced(measure("theory vs simulation, max rel err", 0.3, "<=", 0.02,
-                                     source=reading("2%: float32 training")), setup=FAITHFUL)
-    assert verdict == "inconclusive"
-    assert "only the suite's own reading fails" in results["X-1"].evidence
-
-
 def test_the_authors_code_decides_like_the_paper():
     m = measure("loss plateau count", 2, "==", 3, source=code("owner/repo/run.py", "three plateaus"))
     rec, results = recorder()
@@ -136,16 +210,17 @@ def test_deviations_and_faithful_are_computed_from_the_settings():
     assert FAITHFUL.faithful and FAITHFUL.deviations == []
     assert not UNFAITHFUL.faithful
     assert [d.setting for d in UNFAITHFUL.deviations] == ["data", "seeds"]
-    close = Setup("ci", ran={"lr": 1e-4 * (1 + 1e-12)}, paper={"lr": 1e-4}, paper_source="L1")
+    close = Setup(ran(lr=1e-4 * (1 + 1e-12)), {"lr": stated(1e-4, "L3")})
     assert close.faithful
     record = UNFAITHFUL.as_dict()
-    assert {"scale", "faithful", "deviations", "cost"} <= record.keys()
+    assert {"scale", "faithful", "deviations", "cost", "runner", "unknown"} <= record.keys()
 
 
 def test_measurement_records_carry_name_value_criterion_passed_source():
     m = measure("max error", np.array([1e-10, 2e-10]), "<=", 1e-9, source=TOL)
     assert m.as_dict() == {"name": "max error", "value": [1e-10, 2e-10], "criterion": "<= 1e-09",
-                           "passed": True, "source": "reading: synthetic tolerance"}
+                           "passed": True, "source": "reading: synthetic tolerance",
+                           "source_kind": "reading"}
     assert measure("in range", 0.5, "within", (0, 1), source=TOL).passed
     assert not measure("in range", 1.5, "within", (0, 1), source=TOL).passed
     assert measure("sympy residual is zero", True, "==", True, source=exact("simplify")).decisive
@@ -175,13 +250,16 @@ def test_precedence_order_is_the_design_order():
     (lambda: measure("", 1.0, "<=", 1, source=TOL), "name="),
     (lambda: measure("x", float("nan"), "<=", 1, source=TOL), "NaN"),
     (lambda: measure("x", 1.0, "~", 1, source=TOL), "op="),
-    (lambda: measure("x", 1.0, "<=", 1, source="my guess"), "source="),
+    (lambda: measure("x", 1.0, "<=", 1, source="my guess"), "source must be made"),
     (lambda: measure("x", 1.0, source=TOL), "op is required"),
     (lambda: paper("", "words"), "where="),
     (lambda: reading(""), "why="),
-    (lambda: Setup("huge", ran={"a": 1}, paper={"a": 1}, paper_source="L1"), "scale="),
-    (lambda: Setup("ci", ran={}, paper={"a": 1}, paper_source="L1"), "ran lacks"),
-    (lambda: Setup("ci", ran={"a": 2}, paper={"a": 1}, paper_source="L1"), "cost must say"),
+    (lambda: Config(scale="huge"), "scale="),
+    (lambda: Ran.of(Config(scale="ci"), "runner"), "settings must map"),
+    (lambda: Setup(ran(a=2), {"a": stated(1, "L1")}), "cost must say"),
+    (lambda: Setup(ran(a=2), {"a": 1}), "must be stated"),
+    (lambda: reading("why", where="L1"), "where and words"),
+    (lambda: baseline("L1", "close", ""), "against="),
     (lambda: recorder()[0].holds(), "measurements is empty"),
     (lambda: recorder()[0].holds(True), "must hold Measurements"),
     (lambda: recorder()[0].erratum(printed=[], corrected=ok()), "printed is empty"),
@@ -198,11 +276,10 @@ def test_a_paper_scale_run_supersedes_the_reduced_runs_of_its_claim():
     stated = measure("S(rich) - S(lazy)", -0.2, ">", 0, source=STATED)
     rec.reproduced(stated, setup=UNFAITHFUL)
     assert results["X-1"].verdict == "inconclusive"
-    full = Setup("full", ran={"data": "MNIST", "seeds": 8}, paper={"data": "MNIST", "seeds": 8},
-                 paper_source="L1")
+    full = Setup(ran("full", data="MNIST", seeds=8), PAPER)
     rec.reproduced(measure("S(rich) - S(lazy)", 0.3, ">", 0, source=STATED), setup=full)
     assert results["X-1"].verdict == "holds"
-    assert results["X-1"].setup.scale == "full" and "[inconclusive]" in results["X-1"].evidence
+    assert results["X-1"].scale == "full" and "[inconclusive]" in results["X-1"].evidence
     rec.holds(bad("an exact check of the same claim"))
     assert results["X-1"].verdict == "fails"
 

@@ -1,6 +1,9 @@
-"""A check that cannot fail is a defect (DESIGN.md, "Checks that can fail"): every exact claim of
-every paper has a test in ``tests/``, marked ``@pytest.mark.rejects("ID")``, showing that its check
-rejects a perturbed version (a changed constant, a flipped sign, a dropped factor)."""
+"""A check that cannot fail is a defect (docs/DESIGN.md, "Checks that can fail"): every exact
+claim of every paper has a test in ``tests/``, marked ``@pytest.mark.rejects("ID")``, showing that
+its check rejects a perturbed version (a changed constant, a flipped sign, a dropped factor), and
+every empirical claim one showing that its decision, fed a synthetic counter-scenario that
+violates the paper's statement, does not give ``holds`` (and gives ``holds`` for one that
+satisfies it)."""
 import json
 import os
 import subprocess
@@ -12,9 +15,8 @@ import pytest
 from theory.papers import PAPERS
 from theory.registry import load_all
 
-#: kinds with nothing exact to perturb: simulations are decided by the verdict rule, definitions
-#: by their consistency checks
-NOT_EXACT = {"empirical", "definition"}
+#: definitions are decided by their consistency checks; nothing is claimed to perturb
+UNCLAIMED = {"definition"}
 TESTS = Path(__file__).parent
 
 
@@ -36,11 +38,25 @@ def test_rejects_markers_name_registered_claims(rejecting_tests):
     assert not unknown, f"rejects markers name unregistered claims: {unknown}"
 
 
+def _uncovered(paper: str, kinds, rejecting_tests) -> tuple[list[str], list[str]]:
+    covered = {i for ids in rejecting_tests.values() for i in ids}
+    claims = [c.id for c in load_all() if c.paper == paper and kinds(c.kind)]
+    return claims, [i for i in claims if i not in covered]
+
+
 @pytest.mark.parametrize("paper", list(PAPERS))
 def test_every_exact_claim_has_a_test_that_rejects_a_perturbed_version(paper, rejecting_tests):
-    covered = {i for ids in rejecting_tests.values() for i in ids}
-    exact = [c.id for c in load_all() if c.paper == paper and c.kind not in NOT_EXACT]
-    missing = [i for i in exact if i not in covered]
-    assert exact and not missing, (
+    exact, missing = _uncovered(paper, lambda k: k not in UNCLAIMED | {"empirical"},
+                                rejecting_tests)
+    assert not missing, (
         f"{paper}: {len(missing)} of {len(exact)} exact claims have no test marked "
         f"@pytest.mark.rejects(ID) in tests/: {missing}")
+
+
+@pytest.mark.parametrize("paper", list(PAPERS))
+def test_every_empirical_claim_has_a_test_that_feeds_it_a_counter_scenario(paper, rejecting_tests):
+    empirical, missing = _uncovered(paper, lambda k: k == "empirical", rejecting_tests)
+    assert not missing, (
+        f"{paper}: {len(missing)} of {len(empirical)} empirical claims have no test marked "
+        f"@pytest.mark.rejects(ID) in tests/ feeding their decision a synthetic counter-scenario: "
+        f"{missing}")

@@ -48,14 +48,14 @@ def test_an_ensemble_trains_exactly_like_a_loop_over_its_members():
         h = train(alone, X, Y, lr=lrs[k], steps=50, paper="bias", record_every=10)
         assert torch.allclose(alone.W1[0], batched.W1[k], rtol=1e-12, atol=1e-15)
         assert np.allclose(h.loss[:, 0], history.loss[:, k], rtol=1e-12)
-        assert np.allclose(h.t_over_tau, history.t_over_tau[:, k], rtol=1e-14)
+        assert np.allclose(h.time, history.time[:, k], rtol=1e-14)
 
 
-def test_history_time_is_the_papers_t_over_tau():
+def test_trajectory_time_is_the_papers_t_over_tau():
     net = TwoLayerEnsemble.init([0], 3, 4, 2, activation="linear", device="cpu")
     history = train(net, X, Y, lr=0.01, steps=20, paper="bias", record_every=5)
     # bias paper: tau = 1/(P lr) steps on the 1/2-sum loss, P = 5.
-    assert np.allclose(history.t_over_tau, history.steps * 5 * 0.01)
+    assert np.allclose(history.time, history.steps * 5 * 0.01)
     assert history.loss.shape == (5, 1) and history.loss[-1, 0] < history.loss[0, 0]
 
 

@@ -37,6 +37,17 @@ PAPERS = _PaperField("prefix")
 TITLES = _PaperField("title")
 
 
+#: (claim ID, side, part) of every sympy encoding a check has read in this process (part ""
+#: for a side that is one object): an encoding a claim registers and no check reads is a
+#: defect, reported by the claim's verdict item (``unread``).
+READS: set[tuple[str, str, str]] = set()
+
+
+def _is_sympy(value) -> bool:
+    import sympy as sp
+    return isinstance(value, (sp.Basic, sp.MatrixBase))
+
+
 class Forms:
     """The named sympy objects of a printed or corrected form: ``Forms(dw1=..., rhs=...)``.
 
@@ -44,18 +55,22 @@ class Forms:
     is refused, so reordering a form can never silently bind the wrong object.
     """
 
-    __slots__ = ("_named",)
+    __slots__ = ("_named", "_owner")
 
     def __init__(self, **named):
         if not named:
             raise ValueError("Forms needs at least one named object")
         object.__setattr__(self, "_named", dict(named))
+        object.__setattr__(self, "_owner", [])
 
     def __getattr__(self, name):
         try:
-            return object.__getattribute__(self, "_named")[name]
+            value = object.__getattribute__(self, "_named")[name]
         except KeyError:
             raise AttributeError(f"form has no part {name!r}; it has {sorted(self._named)}") from None
+        if _is_sympy(value):
+            READS.update((*owner, name) for owner in object.__getattribute__(self, "_owner"))
+        return value
 
     def __getitem__(self, name):
         return getattr(self, name)
@@ -139,6 +154,33 @@ class Claim:
             raise RegistryError(f"{self.id}: an expected holds-if needs the condition named")
         if not self.where or not self.statement:
             raise RegistryError(f"{self.id}: where and statement are required")
+        for side in ("printed", "corrected"):
+            form = object.__getattribute__(self, side)
+            if isinstance(form, Forms):
+                form._owner.append((self.id, side))
+
+    def __getattribute__(self, name):
+        value = object.__getattribute__(self, name)
+        if name in ("printed", "corrected") and _is_sympy(value):
+            READS.add((object.__getattribute__(self, "id"), name, ""))
+        return value
+
+    def encodings(self) -> list[tuple[str, str]]:
+        """(side, part) of every sympy object the claim registers (part "" for a bare object)."""
+        out = []
+        for side in ("printed", "corrected"):
+            form = object.__getattribute__(self, side)
+            if isinstance(form, Forms):
+                out += [(side, k) for k, v in object.__getattribute__(form, "_named").items()
+                        if _is_sympy(v)]
+            elif _is_sympy(form):
+                out.append((side, ""))
+        return out
+
+    def unread(self) -> list[str]:
+        """The encodings of this claim that no check has read in this process."""
+        return [f"{side}.{part}" if part else side for side, part in self.encodings()
+                if (self.id, side, part) not in READS]
 
     def baseline(self, scale: str = "ci") -> str:
         """The expected verdict of a run at ``scale`` (``expected_full`` under ``full`` if set)."""

@@ -11,11 +11,16 @@ ERRATUM = "erratum"
 FAILS = "fails"
 NOT_REPRODUCED = "not-reproduced"
 INCONCLUSIVE = "inconclusive"
+#: an empirical claim whose stated criteria all pass in a run that is not faithful to the paper
+#: (the mirror of ``inconclusive``): agreement, but not yet confirmation
+SUPPORTED = "supported"
 UNTESTED = "untested"
 
 #: Every verdict, strongest first: when several checks of one claim disagree, the first in this
-#: order wins (one refuting check outweighs any number of confirming ones).
-PRECEDENCE = (FAILS, NOT_REPRODUCED, ERRATUM, HOLDS_IF, INCONCLUSIVE, UNTESTED, DEFINED, HOLDS)
+#: order wins (one refuting check outweighs any number of confirming ones, and one unfaithful
+#: run keeps a claim ``supported`` however many faithful runs confirm its other parts).
+PRECEDENCE = (FAILS, NOT_REPRODUCED, ERRATUM, HOLDS_IF, INCONCLUSIVE, UNTESTED, SUPPORTED, DEFINED,
+              HOLDS)
 VERDICTS = frozenset(PRECEDENCE)
 
 #: The claim kinds of DESIGN.md.

@@ -1,75 +1,127 @@
-"""Measurements and setups: the data every verdict rests on (DESIGN.md, "reports/claims.json").
+"""Measurements and setups: the data every verdict rests on (docs/DESIGN.md, "The record").
 
 A :class:`Measurement` is one condition a check tested: what was measured (``name``), the
 measured ``value``, the ``criterion`` it was held to (operator and threshold), whether it
-``passed``, and the ``source`` of the criterion.  ``passed`` is always computed here from the
-value and the criterion, never handed in, so a tolerance is written once, at the call of
-:func:`measure`, and every text that quotes it (evidence, reports, regression messages) is
-generated from the record.
+``passed``, the ``source`` of the criterion, and ``details``: the absolute values behind a
+relative criterion (the two means behind a p-value, the two gaps behind their ratio).
+``passed`` is always computed here from the value and the criterion, never handed in.
 
-Sources say who chose the criterion, one of four kinds:
+A :class:`Source` says whose criterion it is, one of five kinds:
 
-* :func:`paper` -- the paper's own words, with their line (decides an empirical claim);
+* :func:`paper` -- a direction or number the paper states, with its line and words (decides);
 * :func:`code` -- the authors' released code, where the paper is silent (decides likewise);
-* :func:`exact` -- an exact computation whose only criterion is equality (a sympy residual 0);
-* :func:`reading` -- a number the suite had to choose, with why (a float tolerance, a ratio).
+* :func:`exact` -- an exact computation whose only criterion is equality (decides);
+* :func:`baseline` -- the paper's qualitative words ("close agreement", "inactive") decided
+  against a baseline measured in the same run (seed-to-seed spread, a null or ablated model),
+  which can fail both ways (decides);
+* :func:`reading` -- a comparison or number the suite built, even when it quotes the paper
+  (never decides on its own, in either direction).
 
-A :class:`Setup` is what an empirical check ran beside the paper's settings; the deviations
-and ``faithful`` are computed by comparing the two, so no check can declare itself faithful.
+Where a sentence of the paper is ambiguous, each reading is measured with ``interpretation=``
+set; the verdict rule (``verify.outcome``) says when the readings disagree.
+
+A :class:`Setup` is what an empirical run ran (a ``numerics.ran.Ran``, made by the runner)
+beside the paper's value of every setting the claim depends on (:func:`stated`, :func:`released`
+or :data:`UNKNOWN`); the deviations and ``faithful`` are computed by comparing the two, so no
+check can declare itself faithful.
 """
 from __future__ import annotations
 
 import math
 import operator
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-SOURCE_KINDS = ("paper", "code", "exact", "reading")
-#: Source kinds that state what the paper claims (or does, in its code): only these decide an
-#: empirical claim against the paper (DESIGN.md, "The verdict rule for empirical claims").
-DECISIVE_KINDS = ("paper", "code", "exact")
-SCALES = ("ci", "full")
+from numerics.ran import Ran
+
+SOURCE_KINDS = ("paper", "code", "exact", "baseline", "reading")
+#: Source kinds whose criterion states what the paper claims (or does, in its code, or what a
+#: same-run baseline makes of its words): only these decide an empirical claim.
+DECISIVE_KINDS = ("paper", "code", "exact", "baseline")
 
 
-def paper(where: str, words: str) -> str:
-    """A criterion taken from the paper: ``where`` (line, equation or figure) and its ``words``."""
-    return _source("paper", where, words, "where", "words", quote=True)
+def _text(value, argument: str) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise ValueError(f"{argument}={value!r} must be a non-empty string")
+    return value.strip()
 
 
-def code(where: str, what: str) -> str:
-    """A setting or criterion from the authors' released code (repository/file), where the paper is silent."""
-    return _source("code", where, what, "where", "what")
+@dataclass(frozen=True)
+class Source:
+    """Whose criterion a measurement is held to.  Make it with :func:`paper`, :func:`code`,
+    :func:`exact`, :func:`baseline` or :func:`reading`."""
+
+    kind: str
+    where: str = ""            # line, equation, figure; repository/file for code
+    text: str = ""             # the paper's words (paper, baseline); what (code, exact); why (reading)
+    quote: str = ""            # reading: the paper's words it reads, with their line in ``where``
+    against: str = ""          # baseline: what the same run measured to compare with
+    interpretation: str = ""   # paper, baseline: which reading of an ambiguous sentence
+
+    def __post_init__(self):
+        if self.kind not in SOURCE_KINDS:
+            raise ValueError(f"kind={self.kind!r} is not one of {SOURCE_KINDS}")
+
+    @property
+    def decisive(self) -> bool:
+        return self.kind in DECISIVE_KINDS
+
+    def __str__(self) -> str:
+        where = f" {self.where}" if self.where else ""
+        if self.kind in ("paper", "baseline"):
+            body = f'"{self.text}"'
+        elif self.kind == "reading" and self.quote:
+            body = f'{self.text}; reads "{self.quote}"'
+        else:
+            body = self.text
+        if self.against:
+            body += f", against {self.against}"
+        if self.interpretation:
+            body += f" [reading: {self.interpretation}]"
+        return f"{self.kind}{where}: {body}"
+
+    def as_dict(self) -> dict:
+        return {k: v for k, v in (("kind", self.kind), ("where", self.where), ("text", self.text),
+                                  ("quote", self.quote), ("against", self.against),
+                                  ("interpretation", self.interpretation)) if v}
 
 
-def exact(what: str) -> str:
+def paper(where: str, words: str, interpretation: str = "") -> Source:
+    """A direction or number the paper states: ``where`` (line, equation, figure), its ``words``.
+    ``interpretation`` names the reading measured when the sentence is ambiguous."""
+    return Source("paper", _text(where, "where"), _text(words, "words"),
+                  interpretation=interpretation.strip())
+
+
+def code(where: str, what: str) -> Source:
+    """A setting or criterion from the authors' released code (repository/file), where the paper
+    is silent."""
+    return Source("code", _text(where, "where"), _text(what, "what"))
+
+
+def exact(what: str) -> Source:
     """An exact computation: the criterion is equality (a residual that simplifies to 0)."""
-    return _source("exact", "", what, "", "what")
+    return Source("exact", text=_text(what, "what"))
 
 
-def reading(why: str) -> str:
-    """A number the suite chose: say ``why`` (e.g. 'integrator rtol 1e-10 x 100')."""
-    return _source("reading", "", why, "", "why")
+def baseline(where: str, words: str, against: str, interpretation: str = "") -> Source:
+    """The paper's qualitative ``words`` (no number given) decided against ``against``, a
+    baseline measured in the same run: the seed-to-seed spread of one network, a null or an
+    ablated model.  The comparison can fail both ways."""
+    return Source("baseline", _text(where, "where"), _text(words, "words"),
+                  against=_text(against, "against"), interpretation=interpretation.strip())
 
 
-def _source(kind, where, text, where_arg, text_arg, quote=False) -> str:
-    if where_arg and (not isinstance(where, str) or not where.strip()):
-        raise ValueError(f"{where_arg}={where!r} must say where in the paper or code")
-    if not isinstance(text, str) or not text.strip():
-        raise ValueError(f"{text_arg}={text!r} must be a non-empty string")
-    body = f'"{text}"' if quote else text
-    return f"{kind} {where}: {body}" if where else f"{kind}: {body}"
-
-
-def source_kind(source: str) -> str:
-    """The kind of a source string made by :func:`paper`, :func:`code`, :func:`exact` or :func:`reading`."""
-    if isinstance(source, str):
-        head = source.split(":", 1)[0].split(" ", 1)[0]
-        if head in SOURCE_KINDS and ":" in source:
-            return head
-    raise ValueError(f"source={source!r} must be made by paper(), code(), exact() or reading() "
-                     f"(one of {SOURCE_KINDS})")
+def reading(why: str, where: str = "", words: str = "") -> Source:
+    """A comparison or number the suite built: say ``why``; ``where`` and ``words`` quote the
+    paper's sentence it reads, if any.  A reading never decides an empirical claim."""
+    if bool(where) != bool(words):
+        raise ValueError("where and words go together: the line and the words the reading quotes")
+    return Source("reading", where.strip(), _text(why, "why"),
+                  quote=_text(words, "words") if words else "")
 
 
 def _within(value, bounds):
@@ -189,21 +241,27 @@ class Measurement:
     value: Any
     criterion: str
     passed: bool
-    source: str
+    source: Source
     examples: int | None = None
     counterexample: str = ""
+    details: Mapping[str, Any] = field(default_factory=dict)
 
     @property
     def decisive(self) -> bool:
-        """Whether the criterion states the paper's claim (not a number the suite chose)."""
-        return source_kind(self.source) in DECISIVE_KINDS
+        """Whether the criterion states the paper's claim (not a comparison the suite built)."""
+        return self.source.decisive
 
     def text(self) -> str:
         return measurement_line(self.as_dict())
 
     def as_dict(self) -> dict:
         record = {"name": self.name, "value": as_json(self.value), "criterion": self.criterion,
-                  "passed": self.passed, "source": self.source}
+                  "passed": self.passed, "source": str(self.source),
+                  "source_kind": self.source.kind}
+        if self.source.interpretation:
+            record["interpretation"] = self.source.interpretation
+        if self.details:
+            record["details"] = as_json(dict(self.details))
         if self.examples is not None:
             record["examples"] = self.examples
         if self.counterexample:
@@ -211,22 +269,30 @@ class Measurement:
         return record
 
 
-def measure(name: str, value, op: str | None = None, threshold=None, *, source: str) -> Measurement:
+def measure(name: str, value, op: str | None = None, threshold=None, *, source: Source,
+            details: Mapping | None = None) -> Measurement:
     """Record ``value`` against ``value <op> threshold``; ``passed`` is computed here.
 
     ``value`` may be a number, a bool, a string (with ``==``), an array (every element must
-    pass) or a :class:`verify.properties.SearchResult`, which carries its own criterion, worst
-    value and example count.  A NaN value is an error, never a silent pass or fail.
+    pass: unanimity) or a :class:`verify.properties.SearchResult`, which carries its own
+    criterion, worst value and example count.  ``details`` holds the absolute values behind a
+    relative criterion.  A NaN value is an error, never a silent pass or fail.
     """
     if not isinstance(name, str) or not name.strip():
         raise ValueError(f"name={name!r} must say what was measured")
-    source_kind(source)
+    if not isinstance(source, Source):
+        raise TypeError(f"source must be made by paper(), code(), exact(), baseline() or "
+                        f"reading(), got {type(source).__name__}")
+    if details is not None and not isinstance(details, Mapping):
+        raise TypeError("details must map names to the absolute values behind the criterion")
+    details = dict(details or {})
     from verify.properties import SearchResult
     if isinstance(value, SearchResult):
         if op is not None or threshold is not None:
             raise ValueError("op/threshold: a SearchResult carries its own criterion; pass neither")
         return Measurement(name, value.worst, str(value.criterion), value.ok, source,
-                           examples=value.examples, counterexample=value.counterexample)
+                           examples=value.examples, counterexample=value.counterexample,
+                           details=details)
     if op is None:
         raise ValueError("op is required: the criterion's operator, one of " + str(sorted(OPS)))
     if hasattr(value, "detach"):
@@ -235,7 +301,8 @@ def measure(name: str, value, op: str | None = None, threshold=None, *, source: 
         value = np.asarray(value)
     _check_finite(value, f"value of {name!r}")
     criterion = Criterion(op, threshold)
-    return Measurement(name, as_json(value), str(criterion), criterion.test(value), source)
+    return Measurement(name, as_json(value), str(criterion), criterion.test(value), source,
+                       details=details)
 
 
 def _same(a, b) -> bool:
@@ -249,55 +316,105 @@ def _same(a, b) -> bool:
 
 
 @dataclass(frozen=True)
+class Stated:
+    """The paper's value of one setting, and where it comes from (the paper, or the authors'
+    released code where the paper is silent)."""
+
+    value: Any
+    source: Source
+
+    def __post_init__(self):
+        if self.source.kind not in ("paper", "code"):
+            raise ValueError("a setting's value comes from the paper or the authors' code")
+
+
+class _Unknown:
+    """A setting the claim depends on that neither the paper nor the authors' code fixes."""
+
+    def __repr__(self) -> str:
+        return "UNKNOWN"
+
+    def __reduce__(self):
+        return "UNKNOWN"
+
+
+#: The paper's side of a setting it does not give (and no released code fixes): a run that
+#: depends on it is not faithful unless a same-run sensitivity check shows it harmless.
+UNKNOWN = _Unknown()
+
+
+def stated(value, where: str) -> Stated:
+    """A setting the paper gives: its ``value`` and ``where`` (line, table, figure)."""
+    return Stated(value, Source("paper", _text(where, "where"), "setting"))
+
+
+def released(value, where: str) -> Stated:
+    """A setting the paper does not give but the authors' released code fixes (repo/file)."""
+    return Stated(value, Source("code", _text(where, "where"), "setting"))
+
+
+@dataclass(frozen=True)
 class Deviation:
     setting: str
     ran: Any
     paper: Any
     shown_harmless_by: str = ""
 
+    @property
+    def unknown(self) -> bool:
+        return self.paper is UNKNOWN
+
     def as_dict(self) -> dict:
-        record = {"setting": self.setting, "ran": as_json(self.ran), "paper": as_json(self.paper)}
+        record = {"setting": self.setting, "ran": as_json(self.ran),
+                  "paper": "unknown" if self.unknown else as_json(self.paper)}
         if self.shown_harmless_by:
             record["shown_harmless_by"] = self.shown_harmless_by
         return record
 
     def text(self) -> str:
         harmless = f", shown harmless by '{self.shown_harmless_by}'" if self.shown_harmless_by else ""
-        return f"{self.setting} {fmt(self.ran)} (paper {fmt(self.paper)}{harmless})"
+        paper_side = "the paper does not give it" if self.unknown else f"paper {fmt(self.paper)}"
+        return f"{self.setting} {fmt(self.ran)} ({paper_side}{harmless})"
 
 
 @dataclass(frozen=True)
 class Setup:
-    """What an empirical check ran, beside the paper's settings.
+    """What an empirical run ran, beside the paper's settings.
 
-    ``ran`` and ``paper`` map each setting the claim depends on (data set, sizes, init scale,
-    learning rate, horizon in the paper's own clock, seeds, dtype) to its value; every key of
-    ``paper`` must appear in ``ran``.  ``paper_source`` says where the paper's values come from
-    (the paper's lines; the authors' released code where the paper is silent).  ``sensitivity``
-    maps a deviating setting to a measurement from the same run showing that the deviation does
-    not move the outcome (it counts only if it passed).  ``cost`` says what a faithful run costs
-    (runs x steps x size; minutes on one GPU) and is required when the run is not faithful.
+    ``ran`` is the :class:`numerics.ran.Ran` its runner returned.  ``paper`` declares every
+    setting the claim depends on: :func:`stated` (the paper gives it), :func:`released` (the
+    authors' code fixes it) or :data:`UNKNOWN`; its keys must be exactly the settings of ``ran``,
+    so nothing the run used goes unlisted.  ``sensitivity`` maps a deviating setting to a
+    measurement from the same run showing that the deviation does not move the deciding
+    numbers (it counts only if it passed).  ``cost`` says what a faithful run needs and costs
+    (runs x steps x size; minutes on 2 CPU cores or one GPU), required when the run is not
+    faithful.  ``name`` tells the runs of a multi-run claim apart (a panel, a network).
     """
 
-    scale: str
-    ran: dict
-    paper: dict
-    paper_source: str
-    sensitivity: dict = field(default_factory=dict)
+    ran: Ran
+    paper: Mapping[str, Any]
     cost: str = ""
+    sensitivity: Mapping[str, Measurement] = field(default_factory=dict)
+    name: str = ""
 
     def __post_init__(self):
-        if self.scale not in SCALES:
-            raise ValueError(f"scale={self.scale!r} is not one of {SCALES}")
-        if not isinstance(self.paper, dict) or not self.paper:
-            raise ValueError("paper must map at least one setting the claim depends on to its value")
-        if not isinstance(self.ran, dict):
-            raise ValueError("ran must be a dict of the settings that ran")
-        missing = sorted(set(self.paper) - set(self.ran))
+        if not isinstance(self.ran, Ran):
+            raise TypeError("ran must be the numerics.ran.Ran its runner returned (what ran is "
+                            f"recorded by what runs), got {type(self.ran).__name__}")
+        if not isinstance(self.paper, Mapping) or not self.paper:
+            raise ValueError("paper must declare every setting the claim depends on")
+        for key, value in self.paper.items():
+            if value is not UNKNOWN and not isinstance(value, Stated):
+                raise TypeError(f"paper[{key!r}] must be stated(...), released(...) or UNKNOWN")
+        missing, unlisted = sorted(set(self.paper) - set(self.ran.settings)), \
+            sorted(set(self.ran.settings) - set(self.paper))
         if missing:
-            raise ValueError(f"ran lacks the settings {missing} that paper names: say what ran")
-        if not isinstance(self.paper_source, str) or not self.paper_source.strip():
-            raise ValueError("paper_source must say where the paper's settings come from")
+            raise ValueError(f"the run ({self.ran.runner}) does not report the settings {missing} "
+                             "that paper declares")
+        if unlisted:
+            raise ValueError(f"paper does not declare the settings {unlisted} that the run "
+                             f"({self.ran.runner}) used: give each as stated(), released() or "
+                             "UNKNOWN")
         deviating = {d.setting for d in self._raw_deviations()}
         for key, m in self.sensitivity.items():
             if key not in deviating:
@@ -305,12 +422,21 @@ class Setup:
             if not isinstance(m, Measurement):
                 raise ValueError(f"sensitivity[{key!r}] must be a Measurement from measure()")
         if not self.faithful and not self.cost.strip():
-            raise ValueError("cost must say what a faithful run costs (runs x steps x size; "
-                             "minutes on one GPU) when the run deviates from the paper")
+            raise ValueError("cost must say what a faithful run needs and costs (runs x steps x "
+                             "size; minutes on 2 CPU cores or one GPU) when the run deviates")
+
+    @property
+    def scale(self) -> str:
+        return self.ran.scale
 
     def _raw_deviations(self):
-        return [Deviation(k, self.ran[k], v) for k, v in self.paper.items()
-                if not _same(self.ran[k], v)]
+        out = []
+        for key, value in self.paper.items():
+            if value is UNKNOWN:
+                out.append(Deviation(key, self.ran.settings[key], UNKNOWN))
+            elif not _same(self.ran.settings[key], value.value):
+                out.append(Deviation(key, self.ran.settings[key], value.value))
+        return out
 
     @property
     def deviations(self) -> list[Deviation]:
@@ -321,8 +447,13 @@ class Setup:
         return out
 
     @property
+    def unknown(self) -> list[str]:
+        return [k for k, v in self.paper.items() if v is UNKNOWN]
+
+    @property
     def faithful(self) -> bool:
-        """True when every deviation is shown harmless by a passed sensitivity measurement."""
+        """True when every deviation (and unknown setting) is shown harmless by a passed
+        sensitivity measurement of the same run."""
         return all(d.shown_harmless_by for d in self.deviations)
 
     @property
@@ -332,14 +463,21 @@ class Setup:
 
     def text(self) -> str:
         devs = "; ".join(d.text() for d in self.deviations) or "none"
-        return (f"{self.scale} run, {'faithful' if self.faithful else 'not faithful'}; "
+        name = f"{self.name}: " if self.name else ""
+        return (f"{name}{self.scale} run, {'faithful' if self.faithful else 'not faithful'}; "
                 f"deviations: {devs}")
 
     def as_dict(self) -> dict:
-        record = {"scale": self.scale, "faithful": self.faithful,
+        record = {"scale": self.scale, "faithful": self.faithful, "runner": self.ran.runner,
                   "deviations": [d.as_dict() for d in self.deviations],
-                  "ran": as_json(self.ran), "paper": as_json(self.paper),
-                  "paper_source": self.paper_source}
+                  "unknown": self.unknown,
+                  "ran": as_json(dict(self.ran.settings)),
+                  "paper": {k: "unknown" if v is UNKNOWN else as_json(v.value)
+                            for k, v in self.paper.items()},
+                  "paper_sources": {k: f"{v.source.kind} {v.source.where}" for k, v in self.paper.items()
+                                    if v is not UNKNOWN}}
+        if self.name:
+            record["name"] = self.name
         if self.sensitivity:
             record["sensitivity"] = [m.as_dict() for m in self.sensitivity.values()]
         if self.cost:

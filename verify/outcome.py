@@ -1,4 +1,4 @@
-"""Checks and their aggregation into one verdict per claim (DESIGN.md, "A claim").
+"""Checks and their aggregation into one verdict per claim (docs/DESIGN.md, "A claim").
 
 A verify test measures; it never writes a verdict in.  It records each condition it tested with
 ``claim.measure(name, value, op, threshold, source=...)`` (see :mod:`verify.measurement`) and
@@ -10,11 +10,24 @@ hands the measurements to one recorder method, which turns them into the verdict
 * ``reproduced(*ms, setup=...)``: an empirical claim, under the verdict rule below;
 * ``inconclusive(why, ...)``, ``untested(why, ...)``.
 
-The verdict rule for empirical claims (DESIGN.md): the measurements whose criterion comes from
-the paper (or the authors' code) decide.  When they all pass, the claim holds, whatever the
-suite's own readings add.  When one fails, the claim is ``not-reproduced`` only if the setup is
-faithful; otherwise ``inconclusive``, naming the deviations and what a faithful run costs.  A
-failed reading alone never gives ``not-reproduced``.
+The verdict rule for empirical claims (docs/DESIGN.md), symmetric in its two directions: the
+decisive measurements (criteria from the paper's words, the authors' code, an exact computation
+or a same-run baseline; never the suite's readings) decide, and only a faithful run settles:
+
+==========================  ====================  =====================
+decisive measurements       faithful run          run not faithful
+==========================  ====================  =====================
+all pass                    ``holds``             ``supported``
+one fails                   ``not-reproduced``    ``inconclusive``
+none (readings only)        ``inconclusive``      ``inconclusive``
+readings of an ambiguous    ``inconclusive``      ``inconclusive``
+sentence disagree
+==========================  ====================  =====================
+
+A run is faithful when every deviation from the paper's settings, unknown settings included, is
+shown harmless by a sensitivity measurement of the same run; a check decided by several runs is
+faithful only if every one is.  ``supported`` and ``inconclusive`` name what is missing and what
+a faithful run costs.
 
 The evidence text of a check is generated from its measurements and setup, never written
 beside them.  :func:`aggregate` decides a claim by the strongest verdict among its checks
@@ -23,6 +36,7 @@ beside them.  :func:`aggregate` decides a claim by the strongest verdict among i
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import partial
 
 from theory import verdicts as V
 from verify.measurement import Measurement, Setup, measure
@@ -36,7 +50,7 @@ class Check:
     note: str = ""
     counterexample: str = ""
     condition: str = ""
-    setup: Setup | None = None
+    setups: tuple[Setup, ...] = ()
     why: str = ""
 
     @property
@@ -44,9 +58,13 @@ class Check:
         parts = [self.note] if self.note else []
         parts += [self.why] if self.why else []
         parts += [(f"{role}: " if role else "") + m.text() for role, m in self.measurements]
-        if self.setup is not None:
-            parts.append(self.setup.text())
+        parts += [s.text() for s in self.setups]
         return "; ".join(parts)
+
+    @property
+    def scale(self) -> str:
+        """'full' when a run of this check was at paper scale, else 'ci'."""
+        return "full" if any(s.scale == "full" for s in self.setups) else "ci"
 
 
 @dataclass
@@ -60,10 +78,9 @@ class ClaimResult:
         """The checks that decide the claim.  A faithful paper-scale run supersedes the reduced
         runs of the same claim: when a check ran at scale ``full``, the ci-scale empirical checks
         stay in the evidence but no longer decide."""
-        full = [c for c in self.checks if c.setup is not None and c.setup.scale == "full"]
-        if not full:
+        if not any(c.scale == "full" for c in self.checks):
             return self.checks
-        return [c for c in self.checks if c.setup is None or c.setup.scale == "full"]
+        return [c for c in self.checks if not c.setups or c.scale == "full"]
 
     @property
     def verdict(self) -> str:
@@ -92,10 +109,14 @@ class ClaimResult:
                 for c in self._ordered() for role, m in c.measurements]
 
     @property
-    def setup(self) -> Setup | None:
-        """The setup of the deciding check (or of the first check that has one)."""
-        with_setup = [c for c in self._ordered() if c.setup is not None]
-        return with_setup[0].setup if with_setup else None
+    def setups(self) -> list[tuple[str, Setup]]:
+        """(test, setup) of every run behind the claim, the deciding checks' first."""
+        return [(c.test, s) for c in self._ordered() for s in c.setups]
+
+    @property
+    def scale(self) -> str:
+        """'full' when a paper-scale run decides the claim, else 'ci'."""
+        return "full" if any(c.scale == "full" for c in self.deciding_checks) else "ci"
 
     @property
     def counterexample(self) -> str:
@@ -128,6 +149,33 @@ def _group(value, argument: str) -> list[Measurement]:
 
 def _failed_text(ms) -> str:
     return "; ".join(m.text() for m in ms if not m.passed)
+
+
+def _setups(setup, optional: bool = False) -> tuple[Setup, ...]:
+    if setup is None and optional:
+        return ()
+    out = tuple(setup) if isinstance(setup, (list, tuple)) else (setup,)
+    if not out or not all(isinstance(s, Setup) for s in out):
+        raise TypeError("setup must be a verify.measurement.Setup (or one per run): what ran "
+                        "beside the paper")
+    return out
+
+
+def _by_interpretation(decisive) -> dict[str, bool]:
+    """interpretation -> whether every measurement under it passed (ambiguous sentences only)."""
+    out: dict[str, bool] = {}
+    for m in decisive:
+        if m.source.interpretation:
+            out[m.source.interpretation] = out.get(m.source.interpretation, True) and m.passed
+    return out
+
+
+def _unfaithful(setups) -> str:
+    missing = [(s.name, d) for s in setups for d in s.missing]
+    costs = sorted({s.cost for s in setups if not s.faithful})
+    return ("the run is not faithful: missing " + "; ".join(
+        (f"{name}: " if name else "") + d.text() for name, d in missing)
+        + "; a faithful run needs " + " / ".join(costs))
 
 
 class ClaimRecorder:
@@ -199,37 +247,47 @@ class ClaimRecorder:
         return self._add(V.HOLDS_IF, tagged, note, condition=condition,
                          counterexample=counterexample or _failed_text(w))
 
-    def reproduced(self, *measurements, setup: Setup, note: str = "") -> str:
-        """An empirical claim, decided by the verdict rule of the module docstring."""
-        if not isinstance(setup, Setup):
-            raise TypeError("setup must be a verify.measurement.Setup: what ran beside the paper")
+    def reproduced(self, *measurements, setup, note: str = "") -> str:
+        """An empirical claim, decided by the verdict rule of the module docstring.  ``setup``
+        is a :class:`Setup`, or one per run when several runs decide the claim."""
+        setups = _setups(setup)
         ms = _group(list(measurements), "measurements")
         tagged = [("stated" if m.decisive else "reading", m) for m in ms]
         decisive = [m for m in ms if m.decisive]
-        refuted = [m for m in decisive if not m.passed]
-        if not refuted and (decisive or all(m.passed for m in ms)):
-            return self._add(V.HOLDS, tagged, note, setup=setup)
-        if refuted and setup.faithful:
-            return self._add(V.NOT_REPRODUCED, tagged, note, setup=setup,
-                             counterexample=_failed_text(refuted))
+        faithful = all(s.faithful for s in setups)
+        add = partial(self._add, measurements=tagged, note=note, setups=setups)
+        if not decisive:
+            return add(V.INCONCLUSIVE, why="no criterion from the paper, its code, an exact "
+                       "computation or a same-run baseline was measured; the suite's own readings "
+                       "decide nothing on their own, in either direction")
+        plain = [m for m in decisive if not m.source.interpretation]
+        refuted = [m for m in plain if not m.passed]
+        readings = _by_interpretation(decisive)
+        if not refuted and len({ok for ok in readings.values()}) > 1:
+            return add(V.INCONCLUSIVE, why="the paper's sentence is ambiguous and its readings "
+                       "disagree: " + "; ".join(f"under '{k}' it {'holds' if ok else 'fails'}"
+                                                for k, ok in readings.items()))
+        refuted += [m for m in decisive if m.source.interpretation and not m.passed]
+        if faithful:
+            if refuted:
+                return add(V.NOT_REPRODUCED, counterexample=_failed_text(refuted))
+            return add(V.HOLDS)
+        unfaithful = _unfaithful(setups)
         if refuted:
-            why = ("the paper's stated outcome is not seen, but the run is not faithful: missing "
-                   + "; ".join(d.text() for d in setup.missing) + f"; a faithful run costs {setup.cost}")
-        else:
-            why = ("only the suite's own reading fails (no criterion from the paper decides), "
-                   "which cannot alone overturn the claim")
-        return self._add(V.INCONCLUSIVE, tagged, note, setup=setup, why=why)
+            return add(V.INCONCLUSIVE, why="the paper's stated outcome is not seen, but " + unfaithful)
+        return add(V.SUPPORTED, why="every stated criterion passes, but " + unfaithful)
 
-    def inconclusive(self, why: str, *measurements, setup: Setup | None = None) -> str:
+    def inconclusive(self, why: str, *measurements, setup=None) -> str:
         if not isinstance(why, str) or not why.strip():
             raise ValueError("why must say what is missing to decide the claim")
         ms = _flatten(list(measurements), "measurements")
-        return self._add(V.INCONCLUSIVE, [("", m) for m in ms], setup=setup, why=why)
+        return self._add(V.INCONCLUSIVE, [("", m) for m in ms], setups=_setups(setup, optional=True),
+                         why=why)
 
-    def untested(self, why: str, setup: Setup | None = None) -> str:
+    def untested(self, why: str, setup=None) -> str:
         if not isinstance(why, str) or not why.strip():
             raise ValueError("why must name what is absent (data set, hardware)")
-        return self._add(V.UNTESTED, [], setup=setup, why=why)
+        return self._add(V.UNTESTED, [], setups=_setups(setup, optional=True), why=why)
 
 
 def aggregate(results: dict[str, ClaimResult]) -> dict[str, tuple[str, str]]:

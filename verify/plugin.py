@@ -104,8 +104,9 @@ def pytest_configure(config):
     config.addinivalue_line("markers", "full: a full-scale reproduction (runs only with --scale=full)")
     _check_hypothesis_profile(config)
     register_profiles(Path(str(config.rootpath)))
-    from theory.registry import PAPERS, load_all
+    from theory.registry import PAPERS, READS, load_all
     registry = load_all()
+    READS.clear()  # what theory reads of itself while registering is no check's evaluation
     for key in config.getoption("--paper"):
         if key not in PAPERS:
             raise pytest.UsageError("--paper: " + did_you_mean(key, list(PAPERS), "paper"))
@@ -193,7 +194,13 @@ class VerdictItem(pytest.Item):
                 f"{self.claim_id}: measured verdict {record['verdict']!r} != expected "
                 f"{record['expected']!r}\n" + _moved(record, run.previous.get(self.claim_id))
                 + f"evidence: {record['evidence']}")
-        if claim.kind == "empirical" and "setup" not in record:
+        unread = claim.unread()
+        if unread:
+            raise VerdictRegression(
+                f"{self.claim_id}: the registry holds encodings of this claim that no check "
+                f"evaluated: {', '.join(unread)}; read each through the claim "
+                f"(REGISTRY[{self.claim_id!r}].printed...) in a check, or drop it")
+        if claim.kind == "empirical" and record["verdict"] != "untested" and "setups" not in record:
             raise VerdictRegression(
                 f"{self.claim_id}: an empirical claim must record its setup (what ran beside the "
                 "paper's settings): pass setup=Setup(...) to the recorder")
@@ -369,6 +376,14 @@ def claim(request) -> ClaimRecorder:
     if not ids:
         raise pytest.UsageError(f"{request.node.nodeid} uses 'claim' without @pytest.mark.claim")
     return ClaimRecorder(request.config.stash[RUN].results, ids, test=request.node.name)
+
+
+def pytest_generate_tests(metafunc):
+    """The one scale concept: a test that asks for ``scale`` runs at ``'ci'`` always and at
+    ``'full'`` (marked ``full``) with ``--scale=full``; it picks its configuration from its
+    paper's ``numerics.ran.Scales`` records (``configs.DEPTH[scale]``)."""
+    if "scale" in metafunc.fixturenames:
+        metafunc.parametrize("scale", ["ci", pytest.param("full", marks=pytest.mark.full)])
 
 
 @pytest.fixture

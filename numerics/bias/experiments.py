@@ -6,7 +6,7 @@ activation) by full-batch GD on the 1/2-sum loss (``theory.conventions``, paper 
 N(0, sigma^2) init with sigma^2 = 2e-4 (App E), hidden width 64, and records the weights on a grid.
 
 Scales: ``full`` uses the paper's lr 2e-4; ``ci`` uses lr 5e-3 (25x) to fit the CI budget.  Both
-record on the paper's clock t/tau = P * lr * steps (``History.t_over_tau`` via
+record on the paper's clock t/tau = P * lr * steps (``Trajectory.time`` via
 ``theory.conventions.flow_time``), so curves, theory lines and thresholds are stated in t/tau and
 compare across scales; the larger rate adds O(lr P s) <= 3% discretisation error per step.
 """
@@ -120,7 +120,7 @@ def simulate(task, X, Y, *, activation, cs, seeds, lr, t_end, n_hid=N_HID, both_
     with torch_threads(1):   # tiny tensors: one thread beats two under contention
         hist = train(model, X, Y, lr=lr, steps=steps, paper=PAPER, record_every=every, record=record)
     return Run(task, activation, np.asarray(X, float), np.asarray(Y, float), cc, ss, hist.steps,
-               hist.t_over_tau, hist.loss, hist.records["W1"], hist.records["W2"], lr,
+               hist.time, hist.loss, hist.records["W1"], hist.records["W2"], lr,
                b2=hist.records.get("b2"))
 
 

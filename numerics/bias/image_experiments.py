@@ -78,7 +78,7 @@ def run_images(Xtr, ytr, Xte, yte, *, activation, seeds, n_hid, lr_times_p, t_en
     with torch_threads(1):   # measured faster than two threads for these sizes
         hist = train(model, Xtr, Y, lr=lr, steps=steps, paper=PAPER,
                      record_every=max(1, steps // n_records), record=record_with_rank)
-    return ImageRun(activation, cc, ss, hist.t_over_tau, hist.loss, hist.records["test_error"],
+    return ImageRun(activation, cc, ss, hist.time, hist.loss, hist.records["test_error"],
                     np.asarray(ranks), P)
 
 

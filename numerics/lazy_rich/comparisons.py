@@ -100,7 +100,7 @@ def aligned_gd_deviation(trajectory, s_task, s0, lams, lr, steps, every, seed=40
     task = probs[0][0]
     hist = train_linear(np.stack([p[1] for p in probs]), np.stack([p[2] for p in probs]), task.X, task.Y,
                         lr=lr, steps=steps, record_every=every)
-    t = hist.t_over_tau
+    t = hist.time
     sim = np.diagonal(task.svd.U.T @ (hist.records["W2"] @ hist.records["W1"]) @ task.svd.V, axis1=-2, axis2=-1)
     f = mode_function(trajectory)
     pred = np.stack([f(lam, task.svd.s[None], np.asarray(s0)[None], t[:, None], 1.0) for lam in lams], axis=1)
@@ -452,6 +452,6 @@ def gd_deviation_from_theorem(solution, members, lrs, t_end: float = 2.0) -> lis
         hist = train_linear(W1s, W2s, task.X, task.Y, lr=lr, steps=int(round(t_end / lr)),
                             record_every=int(round(0.25 / lr)))
         devs.append(max(rel_err(so.qq_from_weights(hist.records["W1"][:, k], hist.records["W2"][:, k]),
-                                solution(hist.t_over_tau, W1s[k], W2s[k], task.svd, lam))
+                                solution(hist.time, W1s[k], W2s[k], task.svd, lam))
                         for k, (lam, _) in enumerate(members)))
     return devs

@@ -139,7 +139,7 @@ def framing_run(seed, lams=(-2.0, 0.0, 2.0), lr=1e-2, T=12.0, scale=0.05):
     t = np.linspace(0, T, 241)
     theory = np.stack([task.loss(so.blocks(so.qq_exact(t, *inits[k], task.svd, lam), 5)["W2W1"])
                        for k, lam in enumerate(lams)])
-    at_records = np.stack([task.loss(so.blocks(so.qq_exact(hist.t_over_tau, *inits[k], task.svd, lam), 5)["W2W1"])
+    at_records = np.stack([task.loss(so.blocks(so.qq_exact(hist.time, *inits[k], task.svd, lam), 5)["W2W1"])
                            for k, lam in enumerate(lams)])
     final = [(hist.records["W1"][-1, k], hist.records["W2"][-1, k]) for k in range(len(lams))]
     ntk_move = [float(kn.kernel_distance(kn.ntk(*inits[k], task.X), kn.ntk(*final[k], task.X))) for k in range(len(lams))]
@@ -234,7 +234,7 @@ def kernel_distance_over_time(lams, T, lr, every, fine, seed=5):
         inits = [lambda_balanced_init(lam, ni, min(ni, no), no, np.random.default_rng(seed + 1), scale=0.2) for lam in lams]
         hist = train_linear(np.stack([w[0] for w in inits]), np.stack([w[1] for w in inits]), task.X, task.Y,
                             lr=lr, steps=int(round(T / lr)), record_every=every)
-        t_gd = hist.t_over_tau
+        t_gd = hist.time
         for k, (lam, (W1, W2)) in enumerate(zip(lams, inits)):
             K0 = kn.ntk(W1, W2, task.X)
 
@@ -364,7 +364,7 @@ def reversal_gd(lams, lr, T, every):
                         lr=lr, steps=int(round(T / lr)), record_every=every)
     modes = np.stack([reversed_mode(p[0], hist.records["W1"][:, k], hist.records["W2"][:, k])
                       for k, p in enumerate(probs)], axis=1)
-    return hist.t_over_tau, modes
+    return hist.time, modes
 
 
 def transfer(lam, task, item=0, y_new=1.0):
@@ -430,6 +430,6 @@ def fine_tuning_gd(base, task, lam_news, lr, steps, every):
     """Batched GD fine-tuning from the re-balanced nets: (times, excess loss (T, K), exact excess at the same times)."""
     W1s, W2s = zip(*[weights_from_product(base.syx, ln) for ln in lam_news])
     sim = train_linear(np.stack(W1s), np.stack(W2s), base.X, task.Y, lr=lr, steps=steps, record_every=every)
-    th = np.stack([task.loss(so.blocks(so.qq_exact(sim.t_over_tau, W1s[k], W2s[k], task.svd, ln), 8)["W2W1"])
+    th = np.stack([task.loss(so.blocks(so.qq_exact(sim.time, W1s[k], W2s[k], task.svd, ln), 8)["W2W1"])
                    for k, ln in enumerate(lam_news)], axis=1) - task.loss_constant
-    return sim.t_over_tau, sim.loss - task.loss_constant, th, (W1s, W2s)
+    return sim.time, sim.loss - task.loss_constant, th, (W1s, W2s)

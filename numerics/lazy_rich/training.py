@@ -7,7 +7,8 @@ import numpy as np
 import torch
 
 from numerics.models import TwoLayerEnsemble, torch_threads
-from numerics.train import History, train
+from numerics.train import train
+from numerics.trajectory import Trajectory
 
 
 def linear_ensemble(W1s, W2s) -> TwoLayerEnsemble:
@@ -20,7 +21,7 @@ def linear_ensemble(W1s, W2s) -> TwoLayerEnsemble:
                             torch.tensor(W2s, dtype=torch.float64), activation="linear")
 
 
-def train_linear(W1s, W2s, X, Y, *, lr, steps: int, record_every: int) -> History:
+def train_linear(W1s, W2s, X, Y, *, lr, steps: int, record_every: int) -> Trajectory:
     """GD of every member on (X, Y) (Y may be (K, No, P)); records W1 and W2 (T, K, ...)."""
     model = linear_ensemble(W1s, W2s)
     # one thread: for <= 10 x 10 matrices threading only adds overhead (measured 15x slower

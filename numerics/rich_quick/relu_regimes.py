@@ -59,7 +59,7 @@ def summary():
     """Per config: time loss < 10% L0, Hamming at that time, max Hamming while max|f| < 0.1,
     time Hamming > 0.1, final S, final parameter distance (each per seed)."""
     hist, *_ = xor_runs()
-    t = hist.t_over_tau
+    t = hist.time
     loss, ham, S, pd, mf = (per_config(hist, k) for k in ("loss", "hamming", "S", "param_dist",
                                                           "max_f"))
     out = {}

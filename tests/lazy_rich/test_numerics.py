@@ -21,7 +21,7 @@ def test_training_does_not_modify_the_callers_weights_and_uses_lr_steps_clock():
     W1c, W2c = W1.copy(), W2.copy()
     hist = train_linear(W1[None], W2[None], task.X, task.Y, lr=0.01, steps=10, record_every=5)
     assert np.array_equal(W1, W1c) and np.array_equal(W2, W2c)
-    assert np.allclose(hist.t_over_tau, [0.0, 0.05, 0.1])
+    assert np.allclose(hist.time, [0.0, 0.05, 0.1])
 
 
 def test_bad_arguments_raise_named_errors():

@@ -93,8 +93,8 @@ def mode_trajectories(products, U, s, V, decimals: int = 9):
     return out
 
 
-def training_error(law, t_over_tau, strengths, s, d):
-    """Compare trained mode strengths (T, K, modes) with ``law(t_over_tau, s, d, a0)``, a0 fitted
+def training_error(law, time, strengths, s, d):
+    """Compare trained mode strengths (T, K, modes) with ``law(time, s, d, a0)``, a0 fitted
     per seed and mode from the half-rise time.  Returns (max error relative to the plateau s/d,
     fitted a0 of shape (K, modes))."""
     K, n_modes = strengths.shape[1:]
@@ -102,7 +102,7 @@ def training_error(law, t_over_tau, strengths, s, d):
     worst = 0.0
     for k in range(K):
         for m in range(n_modes):
-            a0[k, m] = fit_a0_from_half_rise(t_over_tau, strengths[:, k, m], s[m], d[m], 1.0)
-            pred = law(t_over_tau, s[m], d[m], a0[k, m])
+            a0[k, m] = fit_a0_from_half_rise(time, strengths[:, k, m], s[m], d[m], 1.0)
+            pred = law(time, s[m], d[m], a0[k, m])
             worst = max(worst, float(np.max(np.abs(pred - strengths[:, k, m])) / (s[m] / d[m])))
     return worst, a0

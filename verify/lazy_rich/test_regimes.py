@@ -36,7 +36,7 @@ def test_same_absolute_scale_different_lambda_different_learning(claim, report_f
         fig, ax = plt.subplots(figsize=(6.5, 3.8))
         for k, lam in enumerate(lams):
             ax.plot(first["t"], first["theory"][k], color=f"C{k}", label=f"lambda={lam:g} theory")
-            ax.plot(first["hist"].t_over_tau, first["hist"].loss[:, k], "o", ms=3, color=f"C{k}", label=f"lambda={lam:g} GD")
+            ax.plot(first["hist"].time, first["hist"].loss[:, k], "o", ms=3, color=f"C{k}", label=f"lambda={lam:g} GD")
         ax.set_xlabel("t / tau = lr * steps")
         ax.set_ylabel("loss (1/2-mean)")
         ax.legend(fontsize=7)

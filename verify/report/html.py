@@ -72,9 +72,12 @@ def _setup(setup: dict | None) -> str:
     devs = "".join(f"<li>{E(deviation_line(d))}</li>" for d in setup.get("deviations", [])) \
         or "<li>none</li>"
     cost = f"<p>A faithful run costs: {E(setup['cost'])}</p>" if setup.get("cost") else ""
-    return (f'<h4>Setup: {E(setup.get("scale", "?"))} run, '
+    name = f"{E(setup['name'])}: " if setup.get("name") else ""
+    sources = setup.get("paper_sources", {})
+    return (f'<h4>Setup: {name}{E(setup.get("scale", "?"))} run, '
             f'{"faithful" if setup.get("faithful") else "not faithful"}</h4>'
-            f'<p class="small">paper\'s settings from {E(setup.get("paper_source", "?"))}</p>'
+            f'<p class="small">paper\'s settings from '
+            f'{E("; ".join(sorted(set(sources.values()))) or "?")}</p>'
             f'<table class="ms"><tr><th>setting</th><th>ran</th><th>paper</th></tr>{rows}</table>'
             f"<p>Deviations:</p><ul>{devs}</ul>{_measurements(setup.get('sensitivity', []))}{cost}")
 
@@ -94,7 +97,7 @@ def _details(rec: dict, figures: list[dict]) -> str:
     out.append(_measurements(rec.get("measurements") or []))
     if rec["verdict"] in ("inconclusive", "untested") or not rec.get("measurements"):
         out.append(f"<p><b>Evidence:</b> {E(rec.get('evidence', ''))}</p>")
-    out.append(_setup(rec.get("setup")))
+    out += [_setup(setup) for setup in rec.get("setups") or []]
     if rec.get("paper_scale"):
         ps = rec["paper_scale"]
         out.append(f"<p><b>Paper scale:</b> {E(ps['verdict'])} on {E(ps['device'])} "

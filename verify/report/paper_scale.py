@@ -1,7 +1,7 @@
 """Paper-scale records (``--scale=full``): one JSON per full-scale test under
 ``reports/paper_scale/``, committed to git and shown beside the ci verdicts of every later run.
 
-``{"experiment", "claims": {ID: {"verdict", "measurements", "setup"}}, "device", "wall_seconds",
+``{"experiment", "claims": {ID: {"verdict", "measurements", "setups"}}, "device", "wall_seconds",
 "commit", "date"}``, named after the test; ``wall_seconds`` is the test's own call time in seconds.
 """
 from __future__ import annotations
@@ -24,9 +24,9 @@ def write_record(reports_dir: Path, item, results, ids, seconds: float) -> Path 
         entry = {"verdict": strongest(c.verdict for c in checks),
                  "measurements": [dict(m.as_dict(), **({"role": r} if r else {}))
                                   for c in checks for r, m in c.measurements]}
-        setups = [c.setup for c in checks if c.setup is not None]
+        setups = [s for c in checks for s in c.setups]
         if setups:
-            entry["setup"] = setups[0].as_dict()
+            entry["setups"] = [s.as_dict() for s in setups]
         claims[cid] = entry
     if not claims:
         return None

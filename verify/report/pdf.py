@@ -153,7 +153,7 @@ def _cells(rec: dict) -> list[list[str]]:
         body.append(rec.get("evidence", ""))
     for m in rec.get("measurements") or []:
         body.append(("✓ " if m.get("passed") else "✗ ") + measurement_line(m))
-    body += [f"setup: {line}" for line in setup_lines(rec.get("setup"))]
+    body += [f"setup: {line}" for setup in rec.get("setups") or [] for line in setup_lines(setup)]
     text_w = COLUMNS[3][1] - 0.1
     lines = [line for entry in body for line in wrap(entry, text_w)]
     return [wrap(rec["id"], COLUMNS[0][1] - 0.1), wrap(where, COLUMNS[1][1] - 0.1),

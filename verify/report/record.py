@@ -50,10 +50,9 @@ def provenance(*, root: Path, profile: str, scale: str, selection: dict, command
 
 def claim_record(claim, result, tests: list[str]) -> dict:
     """The JSON record of one claim from its registry entry and its aggregated checks."""
-    scale = result.setup.scale if result.setup is not None else "ci"
     record = {
         "id": claim.id, "paper": claim.paper, "where": claim.where, "kind": claim.kind,
-        "verdict": result.verdict, "expected": claim.baseline(scale), "evidence": result.evidence,
+        "verdict": result.verdict, "expected": claim.baseline(result.scale), "evidence": result.evidence,
         "checks": len(result.checks), "seconds": round(result.seconds, 3),
         "title": claim.title, "counterexample": result.counterexample,
         "condition": result.condition or claim.condition,
@@ -61,8 +60,8 @@ def claim_record(claim, result, tests: list[str]) -> dict:
         "measurements": result.measurements,
         "tests": sorted(tests),
     }
-    if result.setup is not None:
-        record["setup"] = result.setup.as_dict()
+    if result.setups:
+        record["setups"] = [dict(s.as_dict(), test=test) for test, s in result.setups]
     return record
 
 

@@ -60,9 +60,9 @@ def show(claim, reports_dir: Path) -> str:
             lines += textwrap.wrap(text, WIDTH, initial_indent="  ", subsequent_indent="       ")
     if rec["verdict"] in ("inconclusive", "untested") or not rec.get("measurements"):
         lines += _block("Evidence", rec.get("evidence", ""))
-    if rec.get("setup"):
+    for setup in rec.get("setups") or []:
         lines.append("Setup:")
-        for line in setup_lines(rec["setup"]):
+        for line in setup_lines(setup):
             lines += textwrap.wrap(line, WIDTH, initial_indent="  ", subsequent_indent="    ")
     figures = [f for f in (doc or {}).get("figures", []) if claim.id in f.get("claims", [])]
     for f in figures:

@@ -109,11 +109,16 @@ def deviation_line(d: dict) -> str:
 
 
 def setup_lines(setup: dict | None) -> list[str]:
-    """The setup of an empirical claim: scale, faithful or not, each deviation, the cost."""
+    """One run of an empirical claim: scale, faithful or not, unknown settings, each deviation,
+    the cost."""
     if not setup:
         return []
-    lines = [f"{setup.get('scale', '?')} run, {'faithful' if setup.get('faithful') else 'not faithful'}"
-             + (f"; paper's settings from {setup['paper_source']}" if setup.get("paper_source") else "")]
+    name = f"{setup['name']}: " if setup.get("name") else ""
+    lines = [f"{name}{setup.get('scale', '?')} run, "
+             f"{'faithful' if setup.get('faithful') else 'not faithful'}"
+             + (f"; runner {setup['runner']}" if setup.get("runner") else "")]
+    if setup.get("unknown"):
+        lines.append("unknown (the paper does not give them): " + ", ".join(setup["unknown"]))
     devs = setup.get("deviations") or []
     lines += [f"deviation: {deviation_line(d)}" for d in devs] or ["deviations: none"]
     for m in setup.get("sensitivity") or []:

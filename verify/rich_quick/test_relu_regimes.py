@@ -76,7 +76,7 @@ def test_fig5_partition_frozen_downstream_moving_while_f_small(claim, report_fig
         setup=_setup(),
         note=f"balanced Hamming while max|f| < 0.1: {_fmt(bal['ham_while_f_small'])}")
     hist, *_ = rr.xor_runs()
-    t = hist.t_over_tau
+    t = hist.time
     fig, axes = plt.subplots(1, 2, figsize=(8, 3.4))
     for (delta, name), col in zip(rr.NAMES.items(), ("C0", "C1", "C2")):
         ham = rr.per_config(hist, "hamming")[delta]

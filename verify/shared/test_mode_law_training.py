@@ -45,7 +45,7 @@ HIT_TOLERANCE = reading("a0 is fitted at the half-rise, so the 25% and 90% cross
 @pytest.mark.claim("BL-Eq(7)", "BA-Eq(3)", "MHS-A-Eq(7)")
 def test_trained_linear_networks_follow_the_mode_law(claim, report_figure, run):
     history, strengths, s, d, offdiag, tau_steps = run
-    err, a0 = training_error(mode_strength, history.t_over_tau, strengths, s, d)
+    err, a0 = training_error(mode_strength, history.time, strengths, s, d)
     claim.holds(
         claim.measure("max |a_trained(t) - Eq.(t)| / (s/d) over seeds, modes and time, a0 fitted "
                       "per seed and mode from the half-rise", err, "<=", 0.015, source=TOLERANCE),
@@ -55,11 +55,11 @@ def test_trained_linear_networks_follow_the_mode_law(claim, report_figure, run):
              f"hierarchy, GD lr {LR} on the 1/2-sum loss, tau = 1/(P lr) = {tau_steps:g} steps, "
              f"{STEPS} steps")
     fig, ax = plt.subplots(figsize=(7, 4))
-    grid = np.linspace(0, history.t_over_tau[-1], 400)
+    grid = np.linspace(0, history.time[-1], 400)
     for m, colour in zip(range(len(s)), plt.cm.viridis(np.linspace(0, 0.85, len(s)))):
         ax.plot(grid, mode_strength(grid, s[m], d[m], np.median(a0[:, m])), color=colour,
                 label=f"Eq. (7): s={s[m]:.3f}, d={d[m]:.2f}")
-        ax.plot(history.t_over_tau[::6], strengths[::6, :, m], "o", ms=2.5, color=colour,
+        ax.plot(history.time[::6], strengths[::6, :, m], "o", ms=2.5, color=colour,
                 alpha=0.5)
     ax.set_xlabel("t / tau  (tau = 1/(P lr) steps)")
     ax.set_ylabel("mode strength a(t)")
@@ -73,9 +73,9 @@ def test_trained_linear_networks_follow_the_mode_law(claim, report_figure, run):
 @pytest.mark.claim("BL-Eq(13)", "MHS-A-Time")
 def test_trained_networks_reach_each_threshold_when_the_formula_says(claim, report_figure, run):
     history, strengths, s, d, _, _ = run
-    _, a0 = training_error(mode_strength, history.t_over_tau, strengths, s, d)
+    _, a0 = training_error(mode_strength, history.time, strengths, s, d)
     T, K, M = strengths.shape
-    observed = np.array([[[crossing_time(strengths[:, k, m], history.t_over_tau, f * s[m] / d[m])
+    observed = np.array([[[crossing_time(strengths[:, k, m], history.time, f * s[m] / d[m])
                            for m in range(M)] for k in range(K)] for f in LEVELS])  # (levels, K, M)
     predicted = np.stack([hitting_time(f * s / d, s, d, a0) for f in LEVELS])
     err = float(np.nanmax(np.abs(observed - predicted) / predicted))
