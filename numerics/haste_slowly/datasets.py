@@ -93,3 +93,9 @@ def k_of_c(C: int, k: int):
     if not 1 <= k <= C:
         raise ValueError(f"k={k!r} must lie in [1, C={C}]")
     return [set(s) for s in itertools.combinations(range(C), k)]
+
+
+def zero_output_loss(Y) -> float:
+    """L(0) = 1/2 ||Y||^2: the 1/2-sum loss of a network whose output is zero (the loss every run
+    starts from, up to its small init)."""
+    return 0.5 * float(np.sum(finite_array(Y, "Y") ** 2))

@@ -1,88 +1,65 @@
 """The Sec 6 depth experiment (MHS-S6-C1..C3, MHS-Fig6) after the released code
-(CAandL-Lab/make-haste-slowly, ``depth/relu.py`` and ``depth/gdln_off.py``).
+(CAandL-Lab/make-haste-slowly, ``depth/relu.py``, ``depth/gdln_off.py``, and the Sec 5
+``diff_context_num/relu3.py`` for the single-hidden-layer control).
 
-Three networks on the hierarchical C = 3 task (unit context scale), 1/2-sum loss, full-batch GD:
+Three networks on the hierarchical C = 3 task (unit context scale, ``gen_data3(8)``), 1/2-sum
+loss, full-batch GD, every seed of a network one member of a batched program:
 
 * ``relu``: the 11-420-420-60 bias-free ReLU net, every weight N(0, 6e-4^2);
 * ``gdln``: the released depth GDLN: seven modules of 60 units in both hidden layers, layer 1
   linear and fully connected to the input, layer 2 linear and fully connected to layer 1, the
-  output reading hidden-2 units 0-239 (four modules: the common pathway, on for every
-  datapoint) and units 240-299 / 300-359 / 360-419 only on contexts {1,2} / {2,3} / {1,3}.
-  Init std 5.75e-4 (layer 1), 5.5e-4 (layer 2), 5.5e-4 (output from common units) and 4e-3
-  (output from contextual units).  Training follows the released schedule: frozen until epoch
-  500, the common pathway alone (its own loss) until epoch 12000, then the split gradient:
-  common units step on the common pathway's loss, contextual units on the joint loss, the
-  shared first layer on the sum of both (MHS-E16: the GDLN's onsets are imposed, not emergent);
-* ``shallow``: the single-hidden-layer ReLU net of Sec 4/5 on the same task (700 units, init std
-  0.005/700), the architecture the paper says showed no run-to-run variance (L164).
+  output reading hidden-2 units 0-239 (four modules: the common pathway, on for every datapoint)
+  and units 240-299 / 300-359 / 360-419 only on contexts {1,2} / {2,3} / {1,3}.  It trains on the
+  released schedule: frozen until epoch 500, the common pathway alone (its own loss) until epoch
+  12000, then the split gradient: common units step on the common pathway's loss, contextual
+  units on the joint loss, the shared first layer on the sum of both (MHS-E16: the GDLN's onsets
+  are imposed, not emergent);
+* ``shallow``: the single-hidden-layer ReLU net of Sec 5 on the same task (11-700-60, std
+  0.005/700, 8001 epochs), the architecture the paper says showed no run-to-run variance (L164).
 
-Time: the paper's clock is the epoch, one full-batch step at lr 1e-3; a run at another ``lr``
-covers ``steps * lr / 1e-3`` epochs (``theory.conventions.flow_time``: same t/tau).  The horizon
-is 45,000 epochs: at the released 30,001 both networks are still inside their last loss drop
-(full width, lr 1e-3, 2 seeds: ReLU loss 1.2-1.7 of L(0) = 96), so each run is snapshotted there
-as well (``released_*`` records).  ``DEPTH_FULL`` is the released recipe at 100 seeds;
-``DEPTH_CI`` a narrow, few-seed, larger-step version for the ci suite.
+Weights are drawn as the released code draws them, ``np.random.seed(seed)`` then the layers (the
+GDLN's blocks) in order, so the paper-scale run with run index ``i`` starts where the released
+``python relu.py i`` does.  Time: the paper's clock is the epoch, one full-batch step at lr 1e-3;
+a run at another ``lr`` covers the same epochs in ``epochs * 1e-3 / lr`` steps.  The loss is
+recorded after the update of the recorded epoch (as the released ``losses[epoch]``), and at 0.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import cache
 
 import numpy as np
 import torch
 
 from numerics.haste_slowly import datasets as ds
-from numerics.haste_slowly import reln
-from numerics.haste_slowly.gated import SMALL_NET, GatedNet, History, init_weights, train
+from numerics.haste_slowly.configs import Depth
+from numerics.haste_slowly.gated import DT, GatedNet, block_normal, init_weights, paper_time, train
 from numerics.models import default_device, torch_threads
-from theory.conventions import SUM_HALF, flow_time
+from numerics.ran import Ran
+from numerics.trajectory import Trajectory
+from theory.conventions import SUM_HALF
 
-PAPER = "haste_slowly"
-PAPER_LR = 1e-3           # the released code's step size: one step is one epoch
 KINDS = ("relu", "gdln", "shallow")
 N_COMMON_MODULES = 4      # hidden-2 units 0-239 of the released GDLN
+#: released GDLN module order: 4 common, then the contexts {1,2}, {2,3}, {1,3} (0-based here)
+CONTEXT_MODULES = ({0, 1}, {1, 2}, {0, 2})
 
 
 @dataclass(frozen=True)
-class DepthConfig:
-    """One scale of the Sec 6 experiment; every time in epochs (the paper's clock)."""
-
-    width: int = 420                  # ReLU units per hidden layer (relu.py: 60 * 7)
-    relu_std: float = 6e-4            # relu.py param_scale_relu
-    module: int = 60                  # GDLN units per module (gdln_off.py num_hidden)
-    #: layer 1, layer 2, output from common units, output from contextual units
-    gdln_std: tuple = (5.75e-4, 5.5e-4, 5.5e-4, 4e-3)
-    shallow_width: int = 700          # Sec 4/5 ReLU width for C = 3
-    shallow_std: float = 0.005 / 700  # Sec 4/5 code: 0.005 / H
-    start: int = 500                  # gdln_off.py start_epoch: frozen before
-    switch: int = 12000               # gdln_off.py switch_epoch1: common pathway alone before
-    epochs: int = 45000               # both networks finish (the released 30001 cuts the GDLN off)
-    released: int = 30001             # relu.py / gdln_off.py num_epochs
-    lr: float = PAPER_LR
-    seeds: tuple = tuple(range(100))
-    record_every: int = 100           # epochs between loss records
-    dtype: str = "float64"
-
-    @property
-    def steps_per_epoch(self) -> float:
-        """GD steps at ``lr`` per epoch: the same t/tau as one step at the released lr 1e-3."""
-        return float(flow_time(1, PAPER_LR, 1, PAPER) / flow_time(1, self.lr, 1, PAPER))
-
-    def steps(self, epochs) -> int:
-        """GD steps at ``lr`` that cover ``epochs`` of the paper's clock."""
-        return int(round(epochs * self.steps_per_epoch))
-
-    def epochs_of(self, steps) -> np.ndarray:
-        """The paper's epochs covered by ``steps`` GD steps at ``lr``."""
-        return np.asarray(steps) / self.steps_per_epoch
-
-
-@dataclass
 class DepthRun:
-    """One network of a config, all seeds: its training history and final weights."""
+    """One network of a configuration, all seeds.
 
-    hist: History
-    net: GatedNet
+    ``trajectory``: time in epochs; loss (T, K) the joint 1/2-sum loss; records (T, K): ``lin`` and
+    ``ctx``, the parts of the loss a linear map can fit and only gating can (they add up to the
+    loss), and ``align_lin`` / ``align_ctx``, the output's alignment with the task's linear and
+    gating-only parts (:func:`_components`).  ``final``: the gates ``g1``, ``g2`` (K, units, 24) and
+    unit masses ``m1``, ``m2`` (K, units) of each hidden layer at the end of training (``g2`` and
+    ``m2`` for the two-layer networks).  ``ran``: what ran."""
+
+    kind: str
+    trajectory: Trajectory
+    final: dict
+    ran: Ran
 
 
 def task():
@@ -94,31 +71,52 @@ def gdln_gates(module: int) -> np.ndarray:
     """(7 module, 24) 0/1 gates of hidden layer 2: common modules on everywhere, then the three
     2-of-3-context modules in the released order {1,2}, {2,3}, {1,3}."""
     N = task()[0].shape[1]
-    rows = [np.ones(N)] * N_COMMON_MODULES + list(ds.context_gates(3, [{0, 1}, {1, 2}, {0, 2}]))
+    rows = [np.ones(N)] * N_COMMON_MODULES + list(ds.context_gates(3, CONTEXT_MODULES))
     return np.repeat(np.array(rows), module, axis=0)
 
 
-def depth_net(kind: str, cfg: DepthConfig, device=None) -> GatedNet:
-    """Weights drawn in float64 (one generator per seed) and cast to ``cfg.dtype``."""
+def _gdln_weights(cfg: Depth, n_in: int, n_out: int) -> list:
+    """The released ``init_random_params_gated`` with num_modules (1, 7, 7, 1): per seed, layer 1
+    as 7 blocks (60, 11), layer 2 as 7 x 7 blocks (60, 60), the output as 7 blocks (60, 60), the
+    last three at the contextual std."""
+    M, w = 7, cfg.module
+    s1, s2, s_common, s_ctx = cfg.gdln_std
+    out_std = [[s_common if p < N_COMMON_MODULES else s_ctx] for p in range(M)]
+    layers = [[], [], []]
+    for seed in cfg.seeds:
+        rng = np.random.RandomState(int(seed))
+        layers[0].append(block_normal(rng, [w] * M, [n_in], [[s1] * M]))
+        layers[1].append(block_normal(rng, [w] * M, [w] * M, [[s2] * M] * M))
+        layers[2].append(block_normal(rng, [n_out], [w] * M, out_std))
+    return [torch.as_tensor(np.stack(W), dtype=DT) for W in layers]
+
+
+def depth_net(kind: str, cfg: Depth, device=None) -> GatedNet:
+    """The network ``kind`` of ``cfg``, one member per seed, in ``cfg.dtype``."""
+    if not isinstance(cfg, Depth):
+        raise TypeError(f"cfg must be a configs.Depth, got {type(cfg).__name__}")
     X, Y = task()
+    d, m = X.shape[0], Y.shape[0]
     dt = getattr(torch, cfg.dtype)
     if kind == "shallow":
-        return reln.relu(cfg.seeds, (X.shape[0], cfg.shallow_width, Y.shape[0]), cfg.shallow_std,
-                         device).astype(dt)
-    if kind == "relu":
-        return reln.relu(cfg.seeds, (X.shape[0], cfg.width, cfg.width, Y.shape[0]), cfg.relu_std,
-                         device).astype(dt)
-    if kind == "gdln":
-        gates = gdln_gates(cfg.module)
-        H = len(gates)
-        n_common = N_COMMON_MODULES * cfg.module
-        s1, s2, s_common, s_ctx = cfg.gdln_std
-        out_std = np.r_[np.full(n_common, s_common), np.full(H - n_common, s_ctx)]
-        W = init_weights(cfg.seeds, [(H, X.shape[0]), (H, H), (Y.shape[0], H)],
-                         [s1, s2, out_std], device)
-        common = torch.arange(H, device=W[0].device) < n_common
-        return GatedNet(W, [np.ones((H, X.shape[1])), gates], common=common).astype(dt)
-    raise ValueError(f"kind={kind!r} must be one of {KINDS}")
+        sizes = (d, cfg.shallow_width, m)
+        std = cfg.shallow_std
+    elif kind == "relu":
+        sizes = (d, cfg.width, cfg.width, m)
+        std = cfg.relu_std
+    elif kind == "gdln":
+        W = _gdln_weights(cfg, d, m)
+        H = W[0].shape[1]
+        common = torch.arange(H) < N_COMMON_MODULES * cfg.module
+        net = GatedNet([w.to(device or "cpu") for w in W], [np.ones((H, X.shape[1])),
+                                                             gdln_gates(cfg.module)],
+                       common=common.to(device or "cpu"))
+        return net.astype(dt)
+    else:
+        raise ValueError(f"kind={kind!r} must be one of {KINDS}")
+    shapes = list(zip(sizes[1:], sizes[:-1]))
+    W = init_weights(cfg.seeds, shapes, [std] * len(shapes), device, dtype=dt)
+    return GatedNet(W, [None] * (len(shapes) - 1))
 
 
 def _n_common(net: GatedNet) -> int:
@@ -158,32 +156,41 @@ def split_grads(net: GatedNet, X, Y, contextual: bool):
 
 
 def train_scheduled(net: GatedNet, X, Y, *, lr: float, steps: int, start: int, switch: int,
-                    record_every: int, record=None, first: int = 0) -> History:
-    """GD steps ``first`` .. ``steps`` of the released schedule (all in steps from the start of
-    training): none before ``start``, the common pathway alone before ``switch``, the split
-    gradient after; the joint loss and ``record(net) -> {name: tensor}`` at every multiple of
-    ``record_every`` and at both ends."""
+                    record_every: int, record=None) -> tuple:
+    """``steps`` loop passes of the released schedule (gdln_off.py's ``update_gated``): at pass
+    ``k`` no update while ``k < start``, the common pathway alone while ``k < switch``, the split
+    gradient after.  The joint loss and ``record(net) -> {name: tensor}`` at 0 and after every
+    ``record_every``-th pass and the last.  Returns (steps recorded (T,), losses (T, K), records)."""
     if any(m is not None for m in net.masks):
         raise ValueError("net has input masks; the depth GDLN has none")
+    for name, value in (("steps", steps), ("record_every", record_every)):
+        if isinstance(value, bool) or int(value) != value or value < 1:
+            raise ValueError(f"{name}={value!r} must be a positive integer")
     if not 0 <= start <= switch:
         raise ValueError(f"start={start} and switch={switch} must satisfy 0 <= start <= switch")
+    if not (np.isfinite(lr) and lr > 0):
+        raise ValueError(f"lr={lr!r} must be positive and finite")
     dev, dt = net.weights[0].device, net.weights[0].dtype
     X, Y = (torch.as_tensor(a, dtype=dt, device=dev) for a in (X, Y))
-    rec, losses, recs = [], [], {}
-    threads = 1 if sum(W.numel() for W in net.weights) < SMALL_NET else None
-    with torch_threads(threads), torch.no_grad():
-        for step in range(first, steps + 1):
-            if step % record_every == 0 or step in (first, steps):
-                rec.append(step)
-                losses.append(SUM_HALF.factor(X.shape[-1])
-                              * ((net(X) - Y) ** 2).sum(dim=(1, 2)).cpu().numpy())
-                for k, v in (record(net) if record else {}).items():
-                    recs.setdefault(k, []).append(v.cpu().numpy())
-            if start <= step < steps:
-                grads = split_grads(net, X, Y, contextual=step >= switch)[1]
+    marks, losses, recs = [], [], {}
+
+    def snapshot(k):
+        marks.append(k)
+        losses.append((SUM_HALF.factor(X.shape[-1]) * ((net(X) - Y) ** 2).sum(dim=(1, 2))).cpu()
+                      .numpy())
+        for name, v in (record(net) if record else {}).items():
+            recs.setdefault(name, []).append(v.cpu().numpy())
+
+    with torch_threads(1), torch.no_grad():    # one thread: see numerics.haste_slowly.gated.train
+        snapshot(0)
+        for k in range(steps):
+            if k >= start:
+                grads = split_grads(net, X, Y, contextual=k >= switch)[1]
                 for W, g in zip(net.weights, grads):
                     W -= lr * g
-    return History(np.array(rec), np.array(losses), {k: np.array(v) for k, v in recs.items()})
+            if (k + 1) % record_every == 0 or k + 1 == steps:
+                snapshot(k + 1)
+    return np.array(marks), np.array(losses), {k: np.array(v) for k, v in recs.items()}
 
 
 def _components(X, Y):
@@ -216,73 +223,60 @@ def _components(X, Y):
     return record
 
 
-def _final_record(net: GatedNet, X) -> dict:
-    """Final gate patterns and unit masses of each hidden layer (MHS-S6-C1 reads the end of
-    training only), shape (1, K, ...)."""
+def _final(net: GatedNet, X) -> dict:
+    """Gate patterns and unit masses ||W_in[j]|| ||W_out[:, j]|| of each hidden layer."""
     _, gates, _ = net.forward(X)
     out = {"g1": gates[0] > 0, "m1": net._w(0).norm(dim=2) * net._w(1).norm(dim=1)}
     if len(gates) > 1:
         out.update(g2=gates[1] > 0, m2=net._w(1).norm(dim=2) * net._w(2).norm(dim=1))
-    return {k: v.cpu().numpy()[None] for k, v in out.items()}
+    return {k: v.cpu().numpy() for k, v in out.items()}
 
 
-def _segment(kind, net, X, Y, cfg: DepthConfig, first: int, last: int, record) -> History:
-    every = max(cfg.steps(cfg.record_every), 1)
-    if kind == "gdln":
-        return train_scheduled(net, X, Y, lr=cfg.lr, steps=last, start=cfg.steps(cfg.start),
-                               switch=cfg.steps(cfg.switch), record_every=every, record=record,
-                               first=first)
-    hist = train(net, X, Y, lr=cfg.lr, steps=last - first, record_every=every, record=record)
-    hist.steps = hist.steps + first
-    return hist
-
-
-def _join(a: History, b: History) -> History:
-    """``b`` continues ``a``: its first record (``a``'s last) is dropped."""
-    return History(np.r_[a.steps, b.steps[1:]], np.concatenate([a.loss, b.loss[1:]]),
-                   {k: np.concatenate([a.records[k], b.records[k][1:]]) for k in a.records})
+def _settings(kind: str, cfg: Depth, X, epochs: int, steps: int) -> dict:
+    """What one network of ``cfg`` ran, for its :class:`Ran`."""
+    common = {"data": f"hierarchical 3-context task gen_data3(8): {X.shape[1]} datapoints, "
+                      f"{len({tuple(c) for c in X.T})} distinct inputs",
+              "loss": "1/2 sum of squared errors", "optimiser": "full-batch gradient descent",
+              "learning rate": cfg.lr, "horizon (epochs)": epochs, "steps": steps,
+              "dtype": cfg.dtype, "seeds": tuple(int(s) for s in cfg.seeds),
+              "init": "np.random.seed(seed), then N(0, std^2) per layer in order"}
+    if kind == "relu":
+        return dict(common, network=f"bias-free ReLU 11-{cfg.width}-{cfg.width}-60",
+                    **{"init std": cfg.relu_std})
+    if kind == "shallow":
+        return dict(common, network=f"bias-free ReLU 11-{cfg.shallow_width}-60",
+                    **{"init std": cfg.shallow_std})
+    return dict(common, network=f"depth GDLN, 7 x {cfg.module} units in each hidden layer, "
+                                "4 common modules and the contexts {1,2}, {2,3}, {1,3} in layer 2",
+                **{"init std": cfg.gdln_std, "init": "np.random.seed(seed), then N(0, std^2) "
+                                                    "blocks per layer in order",
+                   "schedule (epochs): frozen until, common pathway alone until":
+                       (cfg.start, cfg.switch),
+                   "update": "split gradient: common units on the common loss, contextual units "
+                             "on the joint loss"})
 
 
 @cache
-def depth_run(kind: str, cfg: DepthConfig) -> DepthRun:
-    """All seeds of one network of ``cfg`` trained for ``cfg.epochs`` as one batched program on
-    ``numerics.models.default_device()``.  ``hist.steps`` in GD steps (``cfg.epochs_of``
-    converts); ``hist.loss`` (T, K) the joint loss every ``cfg.record_every`` epochs;
-    ``hist.records``: the loss parts and alignments of :func:`_components` (T, K), and the gates
-    and unit masses at the end (``g1``, ``m1``, ``g2``, ``m2``; shape (1, K, ...)) and at the
-    released code's last epoch ``cfg.released`` (``released_g1`` ...) when the horizon passes it."""
+def depth_run(kind: str, cfg: Depth) -> DepthRun:
+    """All seeds of network ``kind`` of ``cfg`` trained to its horizon (``cfg.epochs``;
+    ``cfg.shallow_epochs`` for the control) as one batched program on
+    ``numerics.models.default_device()``, recording every ``cfg.record_epochs`` epochs."""
+    if kind not in KINDS:
+        raise ValueError(f"kind={kind!r} must be one of {KINDS}")
     X, Y = task()
     net = depth_net(kind, cfg, default_device())
-    Xt = torch.as_tensor(X, dtype=net.weights[0].dtype, device=net.weights[0].device)
-    record, steps, cut = _components(X, Y), cfg.steps(cfg.epochs), cfg.steps(cfg.released)
-    snapshot = {}
-    if 0 < cut < steps:
-        hist = _segment(kind, net, X, Y, cfg, 0, cut, record)
-        snapshot = {f"released_{k}": v for k, v in _final_record(net, Xt).items()}
-        hist = _join(hist, _segment(kind, net, X, Y, cfg, cut, steps, record))
+    epochs = cfg.shallow_epochs if kind == "shallow" else cfg.epochs
+    steps, every = cfg.steps(epochs), max(cfg.steps(cfg.record_epochs), 1)
+    record = _components(X, Y)
+    if kind == "gdln":
+        marks, loss, recs = train_scheduled(net, X, Y, lr=cfg.lr, steps=steps,
+                                            start=cfg.steps(cfg.start),
+                                            switch=cfg.steps(cfg.switch), record_every=every,
+                                            record=record)
+        traj = Trajectory(marks, paper_time(marks, cfg.lr, X.shape[1], "epochs"), "epochs", loss,
+                          recs)
     else:
-        hist = _segment(kind, net, X, Y, cfg, 0, steps, record)
-    hist.records.update(_final_record(net, Xt), **snapshot)
-    return DepthRun(hist, net)
-
-
-def depth_runs(cfg: DepthConfig, fraction: float = 1.0, kinds=KINDS) -> dict:
-    """{kind: DepthRun} of ``cfg``; ``fraction`` in (0, 1] trains only that share of the horizon
-    (for timing: a step costs the same throughout), on the same record schedule."""
-    if not 0 < fraction <= 1:
-        raise ValueError(f"fraction={fraction} must lie in (0, 1]")
-    part = replace(cfg, epochs=max(int(round(cfg.epochs * fraction)), 1))
-    return {kind: depth_run(kind, part) for kind in kinds}
-
-
-#: Paper scale: the released recipe, 100 seeds per network (paper L164 "100 runs"), in the
-#: released Jax code's float32.
-DEPTH_FULL = DepthConfig(dtype="float32")
-#: ci: 7 x 16 GDLN units and 112 ReLU units per layer with every std scaled by sqrt(420/112)
-#: (the per-layer pre-activation scale of the released init; the loss plateaus and drop epochs
-#: of the full width are kept), the shallow control at 112 units with the Sec 4/5 rule 0.005/H,
-#: 4 seeds, lr 8e-3 (same epochs: 1/8 the steps).
-_CI_SCALE = np.sqrt(420 / 112)
-DEPTH_CI = DepthConfig(width=112, relu_std=6e-4 * _CI_SCALE, module=16,
-                       gdln_std=tuple(s * _CI_SCALE for s in DEPTH_FULL.gdln_std),
-                       shallow_width=112, shallow_std=0.005 / 112, lr=8e-3, seeds=(0, 1, 2, 3))
+        traj = train(net, X, Y, lr=cfg.lr, steps=steps, record_every=every, record=record)
+    Xt = torch.as_tensor(X, dtype=net.weights[0].dtype, device=net.weights[0].device)
+    ran = Ran.of(cfg, depth_run, **_settings(kind, cfg, X, epochs, steps))
+    return DepthRun(kind, traj, _final(net, Xt), ran)

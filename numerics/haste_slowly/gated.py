@@ -25,11 +25,28 @@ import numpy as np
 import torch
 
 from numerics.models import as_tensor, torch_threads
-from numerics.train import Trace, as_data, check_lr, check_schedule, descend
-from theory.conventions import SUM_HALF, LossNorm
+from numerics.validation import finite_array
+from numerics.train import as_data, check_lr, check_schedule, descend
+from numerics.trajectory import Trajectory
+from theory.conventions import SUM_HALF, LossNorm, flow_time
 
 DT = torch.float64
-SMALL_NET = 1_000_000     # total weights of the ensemble below which training uses one thread
+PAPER = "haste_slowly"
+#: the released code's step size (Table 1): one full-batch step at this rate is one epoch
+PAPER_LR = 1e-3
+#: the paper's clocks: epochs (Sec 4-6, App B: steps at lr 1e-3 on the 1/2-sum loss) and t/tau
+#: (Fig 2, App C: 1/tau = lr on the mean loss Eq. 2)
+CLOCKS = ("epochs", "t/tau")
+
+
+def paper_time(steps, lr: float, n_samples: int, clock: str, loss: LossNorm = SUM_HALF):
+    """The paper's time after ``steps`` GD steps of size ``lr`` on ``loss`` over ``n_samples``
+    datapoints, in ``clock``: ``t/tau`` (``theory.conventions.flow_time``), or ``epochs``, the same
+    t/tau in units of one released step (lr 1e-3 on the 1/2-sum loss)."""
+    if clock not in CLOCKS:
+        raise ValueError(f"clock={clock!r} must be one of {CLOCKS}")
+    t = flow_time(steps, lr, n_samples, PAPER, trained_on=loss)
+    return t if clock == "t/tau" else t / flow_time(1, PAPER_LR, n_samples, PAPER)
 
 
 @dataclass
@@ -129,44 +146,66 @@ class GatedNet:
         return losses
 
 
+def _seed(seed) -> int:
+    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise ValueError(f"seed={seed!r} must be a non-negative integer")
+    return int(seed)
+
+
+def block_normal(rng: np.random.RandomState, rows, cols, stds) -> np.ndarray:
+    """A weight matrix drawn as the released code draws a GDLN layer (``init_random_params_gated``
+    of CAandL-Lab/make-haste-slowly): blocks ``N(0, stds[p][k]^2)`` of ``rows[k] x cols[p]``, row
+    block ``k`` outer and column block ``p`` inner, from ``rng`` (``np.random.seed(seed)``).  A
+    plain layer is one block (the released ReLU init)."""
+    return np.vstack([np.hstack([rng.normal(0.0, stds[p][k], (r, c)) for p, c in enumerate(cols)])
+                      for k, r in enumerate(rows)])
+
+
 def init_weights(seeds, shapes, stds, device=None, dtype=DT):
-    """Gaussian weights, one generator per seed (drawn in float64, then cast to ``dtype``);
+    """Gaussian weights, one ``np.random.RandomState(seed)`` per member drawing the layers in
+    order (float64, then cast to ``dtype``), as the released code's ``np.random.seed(seed)``;
     ``stds[l]`` a float or a per-unit vector that scales the rows (for the first layer) / columns
     (later layers) of unit-wise modules."""
+    if len(shapes) != len(stds):
+        raise ValueError(f"stds has {len(stds)} entries for {len(shapes)} layers")
+    layers = [[] for _ in shapes]
+    for seed in np.atleast_1d(seeds):
+        rng = np.random.RandomState(_seed(seed))
+        for l, (rows, cols) in enumerate(shapes):
+            layers[l].append(block_normal(rng, [rows], [cols], [[1.0]]))
     out = []
-    for l, (rows, cols) in enumerate(shapes):
-        Ws = []
-        for seed in np.atleast_1d(seeds):
-            g = torch.Generator().manual_seed(int(seed) * 1009 + l)
-            Ws.append(torch.randn(rows, cols, generator=g, dtype=DT))
-        W = torch.stack(Ws)
-        std = torch.as_tensor(np.asarray(stds[l], dtype=float), dtype=DT)
+    for l, Ws in enumerate(layers):
+        std = finite_array(stds[l], f"stds[{l}]")
+        if np.any(std <= 0):
+            raise ValueError(f"stds[{l}] must be positive")
         if std.ndim == 1:
             std = std[:, None] if l == 0 else std[None, :]
-        out.append((W * std).to(device=device or "cpu", dtype=dtype))
+        W = torch.as_tensor(np.stack(Ws) * std, dtype=DT)
+        out.append(W.to(device=device or "cpu", dtype=dtype))
     return out
 
 
-History = Trace     # steps (T,), loss (T, K) joint loss at those steps, records name -> (T, K, ...)
-
-
 def train(net: GatedNet, X, Y, *, lr, steps: int, loss: LossNorm = SUM_HALF, split=False,
-          record_every: int = 100, record=None, progress: bool | None = None) -> History:
+          record_every: int = 100, record=None, progress: bool | None = None,
+          clock: str = "epochs") -> Trajectory:
     """``steps`` GD steps (``net.step``, the loop of :func:`numerics.train.descend`); the joint
     loss and ``record(net) -> {name: tensor}`` every ``record_every`` steps and at the end.
-    ``lr``: float or (K,) array.  Time is returned in steps; convert with
-    ``theory.conventions.flow_time``."""
+    ``lr``: a positive float.  The trajectory's time is the paper's ``clock``
+    (:func:`paper_time`: epochs, or t/tau)."""
     dev, dt = net.weights[0].device, net.weights[0].dtype
     X, Y = as_data(X, Y, dtype=dt, device=dev)
     check_schedule(steps, record_every)
-    check_lr(lr, net.K)
-    # one thread for small nets: their matrices are far too small to share, and concurrent runs on
-    # the same cores slow down by an order of magnitude when torch oversubscribes them; the
-    # paper-scale depth runs (100 x 420 x 420) do gain from all cores (measured 1.8x on 2 cores)
-    with torch_threads(1 if sum(W.numel() for W in net.weights) < SMALL_NET else None), \
-            torch.no_grad():
-        return descend(partial(GatedNet.step, net, split=split),
-                       lambda X, Y, loss: net.grads(X, Y, loss)[0], X, Y, lr=lr, loss=loss,
-                       steps=steps, record_every=record_every,
-                       record=(lambda: record(net)) if record else None, progress=progress,
-                       desc="gated")
+    if np.ndim(check_lr(lr, net.K)):
+        raise ValueError("lr must be one rate for the ensemble: the trajectory has one clock")
+    if clock not in CLOCKS:
+        raise ValueError(f"clock={clock!r} must be one of {CLOCKS}")
+    # one thread: on this shared 2-core CPU a second intra-op thread made the 420-420 depth step
+    # 18x slower under load (8 seeds: 124 ms against 6.8 ms), and the small nets never gain
+    with torch_threads(1), torch.no_grad():
+        trace = descend(partial(GatedNet.step, net, split=split),
+                        lambda X, Y, loss: net.grads(X, Y, loss)[0], X, Y, lr=float(lr),
+                        loss=loss, steps=steps, record_every=record_every,
+                        record=(lambda: record(net)) if record else None, progress=progress,
+                        desc="gated")
+    time = paper_time(trace.steps, float(lr), X.shape[-1], clock, loss)
+    return Trajectory(trace.steps, time, clock, trace.loss, trace.records)
