@@ -11,8 +11,8 @@ import itertools
 
 import numpy as np
 
-from numerics.validation import finite_array
 from numerics.datasets import hierarchy
+from numerics.validation import finite_array
 
 N_ITEMS = 8
 #: context one-hot scale of the released Sec 5 code (undocumented in the paper, MHS-E17)
@@ -99,3 +99,48 @@ def zero_output_loss(Y) -> float:
     """L(0) = 1/2 ||Y||^2: the 1/2-sum loss of a network whose output is zero (the loss every run
     starts from, up to its small init)."""
     return 0.5 * float(np.sum(finite_array(Y, "Y") ** 2))
+
+
+def contextual_statistics(X, Y, C: int, n_items: int = N_ITEMS):
+    """Per (C-1)-context pathway p (off in context p): Sigma^yx(p) of the common pathway's
+    residual R = Y - Y X^+ X on item inputs, and Sigma^x(j, p); 1/N over all datapoints (App F)."""
+    X, Y = finite_array(X, "X", ndim=2), finite_array(Y, "Y", ndim=2)
+    if X.shape[1] != Y.shape[1] or X.shape[1] != n_items * C:
+        raise ValueError(f"X {X.shape} and Y {Y.shape} must have {n_items} x C = {n_items * C} "
+                         "datapoints")
+    N = X.shape[1]
+    R = Y - Y @ np.linalg.pinv(X) @ X
+    G = context_gates(C, [set(range(C)) - {c} for c in range(C)], n_items)
+    Xi = X[:n_items]
+    syx = [(R * G[p]) @ Xi.T / N for p in range(C)]
+    sx = [[(Xi * G[j]) @ (Xi * G[p]).T / N for p in range(C)] for j in range(C)]
+    return syx, sx
+
+
+def overlap_and_rho(X, Y, C: int):
+    """(U_0^T U_1 in pathway 0's shared-V basis, rho = Sigma^x(1,0) Sigma^x(0,0)^+, S(0), D(0)):
+    U_j := Sigma^yx(j) V_0 S_0^{-1} (App F's recipe)."""
+    syx, sx = contextual_statistics(X, Y, C)
+    U, S, Vt = np.linalg.svd(syx[0])
+    r = int((S > 1e-10).sum())
+    V0, S0 = Vt[:r].T, S[:r]
+    U1 = syx[1] @ V0 / S0
+    rho = sx[1][0] @ np.linalg.pinv(sx[0][0])
+    return U[:, :r].T @ U1, rho, S0, float(sx[0][0][0, 0])
+
+
+def all_tasks(cfg):
+    """{name: (X, Y)} of every task of a ``configs.Tasks`` (the Sec 4 task, and the hierarchical
+    C-context tasks at unit and released context scale) and the ``numerics.ran.Ran`` of the set."""
+    from numerics.ran import Ran
+    tasks = {"Sec 4": section4()}
+    for C in cfg.contexts:
+        for scale in sorted({1.0, CODE_CONTEXT_SCALE.get(C, 1.0)}):
+            tasks[f"C = {C}, scale {scale:g}"] = contexts(C, scale)
+    distinct = sum(len({tuple(c) for c in X.T}) for X, _ in tasks.values())
+    points = sum(X.shape[1] for X, _ in tasks.values())
+    ran = Ran.of(cfg, all_tasks, data=f"Sec 4 task and hierarchical C = "
+                                      f"{', '.join(map(str, cfg.contexts))} tasks (unit and code "
+                                      f"context scales): {points} datapoints, {distinct} distinct "
+                                      "inputs")
+    return tasks, ran

@@ -33,7 +33,14 @@ import torch
 
 from numerics.haste_slowly import datasets as ds
 from numerics.haste_slowly.configs import Depth
-from numerics.haste_slowly.gated import DT, GatedNet, block_normal, init_weights, paper_time, train
+from numerics.haste_slowly.gated import (
+    DT,
+    GatedNet,
+    block_normal,
+    init_weights,
+    paper_time,
+    train,
+)
 from numerics.models import default_device, torch_threads
 from numerics.ran import Ran
 from numerics.trajectory import Trajectory

@@ -1,16 +1,26 @@
-"""Algorithm B.1 (App B, MHS-AlgB1): find a ReLN's gates by k-means on the binary activation
-patterns a ReLU network's hidden units show over training.
+"""Algorithm B.1 (App B, MHS-AlgB1, MHS-Fig8): find a ReLN's gates by k-means on the binary
+activation patterns a ReLU network's hidden units show over training, then train the GDLNs the
+centroids define.
 
 ``patterns`` are rows in {0,1}^N (one per hidden unit per sample time); the k centroids in
 [0,1]^N are the gating patterns of k module types.  Units whose weights are still at init carry
 no structure, so (as the paper's "sufficiently small" init implies) only units with
-non-negligible weight mass are kept.
+non-negligible weight mass are kept.  Time: epochs.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+from functools import cache
+
 import numpy as np
+import torch
 from sklearn.cluster import KMeans
 
+from numerics.haste_slowly import experiments
+from numerics.haste_slowly.configs import Gates
+from numerics.haste_slowly.gated import GatedNet, init_weights, train
+from numerics.ran import Ran
+from numerics.trajectory import Trajectory
 from numerics.validation import finite_array
 
 
@@ -40,16 +50,72 @@ def binarise(centroids, threshold: float = 0.5) -> np.ndarray:
     return (np.asarray(centroids) > threshold).astype(float)
 
 
-def gdlns_from_centroids(centroid_sets, n_in: int, n_out: int, width: int, std: float, seed=0):
-    """One batched GDLN per centroid set (member k: one module of ``width`` units, seeing every
-    input, per binarised centroid; unused module slots gated off), as a single GatedNet."""
-    import torch
-    from numerics.haste_slowly.gated import GatedNet, init_weights
+def gdlns_from_centroids(centroid_sets, n_in: int, n_out: int, width: int, stds, seeds):
+    """One batched GDLN per (centroid set, std, seed), in that order: member i has one module of
+    ``width`` units, seeing every input, per binarised centroid of its set (unused module slots
+    gated off), all weights N(0, std^2)."""
     slots = max(len(c) for c in centroid_sets)
     N = len(centroid_sets[0][0])
-    gates = np.zeros((len(centroid_sets), slots * width, N))
-    for k, cents in enumerate(centroid_sets):
-        gates[k, :len(cents) * width] = np.repeat(binarise(cents), width, axis=0)
-    W = init_weights([seed] * len(centroid_sets), [(slots * width, n_in), (n_out, slots * width)],
-                     [std, std])
-    return GatedNet(W, [torch.tensor(gates)])
+    members = [(i, s, seed) for i in range(len(centroid_sets)) for s in stds for seed in seeds]
+    gates = np.zeros((len(members), slots * width, N))
+    for m, (i, _, _) in enumerate(members):
+        gates[m, :len(centroid_sets[i]) * width] = np.repeat(binarise(centroid_sets[i]), width,
+                                                             axis=0)
+    W = [torch.cat(ws) for ws in zip(*(init_weights([seed], [(slots * width, n_in),
+                                                             (n_out, slots * width)], [s, s])
+                                       for _, s, seed in members))]
+    return GatedNet(W, [torch.tensor(gates)]), members
+
+
+@dataclass(frozen=True)
+class GateRun:
+    """Algorithm B.1 on the Sec 4 ReLU runs of ``cfg.sec45``: ``rows`` pooled patterns; centroids
+    per k from every run (``centroids``) and from the first half of the runs (``half``);
+    ``trajectory`` the GDLNs from the k centroids (members ``members``: (k, std, seed)), epochs;
+    ``relu_loss`` (T, K) the ReLU runs' losses on the same grid."""
+
+    rows: int
+    centroids: dict
+    half: dict
+    trajectory: Trajectory
+    members: tuple
+    relu_loss: np.ndarray
+    ran: Ran
+
+
+def _rows(cfg: Gates, runs: slice) -> np.ndarray:
+    """The large units' patterns of the ReLU runs ``runs``, every ``cfg.every`` epochs."""
+    t = experiments.relu_run(cfg.sec45).trajectory
+    every = max(round(cfg.every / float(np.diff(t.time[:2])[0])), 1)
+    return collect(t.records["patterns"][::every, runs], t.records["mass"][::every, runs])
+
+
+@cache
+def elbow_run(cfg: Gates) -> GateRun:
+    """Algorithm B.1 and Figs 8-9 at ``cfg``: k-means for every k of ``cfg.ks`` on the large
+    units' patterns of every Sec 4 ReLU run every ``cfg.every`` epochs, and one batched GDLN
+    training per (k, std, seed) at the Sec 4 step size and horizon."""
+    if not isinstance(cfg, Gates):
+        raise TypeError(f"cfg must be a configs.Gates, got {type(cfg).__name__}")
+    X, Y = experiments.task(None)
+    K = len(cfg.sec45.seeds)
+    rows = _rows(cfg, slice(None))
+    half = _rows(cfg, slice(0, max(K // 2, 1)))
+    cents = {k: find_gates(rows, k) for k in cfg.ks}
+    half_cents = {k: find_gates(half, k) for k in cfg.ks}
+    net, members = gdlns_from_centroids([cents[k] for k in cfg.ks], X.shape[0], Y.shape[0],
+                                        cfg.width, cfg.stds, cfg.gdln_seeds)
+    net = net.astype(getattr(torch, cfg.sec45.dtype))
+    relu = experiments.relu_run(cfg.sec45)
+    every = int(relu.trajectory.steps[1] - relu.trajectory.steps[0])
+    traj = train(net, X, Y, lr=cfg.sec45.lr, steps=cfg.sec45.steps, record_every=every)
+    ran = Ran.of(cfg, elbow_run, **{
+        "data": experiments.relu_run(cfg.sec45).ran["data"],
+        "ReLU runs pooled": K, "sampled every (epochs)": cfg.every, "k": cfg.ks,
+        "clustering": "K-means on every stacked binary sample",
+        "GDLN units per module": cfg.width, "GDLN init std": cfg.stds,
+        "learning rate": cfg.sec45.lr, "horizon (epochs)": cfg.sec45.epochs,
+        "dtype": cfg.sec45.dtype, "seeds": cfg.seeds})
+    return GateRun(len(rows), cents, half_cents, traj,
+                   tuple((cfg.ks[i], s, seed) for i, s, seed in members),
+                   relu.trajectory.loss, ran)

@@ -25,9 +25,9 @@ import numpy as np
 import torch
 
 from numerics.models import as_tensor, torch_threads
-from numerics.validation import finite_array
 from numerics.train import as_data, check_lr, check_schedule, descend
 from numerics.trajectory import Trajectory
+from numerics.validation import finite_array
 from theory.conventions import SUM_HALF, LossNorm, flow_time
 
 DT = torch.float64
@@ -78,9 +78,9 @@ class GatedNet:
         self.gates = [None if g is None else as_tensor(g, f"gates[{l}]", ndim=(2, 3), dtype=dt, device=dev)
                       for l, g in enumerate(self.gates)]
 
-    def astype(self, dtype) -> "GatedNet":
+    def astype(self, dtype) -> GatedNet:
         """A copy with weights, gates and masks in ``dtype`` (float32 for paper-scale runs)."""
-        cast = lambda t: None if t is None else t.to(dtype)  # noqa: E731
+        cast = lambda t: None if t is None else t.to(dtype)
         return GatedNet([W.to(dtype) for W in self.weights], [cast(g) for g in self.gates],
                         [cast(m) for m in self.masks], self.common)
 

@@ -93,7 +93,7 @@ def path_gradient(graph, W, x, y, node_gates, edge_gates, edge, gate_stats=stati
     """Eq. (3): -dL/dW_e = sum_{p through e} W_{tbar}^T [Sigma^yx(p) - sum_{j into t(p)} W_j
     Sigma^x(j, p)] W_{sbar}^T, with the statistics of ``gate_stats`` (Eq. 4 by default)."""
     paths = graph.paths()
-    s_e, t_e = graph.edges[edge]
+    _s_e, t_e = graph.edges[edge]
     total = np.zeros_like(W[edge])
     for p in paths:
         if edge not in p:
@@ -109,3 +109,22 @@ def path_gradient(graph, W, x, y, node_gates, edge_gates, edge, gate_stats=stati
                 inner -= path_product(W, j, graph.sizes[graph.source(j)]) @ sx
         total += after.T @ inner @ before.T
     return total
+
+
+def random_case(seed: int = 0, N: int = 7):
+    """A random GDLN to test Eq. (1)-(4) on: two input nodes (3, 2 units) -> two hidden nodes (4,
+    3) with a hidden-to-hidden edge -> two output nodes (2, 1): paths of length 2 and 3, paths from
+    different sources into one node (non-square Sigma^x(j, p)), random 0/1 gates per datapoint.
+    Returns (graph, weights, x, y, node gates (V, N), edge gates (E, N))."""
+    if isinstance(N, bool) or int(N) != N or N < 1:
+        raise ValueError(f"N={N!r} must be a positive integer")
+    rng = np.random.default_rng(seed)
+    g = Graph(sizes=[3, 2, 4, 3, 2, 1], edges=[(0, 2), (1, 2), (0, 3), (2, 3), (1, 3),
+                                               (2, 4), (3, 4), (3, 5)],
+              inputs=[0, 1], outputs=[4, 5])
+    W = [rng.standard_normal((g.sizes[t], g.sizes[s])) * 0.7 for s, t in g.edges]
+    x = {v: rng.standard_normal((g.sizes[v], N)) for v in g.inputs}
+    y = {v: rng.standard_normal((g.sizes[v], N)) for v in g.outputs}
+    ng = (rng.random((len(g.sizes), N)) < 0.7).astype(float)
+    eg = (rng.random((len(g.edges), N)) < 0.7).astype(float)
+    return g, W, x, y, ng, eg

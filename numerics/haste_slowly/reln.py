@@ -13,8 +13,9 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-from numerics.haste_slowly.datasets import N_ITEMS, context_gates, context_of, k_of_c
+from numerics.haste_slowly.datasets import N_ITEMS, context_gates, k_of_c
 from numerics.haste_slowly.gated import GatedNet, init_weights
+from theory.conventions import SUM_HALF
 
 
 @dataclass(frozen=True)
@@ -70,15 +71,13 @@ def module_products(net: GatedNet, unit_module) -> torch.Tensor:
                         for m in range(int(unit_module.max()) + 1)], dim=1)
 
 
-def pattern_class(patterns: np.ndarray, C: int, n_items: int = N_ITEMS) -> np.ndarray:
-    """Class of each binary (N,) gating pattern: the number k of contexts on which it is fully on
-    when it is a union of whole contexts (k = C: always on, k = 0: never on), else -1 ("mixed")."""
-    patterns = np.asarray(patterns, dtype=bool)
-    ctx = context_of(C, n_items)
-    per_ctx = np.stack([patterns[..., ctx == c] for c in range(C)], axis=-2)  # (..., C, n)
-    full, empty = per_ctx.all(-1), ~per_ctx.any(-1)
-    whole = (full | empty).all(-1)
-    return np.where(whole, full.sum(-1), -1)
+def module_outputs(net: GatedNet, unit_module, X) -> np.ndarray:
+    """(K, modules, m, N) gated output of every pathway of a one-hidden-layer GDLN on ``X``."""
+    x = torch.as_tensor(np.asarray(X), dtype=net.weights[0].dtype, device=net.weights[0].device)
+    with torch.no_grad():
+        h, W2 = net.hidden(x), net._w(1)
+        return torch.stack([W2[:, :, unit_module == m] @ h[:, unit_module == m]
+                            for m in range(int(unit_module.max()) + 1)], dim=1).cpu().numpy()
 
 
 def unit_mass(net: GatedNet) -> torch.Tensor:
@@ -86,16 +85,16 @@ def unit_mass(net: GatedNet) -> torch.Tensor:
     return net._w(0).norm(dim=2) * net._w(1).norm(dim=1)
 
 
-def context_usage(patterns: np.ndarray, C: int, n_items: int = N_ITEMS, majority: float = 0.5):
-    """(..., H) number of contexts in which a unit is on for at least ``majority`` of the items
-    (``majority=0``: on for any item)."""
-    per = np.asarray(patterns, dtype=float).reshape(*np.shape(patterns)[:-1], C, n_items)
-    frac = per.mean(-1)
-    return (frac > 0).sum(-1) if majority == 0 else (frac >= majority).sum(-1)
-
-
-def mass_shares(counts: np.ndarray, mass: np.ndarray, values, keep_fraction: float = 0.01):
-    """Share of the weight mass of the units (mass > keep_fraction x max) with each count value."""
-    big = mass > keep_fraction * mass.max(axis=-1, keepdims=True)
-    w = mass * big
-    return {v: float((w * (counts == v)).sum() / w.sum()) for v in values}
+def loss_without(net: GatedNet, X, Y, drop) -> np.ndarray:
+    """(K,) 1/2-sum loss of a one-hidden-layer network with the hidden units ``drop`` (K, H)
+    removed (an ablation of the final network; no training)."""
+    dt, dev = net.weights[0].dtype, net.weights[0].device
+    drop = torch.as_tensor(np.asarray(drop, dtype=bool), device=dev)
+    if drop.shape != net.weights[0].shape[:2]:
+        raise ValueError(f"drop must have shape {tuple(net.weights[0].shape[:2])}, got "
+                         f"{tuple(drop.shape)}")
+    x, y = (torch.as_tensor(np.asarray(a), dtype=dt, device=dev) for a in (X, Y))
+    with torch.no_grad():
+        hidden = net.hidden(x) * (~drop)[:, :, None].to(dt)
+        out = net._w(1) @ hidden
+        return (SUM_HALF.factor(x.shape[1]) * ((out - y) ** 2).sum(dim=(1, 2))).cpu().numpy()

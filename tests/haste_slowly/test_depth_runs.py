@@ -1,16 +1,17 @@
 """The Sec 6 depth runs (MHS-S6-C1..C3, MHS-Fig6; ``numerics.haste_slowly.depth``): the released
-GDLN's update rule and schedule, the record schedule, fractions and bad arguments."""
-from dataclasses import replace
-
+init, the released GDLN's update rule and schedule, the record schedule, and bad arguments."""
 import numpy as np
 import pytest
 import torch
 
+from numerics.haste_slowly import configs
 from numerics.haste_slowly import depth as D
+from verify.haste_slowly import settings
 
-TINY = D.DepthConfig(width=14, module=2, epochs=400, released=200, start=40, switch=120, lr=4e-3,
-                     seeds=(0, 1), record_every=40, shallow_width=14, shallow_std=1e-2,
-                     relu_std=5e-2, gdln_std=(5e-2, 5e-2, 5e-2, 2e-1))
+TINY = configs.Depth(scale="ci", width=14, module=2, epochs=400, start=40, switch=120, lr=4e-3,
+                     seeds=(100, 101), record_epochs=40, shallow_width=14, shallow_std=1e-2,
+                     shallow_epochs=200, relu_std=5e-2, gdln_std=(5e-2, 5e-2, 5e-2, 2e-1),
+                     dtype="float64")
 
 
 def _released_losses(W, X, Y, n_common, gates):
@@ -34,6 +35,21 @@ def test_split_gradient_is_the_released_update(contextual):
         assert torch.allclose(g[0], w, rtol=1e-10, atol=1e-14)
 
 
+def test_the_init_is_the_released_draw_of_the_run_index():
+    """relu.py and gdln_off.py: np.random.seed(run index), then the layers (blocks) in order."""
+    cfg = configs.DEPTH.full.replace(seeds=(3,), dtype="float64")
+    rng = np.random.RandomState(3)
+    relu = [rng.normal(0.0, 6e-4, shape) for shape in ((420, 11), (420, 420), (60, 420))]
+    assert all(np.array_equal(w[0].numpy(), r) for w, r in zip(D.depth_net("relu", cfg).weights,
+                                                               relu))
+    rng = np.random.RandomState(3)
+    layer1 = np.vstack([rng.normal(0.0, 5.75e-4, (60, 11)) for _ in range(7)])
+    first_block = rng.normal(0.0, 5.5e-4, (60, 60))
+    gdln = D.depth_net("gdln", cfg).weights
+    assert np.array_equal(gdln[0][0].numpy(), layer1)
+    assert np.array_equal(gdln[1][0, :60, :60].numpy(), first_block)
+
+
 def test_schedule_freezes_then_trains_the_common_pathway_alone():
     X, Y = D.task()
     net = D.depth_net("gdln", TINY)
@@ -51,7 +67,7 @@ def test_schedule_freezes_then_trains_the_common_pathway_alone():
 
 
 def test_released_gdln_layout():
-    net = D.depth_net("gdln", D.DEPTH_FULL)
+    net = D.depth_net("gdln", configs.DEPTH.full)
     assert [tuple(w.shape[1:]) for w in net.weights] == [(420, 11), (420, 420), (60, 420)]
     assert int(net.common.sum()) == 240 and net.weights[0].dtype == torch.float32
     gates = net.gates[1].numpy()
@@ -60,53 +76,46 @@ def test_released_gdln_layout():
     assert out[:, :240].std() < 1e-3 < out[:, 240:].std()          # 5.5e-4 vs 4e-3
 
 
-def test_a_run_crosses_the_released_horizon_without_a_seam():
-    """Training in two segments (to snapshot at the released epoch) equals one run."""
-    whole = D.depth_run("gdln", replace(TINY, released=10 ** 6))
-    split = D.depth_run("gdln", TINY)
-    assert np.allclose(whole.hist.loss[-1], split.hist.loss[-1], rtol=1e-12)
-    assert split.hist.records["released_g2"].shape == (1, 2, 14, 24)
-    assert split.hist.records["ctx"].shape == split.hist.loss.shape
-    ep = TINY.epochs_of(split.hist.steps)
-    assert ep[0] == 0 and np.isclose(ep[-1], TINY.epochs) and np.all(np.diff(ep) > 0)
-
-
-def test_parts_of_the_loss_add_up():
+def test_a_run_records_in_epochs_and_its_loss_splits_into_its_parts():
     run = D.depth_run("relu", TINY)
-    rec = run.hist.records
-    assert np.allclose(rec["lin"] + rec["ctx"], run.hist.loss, rtol=1e-10)
-    assert np.all((rec["align_lin"] <= 1 + 1e-12) & (rec["align_ctx"] <= 1 + 1e-12))
+    t = run.trajectory
+    assert t.clock == "epochs" and t.time[0] == 0 and np.isclose(t.time[-1], TINY.epochs)
+    assert np.allclose(t.records["lin"] + t.records["ctx"], t.loss, rtol=1e-10)
+    assert np.all((t.records["align_lin"] <= 1 + 1e-12) & (t.records["align_ctx"] <= 1 + 1e-12))
+    assert run.final["g1"].shape == (2, 14, 24) and run.ran["steps"] == TINY.steps(TINY.epochs)
+    shallow = D.depth_run("shallow", TINY)
+    assert np.isclose(shallow.trajectory.time[-1], TINY.shallow_epochs)
 
 
-def test_a_fraction_trains_that_share_of_the_horizon():
-    run = D.depth_runs(TINY, fraction=0.5, kinds=("shallow",))["shallow"]
-    assert np.isclose(TINY.epochs_of(run.hist.steps)[-1], 200)
-    assert run.hist.records["g1"].shape == (1, 2, 14, 24)
-
-
-def test_full_config_runs_its_code_path():
-    """A few steps of the paper-scale networks (2 seeds): the path the ``full`` tests take."""
-    cfg = replace(D.DEPTH_FULL, seeds=(0, 1), epochs=3, record_every=1, start=1, switch=2,
-                  released=2, dtype="float64")
-    runs = D.depth_runs(cfg)
-    assert all(r.hist.loss.shape == (4, 2) for r in runs.values())
-    assert all(np.all(np.isfinite(r.hist.loss)) for r in runs.values())
+def test_only_the_released_recipe_is_faithful():
+    """The paper-scale setup reports no deviation (a few epochs of it, with the GDLN's schedule
+    shortened to fit: only those deviate)."""
+    short = configs.DEPTH.full.replace(seeds=(1, 2), epochs=3, shallow_epochs=3, record_epochs=1,
+                                       start=1, switch=2)
+    for kind in D.KINDS:
+        run = D.depth_run(kind, short)
+        schedule = {"schedule (epochs): frozen until, common pathway alone until"} if kind == "gdln" \
+            else set()
+        assert {d.setting for d in settings.depth(run).deviations} == \
+            {"horizon (epochs)", "steps"} | schedule
+        assert np.all(np.isfinite(run.trajectory.loss))
+    assert not settings.depth(D.depth_run("relu", TINY)).faithful
 
 
 @pytest.mark.parametrize("call, match", [
-    (lambda: D.depth_runs(TINY, fraction=0.0), "fraction"),
-    (lambda: D.depth_runs(TINY, fraction=1.5), "fraction"),
     (lambda: D.depth_net("wide", TINY), "kind"),
+    (lambda: D.depth_run("wide", TINY), "kind"),
+    (lambda: D.depth_net("relu", object()), "cfg"),
     (lambda: D.train_scheduled(D.depth_net("gdln", TINY), *D.task(), lr=1e-3, steps=2, start=3,
                                switch=1, record_every=1), "start"),
+    (lambda: D.train_scheduled(D.depth_net("gdln", TINY), *D.task(), lr=-1e-3, steps=2, start=0,
+                               switch=1, record_every=1), "lr"),
+    (lambda: D.train_scheduled(D.depth_net("gdln", TINY), *D.task(), lr=1e-3, steps=0, start=0,
+                               switch=1, record_every=1), "steps"),
+    (lambda: TINY.replace(start=500, switch=100), "start"),
+    (lambda: TINY.replace(seeds=(-1,)), "seeds"),
+    (lambda: TINY.replace(width=0), "width"),
 ])
 def test_bad_arguments_raise(call, match):
-    with pytest.raises(ValueError, match=match):
+    with pytest.raises((ValueError, TypeError), match=match):
         call()
-
-
-def test_full_scale_cli_rejects_a_fraction_outside_the_unit_interval(capsys):
-    from numerics import full_scale
-    with pytest.raises(SystemExit):
-        full_scale.main(["--fraction", "0", "--out", "/dev/null"])
-    assert "fraction" in capsys.readouterr().err

@@ -23,6 +23,13 @@ CLOSED_PRINTED = ((C - 1) * S / D) / (1 - (1 - S / (D * B0)) * sp.exp(2 * S * t 
 K_FIX = (C - 1) * S / D
 CLOSED_CORRECTED = K_FIX / (1 - (1 - K_FIX / B0) * sp.exp(-2 * S * t / tau))
 CONTEXTUAL_RHS = 2 * B * (S - B * D / (C - 1))
+#: the loss of the closed-form ReLN (Fig 5's closed-form loss curves, MHS-Fig5): the 1/2-sum loss
+#: of a linear pathway mapping U diag(pi) V^T on N datapoints with Sigma^yx = U S V^T and
+#: Sigma^x = V D V^T is 1/2 ||Y||^2 - sum_a COMMON_GAIN(pi_a); the C contextual pathways, each on
+#: C-1 of the C contexts with symmetric modes B (App F), remove CONTEXT_GAIN(B) per mode
+N, pi = sp.symbols("N pi", positive=True)
+COMMON_GAIN = N * (S * pi - D * pi ** 2 / 2)
+CONTEXT_GAIN = C * N * (S * B - D * B ** 2 / (2 * (C - 1)))
 
 P = "haste_slowly"
 register(id="MHS-S5-Data", paper=P, where="Sec 5, L151; Apps F/G", kind="definition",

@@ -12,3 +12,113 @@ def depth():
     """``depth(scale, kind)``: the Sec 6 run of network ``kind`` ('relu', 'gdln', 'shallow') at
     ``configs.DEPTH[scale]``, all seeds (a ``numerics.haste_slowly.depth.DepthRun``)."""
     return lambda scale, kind: D.depth_run(kind, configs.DEPTH[scale])
+
+
+#: the Sec 4-5 networks by name: (k, extra_k, split) of ``experiments.reln_run``
+GDLNS = {"reln": (None, (), True), "joint": (None, (), False), "single": (1, (), True),
+         "single joint": (1, (), False), "six": (2, (1,), True)}
+
+
+@pytest.fixture(scope="session")
+def sec45():
+    """``sec45(scale, network, C=None)``: the Sec 4 (``C=None``) or Sec 5 run of ``network``
+    ('relu', or a GDLN of :data:`GDLNS`) at ``configs.SEC45[scale]``, all seeds."""
+    from numerics.haste_slowly import experiments
+
+    def run(scale, network, C=None):
+        if network == "relu":
+            return experiments.relu_run(configs.SEC45[scale], C)
+        k, extra, split = GDLNS[network]
+        return experiments.reln_run(configs.SEC45[scale], C, k, extra, split)
+    return run
+
+
+@pytest.fixture(scope="session")
+def gates():
+    """``gates(scale)``: Algorithm B.1 and the GDLNs from its centroids at
+    ``configs.GATES[scale]`` (a ``numerics.haste_slowly.gate_finder.GateRun``)."""
+    from numerics.haste_slowly import gate_finder
+    return lambda scale: gate_finder.elbow_run(configs.GATES[scale])
+
+
+@pytest.fixture(scope="session")
+def xor_runs():
+    """The Fig 2 ReLU sweep at ``configs.XOR`` and the same in float32 (its dtype check)."""
+    from numerics.haste_slowly import xor
+    return xor.relu_sweep(configs.XOR), xor.relu_sweep(configs.XOR.replace(dtype="float32"))
+
+
+@pytest.fixture(scope="session")
+def xor_gdlns():
+    """The App C gated networks: the linear-gating GDLN at Delta 0.6 and 1.4 (lr 0.05: Eq. (22)
+    is the flow, and this keeps GD's discretisation below the check's tolerance) and the
+    XoR-gating GDLN at Delta 1 (Fig 2's lr 0.4), trajectories in t/tau."""
+    from numerics.haste_slowly import xor
+    return {"linear": {d: xor.train_gdln(d, xor.LINEAR_GATES, steps=1200, lr=0.05)
+                       for d in (0.6, 1.4)},
+            "xor": xor.train_gdln(1.0, xor.XOR_GATES, steps=400)}
+
+
+@pytest.fixture(scope="session")
+def linear_runs():
+    """App A's linear nets (``numerics.haste_slowly.linear``): Fig 7's configuration, its
+    variants (one per setting Fig 7 leaves open, ``configs.FIG7_VARIANTS``), and A-SVD's narrow
+    4-2-7 net (lr 0.05, 600 steps)."""
+    from numerics.haste_slowly.linear import linear_run
+    return {"fig7": linear_run(configs.FIG7),
+            "variants": {k: linear_run(configs.FIG7.replace(**v))
+                         for k, v in configs.FIG7_VARIANTS.items()},
+            "narrow": linear_run(configs.FIG7.replace(width=2, std=1e-3, lr=0.05, steps=600,
+                                                      record_every=600, seeds=(0,)))}
+
+
+@pytest.fixture(scope="session")
+def clock_runs():
+    """MHS-Eq(3)'s clock: GD at lr 2e-3 on the mean loss Eq. (2) of a 3-4-2 linear net beside its
+    flow with the printed tau = 1/(N eps) and with tau = 1/eps (both read through the registry);
+    {'printed' | 'corrected': (GD's W2 W1 per step, the flow's at the same times)}."""
+    from numerics.haste_slowly import equivalence
+    from theory.haste_slowly import gdln as tg
+    from theory.registry import REGISTRY
+    form = REGISTRY["MHS-Eq(3)"]
+    taus = {"printed": lambda e, n: float(form.printed.subs({tg.N: n, tg.eps: e})),
+            "corrected": lambda e, n: float(form.corrected.subs({tg.eps: e}))}
+    return {k: equivalence.gd_beside_flow(f, 2e-3, 1500) for k, f in taus.items()}
+
+
+@pytest.fixture(scope="session")
+def race_runs():
+    """Two pathways into one node (``numerics.haste_slowly.race``): the full flow and the race
+    ODE with the flow's own overlaps (shared U), with Eq. (6)'s overlap 1 (shared and apart,
+    U_1^T U_2 = -I/2)."""
+    import numpy as np
+
+    from numerics.haste_slowly import race
+    shared, apart = race.two_pathway_case(1.0), race.two_pathway_case(-0.5)
+    ones = np.ones((2, 2, 3))
+    return {"own": race.flow_and_race(shared), "eq6 shared": race.flow_and_race(shared, ones),
+            "eq6 apart": race.flow_and_race(apart, ones)}
+
+
+@pytest.fixture(scope="session")
+def relu_equivalence():
+    """MHS-C3.1: for a 1- and a 2-hidden-layer net (5-16-3, 5-12-9-3), 1000 GD steps lr 5e-3
+    from one init of an autograd ReLU net, of the GDLN gated by step(pre-activation) recomputed
+    every step, and of the GDLN with the gates fixed at init; {sizes: (reference, recomputed,
+    fixed final weights, gate flips)}."""
+    import numpy as np
+    import torch
+
+    from numerics.haste_slowly import equivalence as eq
+    from numerics.haste_slowly.gated import init_weights
+    out = {}
+    for sizes in ((5, 16, 3), (5, 12, 9, 3)):
+        rng = np.random.default_rng(3)
+        X = torch.tensor(rng.standard_normal((sizes[0], 10)))
+        Y = torch.tensor(rng.standard_normal((sizes[-1], 10)))
+        init = init_weights([0], list(zip(sizes[1:], sizes[:-1])), [0.5] * (len(sizes) - 1))
+        ref = eq.relu_autograd_trajectory([w[0] for w in init], X, Y, 5e-3, 1000)
+        dynamic, flips = eq.step_gated_training(init, X, Y, 5e-3, 1000, recompute=True)
+        fixed, _ = eq.step_gated_training(init, X, Y, 5e-3, 1000, recompute=False)
+        out[sizes] = (ref, dynamic, fixed, flips)
+    return out

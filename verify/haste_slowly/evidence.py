@@ -9,13 +9,15 @@ and App B, t/tau for Fig 2).
 """
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 from scipy import stats
 
 from numerics.haste_slowly import gate_finder as gf
-from numerics.haste_slowly.datasets import context_gates, k_of_c
+from numerics.haste_slowly.datasets import context_gates, k_of_c, zero_output_loss
 from numerics.metrics import crossing_time
-from verify.measurement import Measurement, baseline, measure, paper, reading
+from verify.measurement import Measurement, baseline, exact, measure, paper, reading
 from verify.statements import LEVEL, direction, each, within_baseline
 
 # ------------------------------------------------------------------ statistics shared by claims
@@ -42,6 +44,15 @@ def cohen_d(a, b) -> float:
     pooled = np.sqrt(((a.size - 1) * a.var(ddof=1) + (b.size - 1) * b.var(ddof=1))
                      / (a.size + b.size - 2))
     return float((b.mean() - a.mean()) / pooled) if pooled > 0 else float("inf")
+
+
+def flow_times(epochs, n_samples: int):
+    """The paper's t/tau at ``epochs`` (one epoch = one released step, lr 1e-3 on the 1/2-sum loss
+    over ``n_samples`` datapoints; ``theory.conventions.flow_time``)."""
+    from numerics.haste_slowly.configs import PAPER_LR
+    from theory.conventions import flow_time
+    return np.asarray(epochs, dtype=float) * float(flow_time(1, PAPER_LR, n_samples,
+                                                             "haste_slowly"))
 
 
 def first_time(times, values, level: float, below: bool = False) -> np.ndarray:
@@ -248,3 +259,821 @@ def stereotypical_agreement(relu_loss, gdln_loss, L0: float) -> list[Measurement
                                                            "from the stereotypical ReLU run",
                                             interpretation="as close as a typical ReLU run"),
                             names=("GDLN", "median ReLU run"))]
+
+
+# ------------------------------------------------------------------ Sec 4: the ReLU net and its ReLN
+
+def loss_distance(a, b, L0: float) -> float:
+    """Mean over epochs of |seed-mean loss of ``a`` - seed-mean loss of ``b``| / L(0); ``a``,
+    ``b`` (T, K) on one time grid."""
+    return float(np.mean(np.abs(np.mean(a, 1) - np.mean(b, 1)))) / L0
+
+
+def seed_spread(loss, L0: float) -> float:
+    """Mean over seeds and epochs of |L_k - seed-mean L| / L(0): how far a run strays from its
+    network's mean curve (the run-to-run yardstick of an agreement)."""
+    loss = np.asarray(loss, dtype=float)
+    return float(np.mean(np.abs(loss - loss.mean(1, keepdims=True)))) / L0
+
+
+def imitation(relu_loss, reln_loss, null_loss, L0: float, where: str, words: str) -> list:
+    """The ReLN's loss curve agrees with the ReLU net's ("excellent agreement", L120; the gating
+    "constant from the start" suffices, L118), two readings of the yardstick: within the ReLU
+    runs' own spread about their mean, and closer than the GDLN that the paper shows does not
+    imitate the ReLU net (the single-context GDLN of Fig 4a)."""
+    gap = loss_distance(reln_loss, relu_loss, L0)
+    name = "mean over epochs of |seed-mean ReLN loss - seed-mean ReLU loss| / L(0)"
+    return [within_baseline(name, gap, seed_spread(relu_loss, L0),
+                            source=baseline(where, words, "the ReLU runs' mean distance from "
+                                                          "their seed-mean curve",
+                                            interpretation="within the ReLU runs' spread"),
+                            names=("ReLN", "ReLU runs")),
+            within_baseline(name, gap, loss_distance(null_loss, relu_loss, L0),
+                            source=baseline(where, words, "the same distance of the single-context "
+                                                          "GDLN, which does not imitate (Fig 4a)",
+                                            interpretation="closer than the non-imitating GDLN"),
+                            names=("ReLN", "single-context GDLN"))]
+
+
+def output_agreement(relu_out, reln_out, Y, times, at=(1000, 4000, 8000)) -> Measurement:
+    """Fig 4a's output samples (L129 "exact agreement between these output samples"): at the
+    sampled epochs, ||seed-mean ReLN output - seed-mean ReLU output|| / ||Y|| against the ReLU
+    runs' own distance from their mean output.  ``relu_out``, ``reln_out`` (T, K, m, N)."""
+    idx = [int(np.argmin(np.abs(np.asarray(times) - e))) for e in at]
+    R, G = np.asarray(relu_out, float)[idx], np.asarray(reln_out, float)[idx]
+    ny = float(np.linalg.norm(Y))
+    gap = float(np.max(np.linalg.norm(G.mean(1) - R.mean(1), axis=(-2, -1)))) / ny
+    spread = float(np.max(np.linalg.norm(R - R.mean(1, keepdims=True), axis=(-2, -1)))) / ny
+    return within_baseline(f"max over epochs {list(at)} of ||ReLN output - ReLU output|| / ||Y|| "
+                           "(seed means)", gap, spread,
+                           source=baseline("Fig 4 caption, L129", "we see exact agreement between "
+                                                                  "these output samples",
+                                           "the farthest ReLU run's output from the ReLU mean"),
+                           names=("ReLN", "ReLU runs"))
+
+
+def rdm(H) -> np.ndarray:
+    """(K, N, N) Euclidean distances between the columns (datapoints) of hidden activity (K, H, N)."""
+    H = np.asarray(H, dtype=float)
+    sq = (H ** 2).sum(-2)
+    return np.sqrt(np.maximum(sq[..., :, None] + sq[..., None, :] - 2 * H.transpose(0, 2, 1) @ H, 0))
+
+
+def rdm_correlation(Ha, Hb, same: bool = False) -> float:
+    """Mean Pearson correlation of the RDMs of every run of ``Ha`` with every run of ``Hb`` (K,
+    H, N) (``same``: the distinct pairs of one network)."""
+    A, B = rdm(Ha), rdm(Hb)
+    iu = np.triu_indices(A.shape[-1], 1)
+    pairs = [(i, j) for i in range(len(A)) for j in range(len(B)) if not (same and j <= i)]
+    return float(np.mean([np.corrcoef(A[i][iu], B[j][iu])[0, 1] for i, j in pairs]))
+
+
+def latent_geometry(relu_hidden, reln_hidden, single_hidden, times, start: float = 500,
+                    every: int = 4) -> list:
+    """MHS-S4-C2 (L120, Fig 4c): "near exact correspondence between the relative positions of the
+    latent representations ... across both architectures", "at all points in time" (L129).  MDS
+    is defined only up to rotation, so the 24 x 24 distance matrices of the hidden
+    representations are compared: the worst disagreement (1 - RDM correlation) of the ReLN with
+    the ReLU runs over the sampled epochs from ``start`` against the worst disagreement between
+    ReLU runs of different seeds.  Hidden activities (T, K, H, N)."""
+    idx = np.flatnonzero(np.asarray(times) >= start)[::every]
+    rn = np.array([rdm_correlation(relu_hidden[i], reln_hidden[i]) for i in idx])
+    rr = np.array([rdm_correlation(relu_hidden[i], relu_hidden[i], same=True) for i in idx])
+    rs = np.array([rdm_correlation(relu_hidden[i], single_hidden[i]) for i in idx])
+    return [within_baseline("max over epochs of 1 - RDM correlation, ReLN against the ReLU runs",
+                            float(np.max(1 - rn)), float(np.max(1 - rr)),
+                            source=baseline("L120", "we see near exact correspondence between the "
+                                                    "relative positions of the latent "
+                                                    "representations of the dataset across both "
+                                                    "architectures",
+                                            "the same between ReLU runs of different seeds"),
+                            names=("ReLN", "ReLU runs")),
+            measure("RDM correlation with the ReLU runs at the last sampled epoch, ReLN minus "
+                    "single-context GDLN", float(rn[-1] - rs[-1]), ">=", 0,
+                    source=reading("the suite's comparison with the GDLN that does not imitate the "
+                                   "loss", "L129", "Both architectures demonstrate an equivalent "
+                                                   "latent representation at all points in time"),
+                    details={"ReLN": rn, "single-context GDLN": rs, "ReLU-ReLU": rr,
+                             "epochs": np.asarray(times)[idx]})]
+
+
+def context_usage(patterns, C: int, majority: float = 0.0) -> np.ndarray:
+    """(..., H) number of contexts in which a unit is on for more than ``majority`` of the items
+    (0: for any item) from binary (..., H, 8C) patterns."""
+    per = np.asarray(patterns, dtype=float).reshape(*np.shape(patterns)[:-1], C, -1).mean(-1)
+    return (per > majority).sum(-1)
+
+
+def no_context_specific_neurons(patterns, mass, loss, ablate, C: int = 3) -> list:
+    """MHS-S4-C3 (L122) about each trained ReLU net, "no neurons ... which are context specific",
+    read two ways: no unit carrying weight (mass > 1% of the largest) is on in one context only,
+    and removing those units changes the final loss by no more than the runs' own spread; then
+    "instead ... mixed selectivity": more weight on units on in several contexts than in one.
+    ``patterns`` (K, H, N) and ``mass`` (K, H) final; ``loss`` (K,) final; ``ablate(drop)`` the
+    (K,) final losses with the units ``drop`` (K, H) removed."""
+    usage = context_usage(patterns, C)
+    loss_without = ablate(usage == 1)
+    mass = np.asarray(mass, dtype=float)
+    big = mass > 0.01 * mass.max(axis=1, keepdims=True)
+    count = ((usage == 1) & big).sum(1)
+    shares = [mass_shares(usage[k], mass[k], range(C + 1)) for k in range(len(mass))]
+    words = "there are no neurons in the ReLU network which are context specific"
+    effect = np.asarray(loss_without, float) - np.asarray(loss, float)
+    return [each("units carrying weight (> 1% of the largest mass) on in exactly one context",
+                 count, "==", 0, source=paper("L122", words, interpretation="no neuron carrying "
+                                                                           "weight")),
+            within_baseline("final loss with the single-context units removed minus the final "
+                            "loss, seed mean", float(np.mean(effect)),
+                            float(np.std(loss, ddof=1)),
+                            source=baseline("L122", words, "the seed-to-seed standard deviation "
+                                                           "of the final loss",
+                                            interpretation="no function beyond the runs' spread"),
+                            names=("removal", "seed spread")),
+            each("weight-mass share on units on in 2 or 3 contexts minus that on units on in one",
+                 [s[2] + s[3] - s[1] for s in shares], ">", 0,
+                 source=paper("L122", "Instead, the ReLU network employs a strategy of mixed "
+                                      "selectivity where neurons are active across multiple "
+                                      "contexts"))]
+
+
+def feature_learning(sv) -> Measurement:
+    """MHS-S4-C5 (L122): "These pathways are still doing feature learning": the contextual
+    pathways' top singular value grows from its init, every seed (``sv`` (T, K, modules, r);
+    module 0 is the common pathway)."""
+    sv = np.asarray(sv, dtype=float)
+    growth = np.min(sv[-1, :, 1:, 0] / sv[0, :, 1:, 0], axis=1)
+    return each("growth of the contextual pathways' top singular value over training (end / "
+                "init, min over pathways)", growth, ">", 1,
+                source=paper("L122", "These pathways are still doing feature learning"))
+
+
+def does_not_imitate(relu_loss, single_loss, L0: float) -> Measurement:
+    """Fig 4a (L129): the single-context GDLN "is unable to imitate the loss trajectory of the
+    ReLU network": its distance from the ReLU runs exceeds their own spread."""
+    gap, spread = loss_distance(single_loss, relu_loss, L0), seed_spread(relu_loss, L0)
+    return measure("mean over epochs of |seed-mean single-context GDLN loss - seed-mean ReLU "
+                   "loss| / L(0), above the ReLU runs' spread", gap, ">", spread,
+                   source=baseline("Fig 4 caption, L129", "a GDLN (here called \u201cGDLN "
+                                   "Single\u201d) which has contextual pathways active for "
+                                   "individual contexts is unable to imitate the loss trajectory "
+                                   "of the ReLU network", "the ReLU runs' mean distance from their "
+                                                          "seed-mean curve"),
+                   details={"single-context GDLN": gap, "ReLU runs": spread})
+
+
+def singles_inactive(loss, loss_without_singles, sv) -> list:
+    """MHS-E-Six (App E, L586): "even if all six possible modules are trained simultaneously, the
+    pathways active for a single context remain inactive".  Decided against the run's own
+    spread: removing the single-context pathways at the end of training changes the loss by no
+    more than the seed-to-seed standard deviation of the final loss.  ``loss``,
+    ``loss_without_singles`` (K,) final; ``sv`` (T, K, 7, r): pathways common, 3 double, 3 single."""
+    loss, without = np.asarray(loss, float), np.asarray(loss_without_singles, float)
+    sv = np.asarray(sv, dtype=float)[..., 0]
+    growth = sv[-1, :, 4:] / sv[0, :, 4:]
+    share = sv[-1, :, 4:].sum(1) / sv[-1, :, 1:].sum(1)
+    return [within_baseline("final loss without the single-context pathways minus the final loss, "
+                            "seed mean", float(np.mean(without - loss)),
+                            float(np.std(loss, ddof=1)),
+                            source=baseline("App E, L586", "even if all six possible modules are "
+                                                           "trained simultaneously, the pathways "
+                                                           "active for a single context remain "
+                                                           "inactive",
+                                            "the seed-to-seed standard deviation of the final loss"),
+                            names=("removal", "seed spread")),
+            measure("single-context pathways' top singular value, end / init (min over pathways "
+                    "and seeds)", float(growth.min()), ">=", 0,
+                    source=reading("how far the single-context pathways grew out of their init"),
+                    details={"share of the contextual top singular values on single-context "
+                             "pathways, per seed": share, "final loss": loss,
+                             "final loss without them": without})]
+
+
+# ------------------------------------------------------------------ Sec 5: more contexts
+
+def reuse_with_contexts(patterns: dict, mass: dict) -> list:
+    """MHS-S5-C1 / MHS-Disc (L151-L153): for each C, every trained ReLU net puts the most weight
+    (among units serving 1 .. C-1 contexts, on for a majority of a context's items) on units
+    serving C-1 contexts; and "as the number of contexts increases, so too does the bias towards
+    node reuse": the mass-weighted number of contexts a unit serves grows from C to C+1 (a
+    population statement: one-sided Welch tests).  ``patterns[C]`` (K, H, 8C), ``mass[C]`` (K, H)
+    final."""
+    out, reuse = [], {}
+    for C in sorted(patterns):
+        usage = context_usage(patterns[C], C, majority=0.5)
+        m = np.asarray(mass[C], dtype=float)
+        shares = [mass_shares(usage[k], m[k], range(C + 1)) for k in range(len(m))]
+        top = [max(range(1, C), key=lambda j: s[j]) - (C - 1) for s in shares]
+        reuse[C] = np.array([sum(j * s[j] for j in s) for s in shares])
+        out.append(each(f"C = {C}: (contexts of the contextual units carrying the most weight) - "
+                        f"(C - 1)", top, "==", 0,
+                        source=paper("L153", "The ReLN then has C context specific pathways which "
+                                             "are active for C - 1 contexts")))
+    Cs = sorted(patterns)
+    for a, b in itertools.pairwise(Cs):
+        out.append(direction(f"mass-weighted number of contexts a unit serves, C = {a} below "
+                             f"C = {b}", reuse[a], reuse[b],
+                             source=paper("L153", "as the number of contexts increases, so too does "
+                                                  "the bias towards node reuse and mixed "
+                                                  "selectivity"), names=(f"C={a}", f"C={b}")))
+    return out
+
+
+def fit_a0(times, series, s: float, d: float, level: float = 0.5) -> float:
+    """The initial strength a0 for which the mode law crosses ``level`` x s/d when ``series`` does
+    (the paper fits its pi_0 and B_0, App F)."""
+    from scipy.optimize import brentq
+
+    from numerics.closed_forms import mode_strength
+    t_half = crossing_time(series, times, level * s / d)
+    f = lambda la: mode_strength(t_half, s, d, 10 ** la) - level * s / d
+    return 10 ** brentq(f, -300, 0) if f(-300) < 0 else 1e-300
+
+
+def closed_form_loss(tt, N: int, C: int, L0: float, common, contextual) -> np.ndarray:
+    """(T,) the closed-form ReLN loss at flow times ``tt`` (t/tau): L(0) less the gains of the
+    common modes ``common = (S, D, pi (T, a))`` and of the contextual modes
+    ``contextual = (S0, D0, B (T, b))`` (theory.haste_slowly.contexts COMMON_GAIN, CONTEXT_GAIN)."""
+    import sympy as sp
+
+    from theory.haste_slowly import contexts as tc
+    gain = sp.lambdify((tc.N, tc.S, tc.D, tc.pi), tc.COMMON_GAIN, "numpy")
+    ctx_gain = sp.lambdify((tc.N, tc.C, tc.S, tc.D, tc.B), tc.CONTEXT_GAIN, "numpy")
+    (S, D, pi), (S0, D0, B) = common, contextual
+    return (L0 - np.sum(gain(N, np.asarray(S), np.asarray(D), np.asarray(pi)), axis=-1)
+            - np.sum(ctx_gain(N, C, np.asarray(S0), D0, np.asarray(B)), axis=-1))
+
+
+def closed_form_agreement(C: int, relu_loss, reln_loss, closed, L0: float) -> list:
+    """MHS-Fig5 (L158): "closed form ... see perfect agreement to both the ReLN and ReLU networks"
+    for C contexts: the closed-form loss curve against each network's seed-mean curve, within
+    that network's own run-to-run spread.  Losses (T, K) on one grid, ``closed`` (T,)."""
+    words = ("we can in closed form derive the loss trajectory for each architecture and see "
+             "perfect agreement to both the ReLN and ReLU networks")
+    out = []
+    for name, loss in (("ReLN", reln_loss), ("ReLU", relu_loss)):
+        out.append(within_baseline(f"C = {C}: mean over epochs of |closed-form loss - seed-mean "
+                                   f"{name} loss| / L(0)",
+                                   loss_distance(np.asarray(closed)[:, None], loss, L0),
+                                   seed_spread(loss, L0),
+                                   source=baseline("Fig 5 caption, L158", words,
+                                                   f"the {name} runs' mean distance from their "
+                                                   "seed-mean curve"),
+                                   names=("closed form", f"{name} runs")))
+    return out
+
+
+# ------------------------------------------------------------------ App B: finding the gates
+
+def kmeans_recovers(centroids: dict) -> list:
+    """MHS-AlgB1 (L438): with k = 4 the Sec 4 gating emerges (binarised per context) and every
+    clustering has an all-on (common) centroid.  ``centroids[k]`` (k, 24)."""
+    common = all(any(np.all(c > 0.5) for c in v) for v in centroids.values())
+    return [measure("k = 4 centroids binarised per context (majority of items) are all-on, "
+                    "not-1, not-2, not-3", per_context(centroids[4]) == reln_patterns(), "==", True,
+                    source=paper("L438", "We note that when using 4-clusters the exact gating "
+                                         "pattern used in Section 4 emerges")),
+            measure(f"an all-on (common) centroid for every k in {sorted(centroids)}", common, "==",
+                    True, source=paper("L438", "all of the clusterings find a common pathway"))]
+
+
+def elbows(mse: dict) -> dict:
+    """The elbow of a decreasing metric over k, two ways: the largest second difference
+    (curvature), and the kneedle point (largest drop below the chord from the first to the last
+    k, axes scaled to [0, 1]; Satopaa et al. 2011)."""
+    ks = np.array(sorted(mse))
+    m = np.array([mse[k] for k in ks], dtype=float)
+    curvature = m[:-2] - 2 * m[1:-1] + m[2:]
+    x = (ks - ks[0]) / (ks[-1] - ks[0])
+    y = (m - m.min()) / (m.max() - m.min()) if m.max() > m.min() else np.zeros_like(m)
+    chord = y[0] + (y[-1] - y[0]) * x
+    return {"curvature": int(ks[1:-1][np.argmax(curvature)]), "kneedle": int(ks[np.argmax(chord - y)])}
+
+
+def elbow_at_four(mse: dict, centroids: dict) -> list:
+    """MHS-Fig8/9 (L443-L445): the elbow of the ReLU-GDLN loss MSE over k is at k = 4 (each
+    reading of 'elbow', :func:`elbows`), and k = 2, 3 centroids are more fractional than k = 4's."""
+    found = elbows(mse)
+    words = "the 4-Cluster model is the appropriate choice for the elbow"
+    frac = {k: float(np.mean((np.asarray(c) > 0.1) & (np.asarray(c) < 0.9)))
+            for k, c in centroids.items()}
+    details = {f"MSE k={k}": v for k, v in sorted(mse.items())}
+    return [measure(f"elbow of the loss MSE between the ReLU net and the GDLN from k centroids "
+                    f"({reading_} reading)", found[reading_], "==", 4,
+                    source=paper("L445", words, interpretation=f"elbow as the {reading_} point"),
+                    details=details)
+            for reading_ in ("curvature", "kneedle")] + [
+            measure("share of fractional centroid entries (0.1-0.9), k = 2 and k = 3 minus k = 4",
+                    [frac[2] - frac[4], frac[3] - frac[4]], ">", 0,
+                    source=paper("L443", "Note the inconsistency in gating patterns arising from "
+                                         "having too few clusters"),
+                    details={f"k={k}": v for k, v in frac.items()})]
+
+
+# ------------------------------------------------------------------ Fig 2: XoR with a margin
+
+def criterion_times(delta, a0: float, criterion: float = 0.2):
+    """Flow times (t/tau) for the linear and the XoR GDLN to reach the loss ``criterion``: a mode
+    (s, d) starting at ``a0`` reaching the share 1 - sqrt(2 L_c) of its plateau s/d (both losses
+    are 1/2 (1 - a d/s)^2), with s, d of App C (the corrected d of Eq. 23)."""
+    from numerics.closed_forms import hitting_time
+    from theory.haste_slowly import xor_margin as tx
+    from theory.registry import REGISTRY
+    rf = 1 - np.sqrt(2 * criterion)
+    lin, xor = REGISTRY["MHS-C-Eq(17-19)"].printed, REGISTRY["MHS-C-Eq(23)"].corrected
+    s_l, d_l = (float(e.subs(tx.Delta, delta)) for e in (lin.s, lin.d))
+    s_x, d_x = (float(e.subs(tx.Delta, delta)) for e in (xor.s, xor.d))
+    t_lin = hitting_time(rf * s_l / d_l, s_l, d_l, a0) if delta > 0 else np.inf
+    return float(t_lin), float(hitting_time(rf * s_x / d_x, s_x, d_x, a0))
+
+
+def xor_outcomes(run, criterion: float = 0.2, keep=None) -> dict:
+    """Per seed, from a ``numerics.haste_slowly.xor.XorRun``: ``closer`` the mean over Delta of
+    |T_ReLU - T_slower GDLN| - |T_ReLU - T_faster GDLN| (times to the loss criterion; a0 of the
+    closed forms fitted once, to the ReLU's time at Delta = 0), ``switch`` the mean share of
+    linear-gated large units above sqrt(2/3) minus below, and the arrays behind them; ``keep``
+    (a mask over the Delta grid) restricts the means to part of the grid."""
+    from scipy.optimize import brentq
+
+    from theory.haste_slowly import xor_margin as tx
+    t, loss = np.asarray(run.trajectory.time, float), np.asarray(run.trajectory.loss, float)
+    deltas = np.unique(run.delta)
+    K = len(run.delta) // len(deltas)
+    t_relu = first_time(t, loss, criterion, below=True).reshape(len(deltas), K)
+    la = brentq(lambda la: criterion_times(0.0, 10 ** la, criterion)[1] - t_relu[0].mean(), -14, -1)
+    th = np.array([criterion_times(d, 10 ** la, criterion) for d in deltas])
+    fast, slow = th.min(1)[:, None], th.max(1)[:, None]
+    closer = np.where(np.isfinite(slow), np.abs(t_relu - slow), np.inf) - np.abs(t_relu - fast)
+    big = run.mass > 0.05 * run.mass.max(axis=1, keepdims=True)
+    pat = np.asarray(run.patterns, dtype=bool)
+    linear = ((pat == [0, 1, 1, 0]).all(-1) | (pat == [1, 0, 0, 1]).all(-1)) & big
+    share = (linear.sum(1) / np.maximum(big.sum(1), 1)).reshape(len(deltas), K)
+    keep = np.ones(len(deltas), bool) if keep is None else np.asarray(keep, bool)
+    above = deltas > float(tx.CROSSOVER)
+    return {"closer": np.mean(np.minimum(closer, 1e6)[keep], axis=0),
+            "switch": share[above & keep].mean(0) - share[~above & keep].mean(0),
+            "t_relu": t_relu, "t_gdln": th, "linear share": share, "deltas": deltas,
+            "a0": 10 ** la, "reached": bool(np.all(np.isfinite(t_relu)))}
+
+
+def follows_faster(outcomes: dict) -> list:
+    """MHS-Fig2 (L103, L105), about each trained ReLU net: it "behaves like the faster GDLN"
+    (nearer the faster GDLN's time to the criterion than the slower's, on average over Delta) and
+    "switches from a linear decision boundary to a nonlinear boundary" at sqrt(2/3) (more
+    linear-gated units above than below); the catalogue's 10% on the time, away from the
+    crossover, as a reading."""
+    from theory.haste_slowly import xor_margin as tx
+    fast = outcomes["t_gdln"].min(1)
+    away = np.abs(outcomes["deltas"] - float(tx.CROSSOVER)) > 0.15
+    rel = np.abs(outcomes["t_relu"].mean(1) - fast) / fast
+    return [each("mean over Delta of |T_ReLU - T_slower| - |T_ReLU - T_faster| (t/tau to loss "
+                 "0.2)", outcomes["closer"], ">", 0,
+                 source=paper("L103", "showing that ReLU networks behave like the faster GDLN "
+                                      "(the ReLN)")),
+            each("share of linear-gated large units, mean over Delta > sqrt(2/3) minus mean below",
+                 outcomes["switch"], ">", 0,
+                 source=paper("L105", "marks the approximate point at which a ReLU network "
+                                      "switches from a linear decision boundary to a nonlinear "
+                                      "boundary")),
+            measure("|T_ReLU - min(T_lin, T_xor)| / min, |Delta - sqrt(2/3)| > 0.15, seed mean",
+                    float(rel[away].max()), "<", 0.10,
+                    source=reading("the catalogue's 10% on the time to L = 0.2 away from the "
+                                   "crossover"),
+                    details={"near the crossover": float(rel[~away].max()),
+                             "fitted a0": outcomes["a0"]})]
+
+
+def xor_sensitivity(whole: dict, halves: list, float32: dict, steps_time: float) -> dict:
+    """Same-run checks that Fig 2's unstated settings do not move its decisive outcomes: every
+    run reaches the criterion before the horizon (steps), each seed decides alike (seeds), each
+    half of the Delta grid decides alike (grid), a float32 run decides alike (dtype)."""
+    def verdicts(o):
+        return (bool(np.all(o["closer"] > 0)), bool(np.all(o["switch"] > 0)))
+    same = reading("the decisive outcomes do not change")
+    per_seed = {(bool(c > 0), bool(s > 0)) for c, s in zip(whole["closer"], whole["switch"])}
+    return {"steps": measure("every ReLU net reaches loss 0.2 before the last step (t/tau "
+                             f"{steps_time:g})", float(np.max(whole["t_relu"])), "<", steps_time,
+                             source=same),
+            "seeds": measure("decisive outcomes of every seed alike", len(per_seed), "==", 1,
+                             source=same),
+            "Delta grid": measure("decisive outcomes on each half of the Delta grid as on the whole",
+                                  all(verdicts(h) == verdicts(whole) for h in halves), "==", True,
+                                  source=same),
+            "dtype": measure("decisive outcomes of a float32 run as of the float64 run",
+                             verdicts(float32) == verdicts(whole), "==", True, source=same)}
+
+
+# ------------------------------------------------------------------ Sec 4: definitions and App D-E
+
+def contextual_dataset(X, Y) -> list:
+    """MHS-S4-Data (L111, L118): one-hot item (+) one-hot context, every (item, context) pair once,
+    each context block of Y zero off its context; L(0) and the least-squares plateau against the
+    catalogue's values for the released data."""
+    from numerics.haste_slowly.datasets import context_of
+    R = Y - Y @ np.linalg.pinv(X) @ X
+    one_hot = bool((X[:8].sum(0) == 1).all() and (X[8:].sum(0) == 1).all())
+    pairs = len({(int(np.argmax(X[:8, i])), int(np.argmax(X[8:, i]))) for i in range(X.shape[1])})
+    ctx = context_of(3)
+    own = bool(all(np.all(Y[15 + 15 * c:30 + 15 * c][:, ctx != c] == 0) for c in range(3)))
+    catalogue = reading("the catalogue's values for the released code's data, float64 sums")
+    return [measure("X one-hot item (+) one-hot context", one_hot, "==", True,
+                    source=paper("L111", "Each item is queried with a one-hot representation and "
+                                         "one-hot context feature")),
+            measure("distinct (item, context) pairs among the 24 datapoints", pairs, "==", 24,
+                    source=paper("L111", "all items are present in each context")),
+            measure("context block c of Y is zero off context c", own, "==", True,
+                    source=paper("L118", "the three other blocks of output labels need to be "
+                                         "activated only in one of the contexts")),
+            measure("|L(0) - 105.623|", abs(0.5 * float(np.sum(Y ** 2)) - 105.623), "<=", 1e-9,
+                    source=catalogue),
+            measure("|least-squares plateau - 16.5084333|",
+                    abs(0.5 * float(np.sum(R ** 2)) - 16.5084333), "<=", 1e-6, source=catalogue)]
+
+
+def reln_structure(gates, mask, unit_module, split_loss, joint_loss, single_split, single_joint,
+                   L0: float) -> list:
+    """MHS-S4-ReLN (L120): the common pathway always on and seeing all inputs, three pathways
+    each off in exactly one context and seeing items only; the released split-gradient training
+    against joint GD on the loss (first seed's curves)."""
+    from numerics.haste_slowly.datasets import context_of
+    ctx = context_of(3)
+    common = bool((gates[unit_module == 0] == 1).all() and (mask[unit_module == 0] == 1).all())
+    contextual = all(
+        len([c for c in range(3) if not gates[unit_module == m][0][ctx == c].any()]) == 1
+        and bool((mask[unit_module == m][:, 8:] == 0).all()) for m in range(1, 4))
+    variant = reading("2% of L(0): the released code's split-gradient training stands in for GD "
+                      "on Eq. (2) only if the two loss curves agree to this")
+    return [measure("common pathway always on, sees all 11 inputs", common, "==", True,
+                    source=paper("L120", "The first \u201ccommon\u201d pathway is composed of "
+                                         "hidden neurons which are always active")),
+            measure("3 contextual pathways each off in exactly one context, item inputs only",
+                    contextual, "==", True,
+                    source=paper("L120", "The three remaining pathways are all active for two out "
+                                         "of the three contexts")),
+            measure("sup_t |L_split - L_joint| / L(0), ReLN",
+                    float(np.max(np.abs(np.asarray(split_loss) - joint_loss))) / L0, "<=", 0.02,
+                    source=variant),
+            measure("sup_t |L_split - L_joint| / L(0), single-context GDLN",
+                    float(np.max(np.abs(np.asarray(single_split) - single_joint))) / L0, "<=",
+                    0.02, source=variant)]
+
+
+def relu_gate_drift(patterns, mass, times, at=(1000, 4000)) -> Measurement:
+    """The ReLU units' own gating against their final gating: the mass-weighted share of
+    datapoints on which the large units' patterns still differ at the epochs ``at`` (a reading
+    beside MHS-S4-C4, whose sentence is about the ReLN)."""
+    pats, m = np.asarray(patterns), np.asarray(mass[-1], dtype=float)
+    w = m * (m > 0.01 * m.max(axis=1, keepdims=True))
+    drift = [float((w * (pats[int(np.argmin(np.abs(np.asarray(times) - e)))] != pats[-1])
+                     .mean(-1)).sum() / w.sum()) for e in at]
+    return measure(f"mass-weighted share of datapoints where the ReLU units' gates at epochs "
+                   f"{list(at)} differ from their final gates", drift, ">=", 0,
+                   source=reading("whether the ReLU net's own gating is constant from the start",
+                                  "L118", "in this setting the gating of the ReLN is constant "
+                                          "from the start"))
+
+
+def common_mode_rise(prod, tt, times, X, Y, modes_n: int = 4) -> Measurement:
+    """Fig 4b, a reading: the common pathway's top modes (u_a' W2 W1 v_a of the first seed) against
+    Eq. (7) with one fitted pi_0: the largest relative deviation of the half-rise epoch."""
+    from numerics.closed_forms import mode_strength
+    from numerics.datasets import modes
+    N = X.shape[1]
+    U, S, V, D, _ = modes(Y @ X.T / N, X @ X.T / N)
+    common = np.einsum("ma,tmn,na->ta", U[:, :modes_n], np.asarray(prod)[:, 0, 0],
+                       V[:, :modes_n])
+    a0 = fit_a0(tt, common[:, 0], S[0], D[0])
+    theory = np.stack([mode_strength(tt, S[a], D[a], a0) for a in range(modes_n)], 1)
+    sim = [crossing_time(common[:, a], times, 0.5 * S[a] / D[a]) for a in range(modes_n)]
+    th = [crossing_time(theory[:, a], times, 0.5 * S[a] / D[a]) for a in range(modes_n)]
+    return measure("common pathway top-4 modes: max rel dev of the half-rise epoch, simulation vs "
+                   "Eq. (7) with one fitted pi0", max(abs(a - b) / b for a, b in zip(sim, th)),
+                   "<", 0.10, source=reading("10%: the Sec 4 data are only approximately mutually "
+                                             "diagonalisable"),
+                   details={"simulation": sim, "closed form": th})
+
+
+def contextual_outputs(outs, gates, unit_module, Y) -> list:
+    """MHS-Fig3 (L116): a trained contextual pathway writes into the context blocks whose target
+    is zero on datapoints where it is on (errors), and the contextual outputs together remove the
+    common pathway's residual.  ``outs`` (modules, m, N) of one trained ReLN."""
+    from numerics.haste_slowly.datasets import context_of
+    ctx = context_of(3)
+    leak = min(float(np.abs(outs[m][15 + 15 * c:30 + 15 * c][:, ctx == cp]).max())
+               for m in range(1, 4) for cp in range(3) for c in range(3)
+               if c != cp and gates[unit_module == m][0][ctx == cp].all())
+    resid = Y - outs[0]
+    recon = float(np.linalg.norm(sum(outs[1:]) - resid) / np.linalg.norm(resid))
+    return [measure("min |output| a contextual pathway writes into a context block whose target "
+                    "is 0, on datapoints where it is on", leak, ">", 0.05,
+                    source=reading("5% of a unit target: clearly non-zero")),
+            measure("||sum of contextual outputs - common pathway's residual|| / ||residual||",
+                    recon, "<", 0.05, source=reading("5%: the end of an 8000-epoch run"))]
+
+
+def race_gap(loss_alt, loss_star, L0: float) -> dict:
+    """Gap (L(G') - L(G*)) / L(0) of an alternative gating's loss curve over the ReLN's, both on
+    one time grid: its value at t = 0, its minimum over t, and the share of the run where it
+    exceeds 1% of L(0) (a strict win on an interval)."""
+    gap = (np.asarray(loss_alt, dtype=float) - np.asarray(loss_star, dtype=float)) / L0
+    return {"t0": float(gap[0]), "min": float(gap.min()), "strict share": float(np.mean(gap > 0.01))}
+
+
+def _sub_sv(M, rows, cols):
+    return np.linalg.svd(M[np.ix_(rows, cols)], compute_uv=False)
+
+
+def interlacing_violation(case) -> float:
+    """MHS-E-Interlace: max_j (beta_j - alpha_j, alpha_j - sigma_j) / (1 + max|M|) for the
+    submatrix B, the column-restricted A and the full M of ``case = (M, rows, cols)``."""
+    M, rows, cols = case
+    s = np.linalg.svd(M, compute_uv=False)
+    a = _sub_sv(M, list(range(M.shape[0])), cols)
+    b = _sub_sv(M, rows, cols)
+    return max(float(np.max(b - a[:len(b)])), float(np.max(a - s[:len(a)]))) / (1 + np.abs(M).max())
+
+
+def sigma1_increase(X, Y, keep) -> float:
+    """MHS-E-Nonneg: sigma_1 of Y X^T restricted to the kept datapoints minus sigma_1 of Y X^T."""
+    full = np.linalg.norm(Y @ X.T, 2)
+    return float(np.linalg.norm(Y[:, keep] @ X[:, keep].T, 2) - full)
+
+
+def relative_increase(case) -> float:
+    """:func:`sigma1_increase` of ``case = (X, Y, keep)`` relative to the scale of its products."""
+    X, Y, _ = case
+    return sigma1_increase(*case) / (1 + 8 * np.abs(Y).max() * np.abs(X).max())
+
+
+def relative_error(a, b) -> float:
+    """max |a - b| / max |b|."""
+    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    return float(np.max(np.abs(a - b)) / np.max(np.abs(b)))
+
+
+def race_errors(proj, B) -> tuple[float, float]:
+    """(max off-diagonal / diagonal of the flow's U^T W2 W1 V (P, r, r, T), max relative error of
+    the race's mode strengths B (P, r, T) against the flow's diagonal)."""
+    diag = np.einsum("prrT->prT", proj)
+    off = np.max(np.abs(proj - np.einsum("prT,rs->prsT", diag, np.eye(diag.shape[1]))))
+    return float(off / np.max(np.abs(diag))), relative_error(B, diag)
+
+
+def rise_time(series, times, plateau: float) -> float:
+    """Time from 10% to 90% of the plateau (independent of the initial strength)."""
+    return crossing_time(series, times, 0.9 * plateau) - crossing_time(series, times, 0.1 * plateau)
+
+
+def overlap_error(printed, C: int, X, Y) -> float:
+    """max |U_0^T U_1 - printed I| for the C-context data (``printed`` a number)."""
+    from numerics.haste_slowly.datasets import overlap_and_rho
+    O = overlap_and_rho(X, Y, C)[0]
+    return float(np.abs(O - float(printed) * np.eye(O.shape[0])).max())
+
+
+def reln_closed_form(run, X, Y, C: int):
+    """The closed-form ReLN of App F for the trained ReLN ``run`` (C contexts): the common modes
+    by Eq. (7) with pi_0 fitted to the first seed's top mode, the contextual modes by the corrected
+    F-Closed with B_0 fitted to the mean top contextual singular value; returns the loss (T,) and
+    the curves behind it (epochs, common modes (T, 3) closed form and simulated, contextual mode
+    closed form and simulated)."""
+    from numerics.closed_forms import mode_strength
+    from numerics.datasets import modes
+    from numerics.haste_slowly.datasets import overlap_and_rho
+    t = run.trajectory
+    N = X.shape[1]
+    tt = flow_times(t.time, N)
+    U, S, V, D, _ = modes(Y @ X.T / N, X @ X.T / N)
+    proj = np.einsum("ma,tmn,na->ta", U[:, :3], np.asarray(t.records["prod"])[:, 0, 0], V[:, :3])
+    a0 = fit_a0(tt, proj[:, 0], S[0], D[0])
+    _, _, S0, D0 = overlap_and_rho(X, Y, C)
+    top = np.asarray(t.records["sv"])[:, 0, 1:, 0].mean(1)
+    b0 = fit_a0(tt, top, S0[0], D0 / (C - 1), level=0.25)
+    pi = np.stack([mode_strength(tt, S[a], D[a], a0) for a in range(len(S))], 1)
+    B = mode_strength(tt[:, None], S0[None], D0 / (C - 1), b0)
+    loss = closed_form_loss(tt, N, C, zero_output_loss(Y), (S, D, pi), (S0, D0, B))
+    return loss, {"epochs": t.time, "common": pi[:, :3], "common simulated": proj,
+                  "contextual": B[:, 0], "contextual simulated": top}
+
+
+def gate_mse(loss, members, relu_loss, L0: float) -> dict:
+    """App B's performance metric: {std: {k: mean over the GDLN seeds of the mean over epochs of
+    (L_GDLN_k - seed-mean L_ReLU)^2 / L(0)^2}} from the GDLNs' losses (T, M) with ``members``
+    (k, std, seed) and the ReLU runs' losses (T, K) on the same grid."""
+    loss, ref = np.asarray(loss, float), np.asarray(relu_loss, float).mean(1)
+    out = {}
+    for m, (k, std, _) in enumerate(members):
+        out.setdefault(std, {}).setdefault(k, []).append(float(np.mean((loss[:, m] - ref) ** 2))
+                                                         / L0 ** 2)
+    return {std: {k: float(np.mean(v)) for k, v in by_k.items()} for std, by_k in out.items()}
+
+
+def gate_sensitivity(mse: dict, centroids: dict, half: dict) -> dict:
+    """Same-run checks that App B's unstated settings do not move Fig 8/9's decisive outcomes:
+    the GDLN init std (every std gives the same elbows), the number of ReLU runs pooled (half the
+    runs give the same binarised gates for every k) and the range of k (without the largest k the
+    elbows stay)."""
+    stds = list(mse)
+    found = [elbows(mse[s]) for s in stds]
+    first = mse[stds[0]]
+    same = reading("the decisive outcomes do not change")
+    return {"GDLN init std": measure(f"elbows at every GDLN init std {stds} alike",
+                                     all(f == found[0] for f in found), "==", True, source=same,
+                                     details={str(s): f for s, f in zip(stds, found)}),
+            "ReLU runs pooled": measure("binarised centroids from half the ReLU runs as from all, "
+                                        "every k", all({tuple(r) for r in gf.binarise(half[k])}
+                                                       == {tuple(r) for r in gf.binarise(c)}
+                                                       for k, c in centroids.items()), "==", True,
+                                        source=same),
+            "k": measure("elbows without the largest k as with it",
+                         elbows({k: v for k, v in first.items() if k < max(first)}) == found[0],
+                         "==", True, source=same)}
+
+
+# ------------------------------------------------------------------ App C: symbolic helpers
+
+def solves(solution, rhs, t, state, initial=None) -> dict:
+    """Whether ``solution`` solves ``d state/dt = rhs`` (residual simplifies to 0) and, given
+    ``initial``, starts there (sympy)."""
+    from verify.checks.symbolic import is_zero, ode_residual
+    out = {"residual": is_zero(ode_residual(solution, rhs, t, state))}
+    if initial is not None:
+        out["t=0"] = is_zero(solution.subs(t, 0) - initial)
+    return out
+
+
+def pathway_statistics(X, Y, gate, N: int):
+    """(Sigma^yx, Sigma^x) of a pathway gated on the datapoints of ``gate`` (1/N over all N),
+    sympy matrices."""
+    import sympy as sp
+    Gm = sp.diag(*gate)
+    return (Y * Gm * X.T) / N, (X * Gm * X.T) / N
+
+
+def mode_of(syx, sx):
+    """(s, d) of a rank-one Sigma^yx = s u v^T: s = ||Sigma^yx||, d = v^T Sigma^x v (sympy)."""
+    import sympy as sp
+    s = sp.sqrt(sp.simplify((syx * syx.T)[0, 0]))
+    v = syx.T / s
+    return sp.simplify(s), sp.simplify((v.T * sx * v)[0, 0])
+
+
+def loss_at_plateau(loss_expr, s_expr, d_expr, a, s, d):
+    """The loss expression (in a, s, d) at a* = s/d: a squared loss that is learned must give 0."""
+    import sympy as sp
+    return sp.simplify(loss_expr.subs(a, s_expr / d_expr).subs({s: s_expr, d: d_expr}))
+
+
+def crossover_check(equation, crossover, Delta, dps: int = 50):
+    """(|lhs - rhs| of ``equation`` at the claimed crossover, evaluated at ``dps`` digits; sympy's
+    roots of the equation)."""
+    import mpmath
+    import sympy as sp
+    f = sp.lambdify(Delta, equation.lhs - equation.rhs, "mpmath")
+    with mpmath.workdps(dps):
+        gap = abs(f(mpmath.mpf(1) * sp.N(crossover, dps + 10)))
+    return float(gap), sp.solve(equation, Delta)
+
+
+def criterion_crossover(a0: float, criterion: float = 0.2) -> float:
+    """The Delta where the linear and the XoR GDLN reach the loss criterion at the same time from
+    the same raw a0 (the catalogue's exact time-to-criterion crossover)."""
+    from scipy.optimize import brentq
+    return brentq(lambda dl: np.subtract(*criterion_times(dl, a0, criterion)), 0.5, 3.0,
+                  xtol=1e-12)
+
+
+# ------------------------------------------------------------------ App A: linear networks
+
+def hierarchy_modes(prod, tt):
+    """The mode strengths u_a' W2 W1 v_a (T, modes) of the first member's map ``prod`` (T, K, 7,
+    4) on the 4-item hierarchy, the full projection (T, modes, modes), and its (S, D)."""
+    from numerics.datasets import correlations, hierarchy, modes
+    U, S, V, D, _ = modes(*correlations(*hierarchy(2)))
+    P = np.asarray(prod, dtype=float)[:, 0]
+    return np.einsum("ma,tmn,na->ta", U, P, V), np.einsum("ma,tmn,nb->tab", U, P, V), S, D
+
+
+def fitted_modes(proj, tt, S, D):
+    """Eq. (7) for every mode with pi_0 fitted to its half-rise time, and the largest deviation
+    from the simulation after half that time, relative to the plateau."""
+    from numerics.closed_forms import mode_strength
+    curves, devs = [], []
+    for a in range(proj.shape[1]):
+        a0 = fit_a0(tt, proj[:, a], S[a], D[a])
+        th = mode_strength(tt, S[a], D[a], a0)
+        late = tt > crossing_time(proj[:, a], tt, 0.5 * S[a] / D[a]) / 2
+        curves.append(th)
+        devs.append(float(np.max(np.abs(proj[late, a] - th[late])) / (S[a] / D[a])))
+    return np.stack(curves, 1), max(devs)
+
+
+def modes_reach_plateaus(proj, S, D) -> list:
+    """MHS-Fig7 (Fig 7 caption, L370): "Initially all modes begin at 0 but increase to their final
+    values": every mode starts below 0.1% of its plateau lambda/delta and ends within 0.1% of it."""
+    words = paper("Fig 7 caption, L370", "Initially all modes begin at 0 but increase to their "
+                                         "final values")
+    ratio = np.asarray(proj, float) / (np.asarray(S) / np.asarray(D))
+    return [measure("mode strength at the start / its plateau lambda/delta, modes 1-4",
+                    np.abs(ratio[0]), "<", 1e-3, source=words),
+            measure("mode strength at the end / its plateau lambda/delta, modes 1-4", ratio[-1],
+                    "within", (1 - 1e-3, 1 + 1e-3), source=words)]
+
+
+def fig7_outcome(run) -> tuple:
+    """Whether each decisive measurement of :func:`modes_reach_plateaus` passes for a
+    ``numerics.haste_slowly.linear.LinearRun``."""
+    proj, _, S, D = hierarchy_modes(run.trajectory.records["prod"], run.trajectory.time)
+    return tuple(m.passed for m in modes_reach_plateaus(proj, S, D))
+
+
+def plateau_reached_early(proj, tt, S, D) -> Measurement:
+    """The horizon check of Fig 7's sensitivity: every mode is within 0.1% of its plateau by 3/4
+    of the horizon, so a longer run changes nothing."""
+    ratio = np.asarray(proj, float) / (np.asarray(S) / np.asarray(D))
+    k = int(np.argmax(np.asarray(tt) >= 0.75 * tt[-1]))
+    return measure("mode strengths / plateau at 3/4 of the horizon", ratio[k], "within",
+                   (1 - 1e-3, 1 + 1e-3), source=reading("the decisive outcomes do not change"))
+
+
+def learning_rule_error(sign: int, seed: int = 6) -> float:
+    """MHS-A-Loss: max rel difference between ``sign * eps * dL/dW`` (autograd, 1/2-sum loss) and
+    the App A right-hand sides eps P W2^T (Syx - W2 W1 Sx), eps P (Syx - W2 W1 Sx) W1^T."""
+    import torch
+    rng = np.random.default_rng(seed)
+    P, d, h, m, eps = 9, 4, 3, 5, 0.01
+    X, Y = rng.standard_normal((d, P)), rng.standard_normal((m, P))
+    W1 = torch.tensor(rng.standard_normal((h, d)), requires_grad=True)
+    W2 = torch.tensor(rng.standard_normal((m, h)), requires_grad=True)
+    L = 0.5 * ((torch.tensor(Y) - W2 @ W1 @ torch.tensor(X)) ** 2).sum()
+    g1, g2 = torch.autograd.grad(L, (W1, W2))
+    syx, sx = Y @ X.T / P, X @ X.T / P
+    w1, w2 = W1.detach().numpy(), W2.detach().numpy()
+    E_ = syx - w2 @ w1 @ sx
+    want = (eps * P * w2.T @ E_, eps * P * E_ @ w1.T)
+    got = (sign * eps * g1.numpy(), sign * eps * g2.numpy())
+    return max(float(np.abs(a - b).max() / np.abs(a).max()) for a, b in zip(got, want))
+
+
+def nondiag_reduction_error(rhs1, rhs2, seed: int = 7, n: int = 4) -> float:
+    """MHS-A-NonDiag: the rotated-frame gradient flow (R^T tau dW1 V, U^T tau dW2 R) against the
+    reduced right-hand sides ``rhs1(W1b, W2b, M, D)``, ``rhs2(...)`` with M = S Vhat^T V, for
+    general (non-diagonal) W1b, W2b and Sigma^yx, Sigma^x that do not share V.  Max rel error."""
+    rng = np.random.default_rng(seed)
+    U, Vh, V, R = (np.linalg.qr(rng.standard_normal((n, n)))[0] for _ in range(4))
+    S, D = np.diag(rng.uniform(0.5, 2, n)), np.diag(rng.uniform(0.5, 2, n))
+    W1b, W2b = rng.standard_normal((n, n)), rng.standard_normal((n, n))
+    syx, sx = U @ S @ Vh.T, V @ D @ V.T
+    W1, W2 = R @ W1b @ V.T, U @ W2b @ R.T
+    E_ = syx - W2 @ W1 @ sx
+    full1, full2 = R.T @ (W2.T @ E_) @ V, U.T @ (E_ @ W1.T) @ R
+    M = S @ Vh.T @ V
+    r1, r2 = rhs1(W1b, W2b, M, D), rhs2(W1b, W2b, M, D)
+    return max(float(np.abs(full1 - r1).max() / np.abs(full1).max()),
+               float(np.abs(full2 - r2).max() / np.abs(full2).max()))
+
+
+# ------------------------------------------------------------------ Sec 2-3: the GDLN formalism
+
+def path_sum_error(forward, case) -> float:
+    """MHS-Eq(1): max |forward(...)[v] - sum_{p in T(v)} g_p W_p x_{s(p)}| over the output nodes
+    of ``case`` (``numerics.haste_slowly.graph.random_case``)."""
+    from numerics.haste_slowly import graph as G
+    g, W, x, _y, ng, eg = case
+    h = forward(g, W, x, ng, eg)
+    err = 0.0
+    for v in g.outputs:
+        total = sum(G.path_gate(g, p, ng, eg) * (G.path_product(W, p, g.sizes[g.source(p)])
+                                                  @ x[g.source(p)])
+                    for p in g.paths() if g.target(p) == v)
+        err = max(err, float(np.max(np.abs(h[v] - total))))
+    return err
+
+
+def path_gradient_error(case, gate_stats=None) -> float:
+    """MHS-Eq(3): max relative error of the path-form gradient (Eq. 3 with ``gate_stats``, Eq. 4
+    by default) against autograd of the mean loss Eq. (2), over every edge of ``case``."""
+    import torch
+
+    from numerics.haste_slowly import graph as G
+    g, W, x, y, ng, eg = case
+    Wt = [torch.tensor(w, requires_grad=True) for w in W]
+    loss = G.loss(g, Wt, {k: torch.tensor(v) for k, v in x.items()},
+                  {k: torch.tensor(v) for k, v in y.items()}, torch.tensor(ng), torch.tensor(eg))
+    auto = torch.autograd.grad(loss, Wt)
+    err = 0.0
+    for e in range(len(g.edges)):
+        path = G.path_gradient(g, W, x, y, ng, eg, e, gate_stats or G.statistics)
+        scale = max(np.abs(path).max(), np.abs(auto[e].numpy()).max(), 1e-300)
+        err = max(err, float(np.max(np.abs(path + auto[e].numpy())) / scale))
+    return err
+
+
+def diagonalisable(hierarchical: float, section4: float) -> list:
+    """MHS-Asm2.1 (L296 "We verify that this is true for the tasks considered in this work"): the
+    largest off-diagonal |V^T Sigma^x V| of the common pathway, on the hierarchical tasks (under
+    the condition) and on the Sec 4 task (without it)."""
+    tol = exact("exact rational data, float64 SVD: zero off-diagonal")
+    return [measure("max |offdiag(V^T Sigma^x V)| of the common pathway, hierarchical C = 3, 4, 5 "
+                    "(unit and code context scales)", hierarchical, "<", 1e-10, source=tol),
+            measure("the same on the Sec 4 task (H, Ring, Cross)", section4, "<", 1e-10,
+                    source=tol)]

@@ -24,3 +24,121 @@ def depth_losses(relu, gdln, schedule):
     ax.set(xlabel="epoch", ylabel="loss (1/2 sum)")
     ax.legend(fontsize=7)
     return fig
+
+
+def latents(relu, reln, correlations):
+    """Fig 4c: MDS of the hidden representations over training (as the released code: stacked
+    over time, random_state 42) of the first ReLU run and the ReLN, and the RDM correlations of
+    :func:`verify.haste_slowly.evidence.latent_geometry` (``correlations``: its reading's details)."""
+    from sklearn.manifold import MDS
+    sample = np.flatnonzero(np.asarray(relu.time) >= 500)[::32]
+    fig, ax = plt.subplots(1, 3, figsize=(8, 3.0))
+    for j, (name, t) in enumerate((("ReLU", relu), ("ReLN", reln))):
+        H = np.asarray(t.records["hidden"], dtype=float)[sample, 0]
+        pts = H.transpose(0, 2, 1).reshape(-1, H.shape[1])
+        emb = MDS(n_components=2, random_state=42, normalized_stress="auto", init="random",
+                  n_init=1).fit_transform(pts).reshape(len(sample), H.shape[2], 2)
+        for c in range(3):
+            ax[j].plot(emb[:, c * 8:(c + 1) * 8, 0], emb[:, c * 8:(c + 1) * 8, 1], ".",
+                       color=f"C{c}", ms=3)
+        ax[j].set(title=f"{name} latents (MDS)", xticks=[], yticks=[])
+    for key, marker in (("ReLN", "o"), ("single-context GDLN", "x"), ("ReLU-ReLU", "s")):
+        ax[2].plot(correlations["epochs"], correlations[key], marker, ms=3, label=key)
+    ax[2].set(xlabel="epoch", ylabel="RDM correlation with ReLU")
+    ax[2].legend(fontsize=6)
+    return fig
+
+
+def section4(relu, reln, single, X, Y):
+    """Fig 4a/b: the loss curves of the ReLU runs, the ReLN and the single-context GDLN; the
+    ReLN's pathway singular values (first seed)."""
+    fig, ax = plt.subplots(1, 2, figsize=(8, 3.6))
+    ax[0].plot(relu.time, relu.loss, "-", color="k", lw=0.8)
+    ax[0].plot(reln.time[::8], reln.loss[::8, 0], "o", ms=3, label="ReLN (common + 2-of-3)")
+    ax[0].plot(single.time[::8], single.loss[::8, 0], "x", ms=3, label="GDLN single-context")
+    ax[0].set(xlabel="epoch", ylabel="loss (1/2 sum)", yscale="log")
+    ax[0].legend(fontsize=7)
+    sv = np.asarray(reln.records["sv"], dtype=float)[:, 0]
+    for a in range(4):
+        ax[1].plot(reln.time[::6], sv[::6, 0, a], "o", ms=2.5, color=f"C{a}")
+    for m in range(1, sv.shape[1]):
+        ax[1].plot(reln.time[::6], sv[::6, m, 0], "^", ms=2.5, color="grey")
+    ax[1].set(xlabel="epoch", ylabel="pathway singular value")
+    return fig
+
+
+def dataset_and_pathway(X, Y, out):
+    """Fig 3: the Sec 4 inputs and targets, and one trained contextual pathway's output."""
+    fig, ax = plt.subplots(1, 3, figsize=(8, 3.2))
+    ax[0].imshow(X, cmap="Greys")
+    ax[0].set(title=f"X ({X.shape[0]} x {X.shape[1]})", xlabel="datapoint")
+    ax[1].imshow(Y, cmap="Greys", aspect="auto")
+    ax[1].set(title=f"Y ({Y.shape[0]} x {Y.shape[1]})", xlabel="datapoint")
+    ax[2].imshow(out, cmap="RdBu", aspect="auto", vmin=-1, vmax=1)
+    ax[2].set(title="a contextual pathway's output", xlabel="datapoint")
+    return fig
+
+
+def contexts(panels):
+    """Fig 5: per C, the closed-form loss against the ReLU and ReLN runs (top) and the common and
+    mean contextual modes, closed form against the ReLN (bottom); ``panels[C]`` the curves of
+    :func:`verify.haste_slowly.evidence.reln_closed_form` with the runs' losses."""
+    fig, ax = plt.subplots(2, len(panels), figsize=(8, 4.5))
+    for col, (C, p) in enumerate(panels.items()):
+        ep = p["epochs"]
+        ax[0, col].plot(ep, p["loss"], "-", color="k", label="closed form")
+        ax[0, col].plot(ep[::8], p["relu"][::8, 0], "o", ms=2.5, label="ReLU")
+        ax[0, col].plot(ep[::8], p["reln"][::8, 0], "x", ms=2.5, label="ReLN")
+        ax[0, col].set(title=f"C = {C}", yscale="log", xlabel="epoch")
+        for a in range(3):
+            ax[1, col].plot(ep, p["common"][:, a], "-", color=f"C{a}")
+            ax[1, col].plot(ep[::8], p["common simulated"][::8, a], "o", ms=2, color=f"C{a}")
+        ax[1, col].plot(ep, p["contextual"], "-", color="grey")
+        ax[1, col].plot(ep[::8], p["contextual simulated"][::8], "^", ms=2, color="grey")
+        ax[1, col].set(xlabel="epoch")
+    ax[0, 0].set_ylabel("loss (1/2 sum)")
+    ax[1, 0].set_ylabel("mode strength")
+    ax[0, 0].legend(fontsize=6)
+    return fig
+
+
+def elbow(mse, centroids):
+    """Figs 8-9: the loss MSE over k (one line per GDLN init std) and the k = 4 centroids."""
+    fig, ax = plt.subplots(1, 2, figsize=(8, 3.4))
+    for std, by_k in mse.items():
+        ks = sorted(by_k)
+        ax[0].plot(ks, [by_k[k] for k in ks], "o-", label=f"GDLN init std {std:.2g}")
+    ax[0].set(xlabel="k (clusters)", ylabel="MSE(loss ReLU, GDLN_k) / L(0)^2", yscale="log")
+    ax[0].legend(fontsize=7)
+    ax[1].imshow(centroids, cmap="viridis", vmin=0, vmax=1, aspect="auto")
+    ax[1].set(xlabel="datapoint (context-major)", ylabel="centroid (k = 4)")
+    return fig
+
+
+def xor(outcomes):
+    """Fig 2d: the ReLU nets' time to the loss criterion against the two GDLNs' closed forms
+    across Delta, and the share of their units following the linear gating."""
+    from theory.haste_slowly import xor_margin as tx
+    d = outcomes["deltas"]
+    fig, ax = plt.subplots(1, 2, figsize=(8, 3.6))
+    ax[0].plot(d, outcomes["t_gdln"][:, 0], "-", color="tab:blue", label="linear GDLN (theory)")
+    ax[0].plot(d, outcomes["t_gdln"][:, 1], "-", color="tab:orange", label="XoR GDLN (theory)")
+    ax[0].plot(d, outcomes["t_relu"].mean(1), "o", color="tab:green", ms=4, label="ReLU (sim)")
+    ax[0].set(xlabel=r"$\Delta$", ylabel="t/tau to loss 0.2", ylim=(0, 70))
+    ax[0].legend(fontsize=7)
+    ax[1].plot(d, outcomes["linear share"].mean(1), "s", label="linear-gated units")
+    ax[1].set(xlabel=r"$\Delta$", ylabel="share of large units (sim)")
+    for a in ax:
+        a.axvline(float(tx.CROSSOVER), ls="--", color="grey")
+    return fig
+
+
+def modes(tt, proj, curves):
+    """Fig 7c: mode strengths of the trained linear net (markers) and Eq. (7) (lines)."""
+    fig, ax = plt.subplots(figsize=(6, 3.6))
+    for a in range(proj.shape[1]):
+        ax.plot(tt, curves[:, a], "-", color=f"C{a}", label=f"Eq. (7), mode {a + 1}")
+        ax.plot(tt[::12], proj[::12, a], "o", ms=3, color=f"C{a}")
+    ax.set(xlabel="t / tau", ylabel="mode strength u'W2W1v")
+    ax.legend(fontsize=7)
+    return fig
