@@ -266,10 +266,14 @@ def _boundary_visible(spec: MapSpec, level) -> bool:
     if level is not None and np.nanmin(level) < 0 < np.nanmax(level):
         return True
     if b.curve:
+        # sample every segment (NaN separates pieces), so a line across the window counts
         xs, ys = (np.asarray(c, float) for c in b.curve)
+        u = np.linspace(0.0, 1.0, 101)[:, None]
+        px, py = xs[:-1] + u * np.diff(xs), ys[:-1] + u * np.diff(ys)
         (x0, x1), (y0, y1) = spec.x.window, spec.y.window
-        if np.any((xs >= x0) & (xs <= x1) & (ys >= y0) & (ys <= y1)):
-            return True
+        with np.errstate(invalid="ignore"):
+            if np.any((px >= x0) & (px <= x1) & (py >= y0) & (py <= y1)):
+                return True
     return any(_inside(spec.x, p[0]) and _inside(spec.y, p[1]) for p in b.points)
 
 
@@ -354,7 +358,10 @@ def _scale_axis(ax, axis: Axis, which: str):
     if axis.scale == "log":
         setter("log")
     elif axis.scale == "symlog":
+        from matplotlib.ticker import NullLocator
         setter("symlog", linthresh=axis.linthresh)
+        # no minor ticks: a symlog axis would draw (and lay out) dozens per decade
+        (ax.xaxis if which == "x" else ax.yaxis).set_minor_locator(NullLocator())
         # every other decade, so the signed labels never overlap
         top = math.floor(math.log10(max(abs(axis.lo), abs(axis.hi))))
         decades = [10.0 ** k for k in range(top, math.floor(math.log10(axis.linthresh)), -2)]
@@ -387,9 +394,8 @@ def draw(vmap: ValidityMap):
         raise ValidityMapError(f"vmap={vmap!r} is not a ValidityMap (make one with compute)")
     spec = vmap.spec
     norm = _norm(vmap)
-    cmap = matplotlib.colormaps["viridis"].copy()
-    cmap.set_bad("0.8")
-    cmap.set_over(cmap(1.0))
+    viridis = matplotlib.colormaps["viridis"]
+    cmap = viridis.with_extremes(bad="0.8", over=viridis(1.0))
     n = len(spec.fields)
     fig, axes = plt.subplots(1, n, figsize=(max(4.6 * n + 1.2, 8.0), 4.6), squeeze=False,
                              sharey=True, layout="constrained")
@@ -414,7 +420,10 @@ def draw(vmap: ValidityMap):
         ax.set_title(f.label, fontsize=10)
     _scale_axis(axes[0], spec.y, "y")
     bar = fig.colorbar(meshes[0], ax=list(axes), fraction=0.046, pad=0.02, extend="both")
-    bar.set_label(spec.quantity)
+    bar.set_label(textwrap.fill(spec.quantity, 48))
+    from matplotlib.ticker import LogLocator, NullLocator
+    bar.ax.yaxis.set_major_locator(LogLocator(numticks=7))
+    bar.ax.yaxis.set_minor_locator(NullLocator())
     for m in meshes[1:]:
         m.colorbar = bar   # one shared scale; the reports add no second bar
     handles = [Line2D([], [], color="red", lw=2, label=spec.boundary.label),
@@ -428,8 +437,12 @@ def draw(vmap: ValidityMap):
                                     f"{vmap.counterexample.y:.3g})"))
     handles += [Line2D([], [], marker="D", ms=7, mfc="none", mec="magenta", mew=2, ls="none",
                        label=label) for label in dict.fromkeys(m.label for m in vmap.marks)]
-    legend = fig.legend(handles=handles, loc="outside lower center", ncol=min(n + 1, len(handles)),
-                        fontsize=8, facecolor="0.35", labelcolor="white", framealpha=1)
+    ncol = min(n + 1, len(handles))
+    width = int(15 * fig.get_figwidth() / ncol)
+    for h in handles:
+        h.set_label(textwrap.fill(h.get_label(), width))
+    legend = fig.legend(handles=handles, loc="outside lower center", ncol=ncol, fontsize=8,
+                        facecolor="0.35", labelcolor="white", framealpha=1)
     legend.get_frame().set_edgecolor("0.35")
     title = f"{spec.claim}: {spec.quantity}" + (f"  ({spec.fixed})" if spec.fixed else "")
     fig.suptitle(textwrap.fill(title, int(12.5 * fig.get_figwidth())), fontsize=10)
@@ -574,4 +587,17 @@ def balanced_mode_time(x0, x, target, half_gap, rate: float = 1.0):
     half_gap = 0)."""
     with np.errstate(all="ignore"):
         t = (_balanced_primitive(x, target, half_gap) - _balanced_primitive(x0, target, half_gap)) / (2 * rate)
+        # half_gap = 0 and x0 < 0: x' = 2 rate |x| (target - x) keeps x < 0, F = -ln(|x|/(p - x))/p
+        g = lambda v: -np.log(np.abs(v) / np.abs(target - v)) / target   # noqa: E731
+        below = (np.asarray(half_gap) == 0) & (np.asarray(x0) < 0)
+        t = np.where(below, np.where(np.asarray(x) < 0, (g(x) - g(x0)) / (2 * rate), np.inf), t)
     return np.where(np.isnan(t), np.inf, t)
+
+
+def claim_params(specs: dict) -> list:
+    """``pytest.param`` per claim of a paper's ``SPECS`` (claim ID -> spec function), each marked
+    with its claim, for the one parametrised map test of ``verify/<paper>/test_validity.py``."""
+    import pytest
+    if not specs:
+        raise ValidityMapError("specs is empty: a paper's validity module lists its maps in SPECS")
+    return [pytest.param(claim_id, marks=pytest.mark.claim(claim_id), id=claim_id) for claim_id in specs]
