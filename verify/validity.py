@@ -420,7 +420,7 @@ def draw(vmap: ValidityMap):
         ax.set_title(f.label, fontsize=10)
     _scale_axis(axes[0], spec.y, "y")
     bar = fig.colorbar(meshes[0], ax=list(axes), fraction=0.046, pad=0.02, extend="both")
-    bar.set_label(textwrap.fill(spec.quantity, 48))
+    bar.set_label(_wrap(spec.quantity, 48))
     from matplotlib.ticker import LogLocator, NullLocator
     bar.ax.yaxis.set_major_locator(LogLocator(numticks=7))
     bar.ax.yaxis.set_minor_locator(NullLocator())
@@ -440,13 +440,20 @@ def draw(vmap: ValidityMap):
     ncol = min(n + 1, len(handles))
     width = int(15 * fig.get_figwidth() / ncol)
     for h in handles:
-        h.set_label(textwrap.fill(h.get_label(), width))
+        h.set_label(_wrap(h.get_label(), width))
     legend = fig.legend(handles=handles, loc="outside lower center", ncol=ncol, fontsize=8,
                         facecolor="0.35", labelcolor="white", framealpha=1)
     legend.get_frame().set_edgecolor("0.35")
     title = f"{spec.claim}: {spec.quantity}" + (f"  ({spec.fixed})" if spec.fixed else "")
-    fig.suptitle(textwrap.fill(title, int(12.5 * fig.get_figwidth())), fontsize=10)
+    fig.suptitle(_wrap(title, int(12.5 * fig.get_figwidth())), fontsize=10)
     return fig
+
+
+def _wrap(text: str, width: int) -> str:
+    """``textwrap.fill`` that never breaks inside $...$ (mathtext split over lines renders raw)."""
+    parts = text.split("$")
+    kept = "$".join(p.replace(" ", "\0") if i % 2 else p for i, p in enumerate(parts))
+    return textwrap.fill(kept, width).replace("\0", " ")
 
 
 def _draw_boundary(ax, vmap: ValidityMap):
