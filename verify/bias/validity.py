@@ -159,7 +159,7 @@ def spec_eq11() -> MapSpec:
     W2 = W2(0) + eps t Y H^T and a random readout init W2(0) = sigma G."""
     p = REG["BL-Eq(11)"].printed
     Y, H, ds, G = _hidden()
-    ones, P = np.ones((Y.shape[1], 1)), Y.shape[1]
+    ones = np.ones((Y.shape[1], 1))
     printed_b = form(p["b"])(H=H, Y=Y, dsigma=ds, epsilon=EPS, ones=ones)[:, 0]
     readout = form(p["W2_substituted"])(H=H, Y=Y, epsilon=EPS)
     alive = ds.any(axis=1)

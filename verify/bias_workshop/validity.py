@@ -16,7 +16,7 @@ import sympy as sp
 from numerics.datasets import hierarchy
 from theory.registry import load_all
 from verify.bias.validity import augmented_statistics
-from verify.validity import (Axis, Boundary, Field, Mark, MapSpec, balanced_mode_time, bisect, form,
+from verify.validity import (Axis, Boundary, Field, MapSpec, balanced_mode_time, bisect, form,
                              rk4)
 
 REG = load_all()

@@ -27,14 +27,19 @@ REG = load_all()
 POINT = dict(a=1.2242, w1=1.8896, w2=1.2634, b=0.5041)
 RATES_X = Axis("eta_a", r"$\eta_a$", 0.1, 10.0, 41)
 RATES_Y = Axis("eta_w", r"$\eta_w$", 0.1, 10.0, 41)
-#: the WLOG's printed condition eta_a eta_w = 1 (its registry encoding), and the unit-rate point
-WLOG = REG["GRQ-Conv-WLOG"].printed
-WLOG_BOUNDARY = Boundary(
-    r"$\eta_a\eta_w = 1$ (the printed WLOG) and $\eta_a = \eta_w = 1$ (the unit-rate reading)",
-    level=lambda eta_a, eta_w: form(WLOG.rhs - WLOG.lhs)(eta_a=eta_a, eta_w=eta_w),
-    points=((1.0, 1.0, "unit rates"),))
+
+
+def wlog_boundary() -> Boundary:
+    """The WLOG's printed condition eta_a eta_w = 1 (its registry encoding, read when a map is
+    built) and the unit-rate point."""
+    wlog = REG["GRQ-Conv-WLOG"].printed
+    gap = form(wlog.rhs - wlog.lhs)
+    return Boundary(
+        r"$\eta_a\eta_w = 1$ (the printed WLOG) and $\eta_a = \eta_w = 1$ (the unit-rate reading)",
+        level=lambda eta_a, eta_w: gap(eta_a=eta_a, eta_w=eta_w), points=((1.0, 1.0, "unit rates"),))
+
+#: float64 evaluation of closed forms with O(1) terms
 ROUND = 1e-12
-ROUND_WHY = "float64 evaluation of closed forms with O(1) terms"
 
 
 # --- the whitened single-neuron flow (App A.2 Eqs. 14-15): the reference -------------------------
@@ -84,7 +89,7 @@ def spec_conv_wlog() -> MapSpec:
         (Field("unit-rate (19)-(20) read in mu = a||w||", lambda eta_a, eta_w: error(eta_a, eta_w, False)),
          Field("read in mu' = sqrt(eta_a eta_w) mu, beta*' (L324)",
                lambda eta_a, eta_w: error(eta_a, eta_w, True))),
-        "rel. error of (mu', phi') rates", WLOG_BOUNDARY, ("<=", ROUND),
+        "rel. error of (mu', phi') rates", wlog_boundary(), ("<=", ROUND),
         "the chain rule along the whitened weight flow (Eqs. 14-15) at general rates",
         fixed=_fixed())
 
@@ -121,7 +126,7 @@ def spec_eq26_27() -> MapSpec:
     return MapSpec("GRQ-Eq(26)-(27)", RATES_X, RATES_Y,
                    (Field("printed Eq. (27) in a, w", error(printed)),
                     Field("corrected (general rates)", error(corrected))),
-                   "max over t in [0, 3] of the rel. error of nu(t)", WLOG_BOUNDARY, ("<=", 1e-10),
+                   "max over t in [0, 3] of the rel. error of nu(t)", wlog_boundary(), ("<=", 1e-10),
                    "the linearised Riccati equation at the given rates (nu = u'/(eta_a u))",
                    fixed=_fixed())
 
@@ -145,7 +150,7 @@ def _rate_spec(claim_id: str, parts: dict, quantity: str) -> MapSpec:
     return MapSpec(claim_id, RATES_X, RATES_Y,
                    (Field("printed (unit rates) in a, w", error(side("printed"))),
                     Field("corrected (general rates)", error(side("corrected")))),
-                   quantity, WLOG_BOUNDARY, ("<=", ROUND),
+                   quantity, wlog_boundary(), ("<=", ROUND),
                    "the chain rule along the whitened weight flow (Eqs. 14-15) at general rates",
                    fixed=_fixed())
 
@@ -192,7 +197,7 @@ def spec_eq33() -> MapSpec:
     return MapSpec("GRQ-Eq(33)", RATES_X, RATES_Y,
                    (Field("printed Eq. (33) in a0, w0", error(printed)),
                     Field("corrected (general rates)", error(corrected))),
-                   "rel. error of the basin threshold on w0'beta*", WLOG_BOUNDARY, ("<=", 1e-10),
+                   "rel. error of the basin threshold on w0'beta*", wlog_boundary(), ("<=", 1e-10),
                    "the separatrix of the linearised Eq. (26): eta_a nu0 = r_-, the smaller "
                    "eigenvalue of its companion matrix",
                    fixed=_fixed(**point) + "; 0 where delta >= 0")
@@ -214,7 +219,7 @@ def spec_eq34_35() -> MapSpec:
     return MapSpec("GRQ-Eq(34)-(35)", RATES_X, RATES_Y,
                    (Field("printed Eq. (34) in a, w", error(claim.printed)),
                     Field("corrected (general rates)", error(claim.corrected))),
-                   "rel. error of a and ||w|| (max)", WLOG_BOUNDARY, ("<=", ROUND),
+                   "rel. error of a and ||w|| (max)", wlog_boundary(), ("<=", ROUND),
                    "the weights themselves", fixed=_fixed())
 
 
