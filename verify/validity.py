@@ -354,14 +354,17 @@ def compute(spec: MapSpec) -> ValidityMap:
 # --- drawing -------------------------------------------------------------------------------------
 
 def _scale_axis(ax, axis: Axis, which: str):
+    from matplotlib.ticker import LogLocator, NullLocator
     setter = ax.set_xscale if which == "x" else ax.set_yscale
+    ticks = ax.xaxis if which == "x" else ax.yaxis
     if axis.scale == "log":
         setter("log")
+        # a few labelled decades and no minor ticks: ticks dominate the cost of saving a figure
+        ticks.set_major_locator(LogLocator(numticks=8))
+        ticks.set_minor_locator(NullLocator())
     elif axis.scale == "symlog":
-        from matplotlib.ticker import NullLocator
         setter("symlog", linthresh=axis.linthresh)
-        # no minor ticks: a symlog axis would draw (and lay out) dozens per decade
-        (ax.xaxis if which == "x" else ax.yaxis).set_minor_locator(NullLocator())
+        ticks.set_minor_locator(NullLocator())
         # every other decade, so the signed labels never overlap
         top = math.floor(math.log10(max(abs(axis.lo), abs(axis.hi))))
         decades = [10.0 ** k for k in range(top, math.floor(math.log10(axis.linthresh)), -2)]
