@@ -20,6 +20,11 @@ class ConservationError(RuntimeError):
     pass
 
 
+class NonFiniteFlow(FloatingPointError):
+    """The right-hand side returned NaN or inf: the flow diverged (or the model is wrong), and
+    an adaptive integrator would shrink its step forever."""
+
+
 class _Packing:
     def __init__(self, params: dict):
         if not params:
@@ -63,6 +68,7 @@ def integrate_flow(rhs, params: dict, t_end: float, *, t_eval=None, conserved=No
                    conservation_tol: float | None = 1e-7, events=None) -> Flow:
     """Integrate ``d params/dt = rhs(t, params)`` from 0 to ``t_end``.
 
+    A right-hand side that returns NaN or inf stops the integration with :class:`NonFiniteFlow`.
     ``conserved``: name -> f(params) returning an array; its maximum drift relative to
     ``max(1, |initial value|)`` over ``t_eval`` is reported in ``Flow.drift`` and checked against
     ``conservation_tol`` (None: monitor only).  ``events``: functions ``(t, params) -> float``.
@@ -76,8 +82,13 @@ def integrate_flow(rhs, params: dict, t_end: float, *, t_eval=None, conserved=No
         raise ValueError("t_eval must lie in [0, t_end]")
 
     def f(t, y):
-        out = rhs(t, packing.unpack(y))
-        return packing.pack(out)
+        out = packing.pack(rhs(t, packing.unpack(y)))
+        if not np.all(np.isfinite(out)):
+            bad = [k for k, v in packing.unpack(out).items() if not np.all(np.isfinite(v))]
+            raise NonFiniteFlow(f"rhs returned a non-finite derivative for {bad} at t={t:.6g} "
+                                f"(state finite: {bool(np.all(np.isfinite(y)))}): the flow "
+                                "diverged before t_end; integrate to an earlier t_end or check rhs")
+        return out
 
     wrapped = None
     if events:

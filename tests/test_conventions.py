@@ -28,8 +28,9 @@ def test_dropping_the_half_doubles_the_clock():
 
 
 def test_every_paper_has_a_convention_with_its_clock_in_words():
-    assert set(PAPERS) == {"bias", "bias_workshop", "rich_quick", "haste_slowly", "lazy_rich"}
-    assert all(p.convention.clock for p in PAPERS.values()) and SUM_HALF.factor(4) == 0.5
+    assert PAPERS and all(p.convention.clock and p.convention.paper == key
+                          for key, p in PAPERS.items())
+    assert SUM_HALF.factor(4) == 0.5
 
 
 @pytest.mark.parametrize("args, message", [

@@ -1,10 +1,12 @@
 """The claim registry: IDs from the project's own index, validation of every field."""
+import json
 import subprocess
 import sys
 
 import pytest
 import sympy as sp
 
+from theory.papers import PAPERS, read_record
 from theory.registry import Claim, Registry, RegistryError, catalogue_ids, load_all
 
 FIELDS = dict(id="BL-Eq(7)", paper="bias", where="Eq. (7)", statement="a(t) = ...",
@@ -15,9 +17,29 @@ def claim(**changes):
     return Claim(**{**FIELDS, **changes})
 
 
-def test_the_project_carries_its_own_copy_of_every_catalogue_id():
+def test_every_paper_record_lists_its_catalogue_ids_and_every_id_is_registered():
     ids = catalogue_ids()
-    assert len(ids) == 254 and ids["GRQ-Thm3.1"] == "rich_quick" and ids["LR-Exp"] == "lazy_rich"
+    assert len(ids) == sum(len(p.ids) for p in PAPERS.values())
+    assert all(ids[i] == key for key, p in PAPERS.items() for i in p.ids)
+    assert not load_all().missing(), "every catalogue ID has a registered claim"
+
+
+def test_papers_are_discovered_from_their_own_records(tmp_path):
+    folder = tmp_path / "draft"
+    folder.mkdir()
+    record = {"key": "draft", "prefix": "DR-", "title": "A draft", "position": 9,
+              "convention": {"flow": "sum_half", "train": {"mean": True, "half": True},
+                             "clock": "steps"}, "ids": ["DR-1"]}
+    (folder / "paper.json").write_text(json.dumps(record))
+    paper = read_record(folder / "paper.json")
+    assert paper.key == "draft" and paper.ids == ("DR-1",) and paper.convention.train.mean
+    for change, message in [({"prefix": "DR"}, "prefix="), ({"key": "other"}, "must name its"),
+                            ({"position": "9"}, "position must"), ({"ids": "DR-1"}, "ids must"),
+                            ({"convention": {"flow": "sum", "train": "sum_half", "clock": "t"}},
+                             "convention.flow=")]:
+        (folder / "paper.json").write_text(json.dumps({**record, **change}))
+        with pytest.raises(ValueError, match=message):
+            read_record(folder / "paper.json")
 
 
 def test_registering_a_duplicate_id_is_an_error():

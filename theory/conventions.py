@@ -42,7 +42,8 @@ class Convention:
     ``flow``: the loss whose gradient is the right-hand side of the paper's ODE (with the
     paper's own ``tau``).  ``train``: the loss its simulations of that flow step on.
     ``experiments``: the loss its reported experiments step on, where that differs from ``train``.
-    ``clock``: the paper's words for its time axis.
+    ``clock``: the paper's words for its time axis.  ``why``: where a normalisation is the
+    suite's reading of one the paper leaves unstated, why.
     """
 
     paper: str
@@ -50,6 +51,7 @@ class Convention:
     train: LossNorm
     clock: str
     experiments: LossNorm | None = None
+    why: str = ""
 
 
 def convention(paper: str) -> Convention:

@@ -1,14 +1,15 @@
-"""The papers the suite referees: one :class:`Paper` record each (DESIGN.md, "A claim").
+"""The papers the suite referees: one :class:`Paper` record each (docs/DESIGN.md, "Papers").
 
 A record holds everything the rest of the suite needs to know about a paper: its key, its claim-ID
 prefix, its title, its loss normalisation and clock (:class:`theory.conventions.Convention`), its
-catalogue ID list, and the theory package that registers its claims.  The registry, the
-conventions, the reports and the command line read these records and nothing else, so adding a
-paper is one record here (or one :func:`add_paper` call), one theory package, one numerics
-package, one verify folder and one tests folder (``docs/adding-a-paper.md``).
+catalogue ID list, and the theory package that registers its claims.  Each paper keeps its record
+in its own package, ``theory/<key>/paper.json``; :func:`discover` reads them, so adding a paper is
+one theory package (with its record), one numerics package, one verify folder and one tests
+folder, and no core file changes (``docs/adding-a-paper.md``).
 """
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -28,6 +29,8 @@ class Paper:
     convention: Convention
     ids: tuple[str, ...]
     package: str = ""
+    #: the paper's place in the reports (the shared index numbers the five papers 0-4)
+    position: int = 100
 
     def __post_init__(self):
         if not (isinstance(self.key, str) and self.key.isidentifier()):
@@ -70,34 +73,71 @@ def catalogue(key: str) -> tuple[str, ...]:
         raise ValueError(f"paper {key!r} has no IDs in theory/ids.tsv") from None
 
 
-def _paper(key, prefix, title, **convention) -> Paper:
-    return Paper(key, prefix, title, Convention(key, **convention), catalogue(key))
+#: The project's index of the five papers' catalogue IDs, as a paper record names it.
+INDEX = "theory/ids.tsv"
+RECORD = "paper.json"
+_NORMS = {"sum_half": SUM_HALF, "mean_half": MEAN_HALF}
+
+
+def _norm(value, where: str) -> LossNorm:
+    if isinstance(value, str) and value in _NORMS:
+        return _NORMS[value]
+    if isinstance(value, dict) and set(value) == {"mean", "half"} and \
+            all(isinstance(v, bool) for v in value.values()):
+        return LossNorm(**value)
+    raise ValueError(f"{where}={value!r} must be one of {sorted(_NORMS)} or "
+                     "{\"mean\": bool, \"half\": bool}")
+
+
+def read_record(path: Path) -> Paper:
+    """The :class:`Paper` of a paper package's ``paper.json``: key, prefix, title, position (report
+    order), convention (``flow``, ``train``, ``clock``, optional ``experiments`` and ``why``) and
+    ``ids`` (a list of catalogue IDs, or ``"theory/ids.tsv"`` for the project's index)."""
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise ValueError(f"{path}: not a readable paper record ({exc})") from None
+    fields = {"key", "prefix", "title", "position", "convention", "ids"}
+    if not isinstance(doc, dict) or set(doc) != fields:
+        raise ValueError(f"{path}: a paper record has exactly the fields {sorted(fields)}")
+    conv = doc["convention"]
+    allowed = {"flow", "train", "clock", "experiments", "why"}
+    if not isinstance(conv, dict) or not {"flow", "train", "clock"} <= set(conv) <= allowed:
+        raise ValueError(f"{path}: convention needs flow, train and clock (and may give "
+                         "experiments and why)")
+    key = doc["key"]
+    if path.parent.name != key:
+        raise ValueError(f"{path}: key {key!r} must name its package folder {path.parent.name!r}")
+    ids = catalogue(key) if doc["ids"] == INDEX else doc["ids"]
+    if not isinstance(ids, list | tuple) or not all(isinstance(i, str) for i in ids):
+        raise ValueError(f"{path}: ids must be a list of claim IDs or {INDEX!r}")
+    if isinstance(doc["position"], bool) or not isinstance(doc["position"], int):
+        raise ValueError(f"{path}: position must be an integer (the paper's place in reports)")
+    convention = Convention(key, flow=_norm(conv["flow"], "convention.flow"),
+                            train=_norm(conv["train"], "convention.train"), clock=conv["clock"],
+                            experiments=(_norm(conv["experiments"], "convention.experiments")
+                                         if "experiments" in conv else None),
+                            why=conv.get("why", ""))
+    return Paper(key, doc["prefix"], doc["title"], convention, tuple(ids), position=doc["position"])
+
+
+def discover() -> dict[str, Paper]:
+    """Every paper package under ``theory/`` with a ``paper.json``, by key, in report order
+    (``position``, then key).  Adding a paper adds a folder; no file of the core changes."""
+    found = [read_record(path) for path in sorted(Path(__file__).parent.glob(f"*/{RECORD}"))]
+    prefixes = [p.prefix for p in found]
+    twice = sorted({p for p in prefixes if prefixes.count(p) > 1})
+    if twice:
+        raise ValueError(f"the paper records share the prefixes {twice}")
+    return {p.key: p for p in sorted(found, key=lambda p: (p.position, p.key))}
 
 
 #: Every paper, by key, in report order.
-PAPERS: dict[str, Paper] = {p.key: p for p in (
-    _paper("bias", "BL-", "Bias-mediated early linearization drives simplicity bias in ReLU networks",
-           flow=MEAN_HALF, train=SUM_HALF,
-           clock="epochs = full-batch steps; tau = 1/(P*lr) on the 1/2-sum loss (App B, L558)"),
-    _paper("bias_workshop", "BA-", "Bias-driven alignment of linear and ReLU networks",
-           flow=MEAN_HALF, train=SUM_HALF,
-           clock="epochs = full-batch steps; tau = 1/(N*lr) on the 1/2-sum loss (App A, L133)"),
-    _paper("rich_quick", "GRQ-", "Get rich quick (Kunin et al.)",
-           flow=SUM_HALF, train=SUM_HALF,
-           clock="gradient-flow time t = lr * steps on the 1/2-sum loss, tau = 1 (L34)",
-           # App D's "mean square loss", normalisation unstated: read as the plain mean (no 1/2).
-           experiments=LossNorm(mean=True, half=False)),
-    _paper("haste_slowly", "MHS-", "Make haste slowly (Jarvis et al.)",
-           flow=MEAN_HALF, train=SUM_HALF,
-           clock="epochs = full-batch steps; tau = 1/(P*lr) on the 1/2-sum loss (App A; code)"),
-    _paper("lazy_rich", "LR-", "From lazy to rich (Domine et al.)",
-           flow=MEAN_HALF, train=MEAN_HALF,
-           clock="t/tau = lr * steps on the 1/2-mean loss, tau = 1/lr (Sec 3)"),
-)}
+PAPERS: dict[str, Paper] = discover()
 
 
 def add_paper(paper: Paper) -> Paper:
-    """Add a paper outside the five (a draft, a follow-up): its key, prefix and IDs must be new."""
+    """Add a paper outside the discovered ones (a draft in a session): key, prefix and IDs new."""
     if not isinstance(paper, Paper):
         raise TypeError(f"paper must be a Paper record, got {type(paper).__name__}")
     if paper.key in PAPERS:
