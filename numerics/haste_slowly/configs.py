@@ -99,7 +99,7 @@ class Gates(Config):
         return self.sec45.seeds + self.gdln_seeds
 
 
-GATES = Scales(ci=Gates(scale="ci", sec45=SEC45.ci, gdln_seeds=seeds("ci", 2, offset=50)),
+GATES = Scales(ci=Gates(scale="ci", sec45=SEC45.ci, gdln_seeds=seeds("ci", 1, offset=50)),
                full=Gates(scale="full", sec45=SEC45.full, gdln_seeds=seeds("full", 2, offset=50)))
 
 

@@ -71,8 +71,8 @@ def gdlns_from_centroids(centroid_sets, n_in: int, n_out: int, width: int, stds,
 class GateRun:
     """Algorithm B.1 on the Sec 4 ReLU runs of ``cfg.sec45``: ``rows`` pooled patterns; centroids
     per k from every run (``centroids``) and from the first half of the runs (``half``);
-    ``trajectory`` the GDLNs from the k centroids (members ``members``: (k, std, seed)), epochs;
-    ``relu_loss`` (T, K) the ReLU runs' losses on the same grid."""
+    ``trajectory`` the GDLNs from both sets of centroids (members ``members``: (k, std, seed,
+    'all' | 'half')), epochs; ``relu_loss`` (T, K) the ReLU runs' losses on the same grid."""
 
     rows: int
     centroids: dict
@@ -94,7 +94,7 @@ def _rows(cfg: Gates, runs: slice) -> np.ndarray:
 def elbow_run(cfg: Gates) -> GateRun:
     """Algorithm B.1 and Figs 8-9 at ``cfg``: k-means for every k of ``cfg.ks`` on the large
     units' patterns of every Sec 4 ReLU run every ``cfg.every`` epochs, and one batched GDLN
-    training per (k, std, seed) at the Sec 4 step size and horizon."""
+    training per (centroid set, k, std, seed) at the Sec 4 step size and horizon."""
     if not isinstance(cfg, Gates):
         raise TypeError(f"cfg must be a configs.Gates, got {type(cfg).__name__}")
     X, Y = experiments.task(None)
@@ -103,8 +103,9 @@ def elbow_run(cfg: Gates) -> GateRun:
     half = _rows(cfg, slice(0, max(K // 2, 1)))
     cents = {k: find_gates(rows, k) for k in cfg.ks}
     half_cents = {k: find_gates(half, k) for k in cfg.ks}
-    net, members = gdlns_from_centroids([cents[k] for k in cfg.ks], X.shape[0], Y.shape[0],
-                                        cfg.width, cfg.stds, cfg.gdln_seeds)
+    sets = [cents[k] for k in cfg.ks] + [half_cents[k] for k in cfg.ks]
+    net, members = gdlns_from_centroids(sets, X.shape[0], Y.shape[0], cfg.width, cfg.stds,
+                                        cfg.gdln_seeds)
     net = net.astype(getattr(torch, cfg.sec45.dtype))
     relu = experiments.relu_run(cfg.sec45)
     every = int(relu.trajectory.steps[1] - relu.trajectory.steps[0])
@@ -116,6 +117,8 @@ def elbow_run(cfg: Gates) -> GateRun:
         "GDLN units per module": cfg.width, "GDLN init std": cfg.stds,
         "learning rate": cfg.sec45.lr, "horizon (epochs)": cfg.sec45.epochs,
         "dtype": cfg.sec45.dtype, "seeds": cfg.seeds})
+    n = len(cfg.ks)
     return GateRun(len(rows), cents, half_cents, traj,
-                   tuple((cfg.ks[i], s, seed) for i, s, seed in members),
+                   tuple((cfg.ks[i % n], s, seed, "all" if i < n else "half")
+                         for i, s, seed in members),
                    relu.trajectory.loss, ran)

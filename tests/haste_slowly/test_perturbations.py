@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 import sympy as sp
 
+from numerics.haste_slowly import analysis as A
 from numerics.haste_slowly import datasets as ds
 from numerics.haste_slowly import equivalence, lemma, race
 from numerics.haste_slowly import graph as G
@@ -20,8 +21,8 @@ CASE = G.random_case(0)
 def test_forward_check_rejects_dropped_node_gates():
     def no_node_gates(g, W, x, ng, eg):
         return G.forward(g, W, x, np.ones_like(ng), eg)
-    assert E.path_sum_error(G.forward, CASE) < 1e-12
-    assert E.path_sum_error(no_node_gates, CASE) > 1e-3
+    assert A.path_sum_error(G.forward, CASE) < 1e-12
+    assert A.path_sum_error(no_node_gates, CASE) > 1e-3
 
 
 @pytest.mark.rejects("MHS-Eq(3)", "MHS-Eq(2)", "MHS-Eq(4)", "MHS-Fig1")
@@ -30,15 +31,15 @@ def test_gradient_check_rejects_support_normalised_statistics():
         syx, sx = G.statistics(graph, path, other, x, y, ng, eg)
         n_on = max(G.path_gate(graph, path, ng, eg).sum(), 1.0)
         return syx * ng.shape[1] / n_on, sx * ng.shape[1] / n_on
-    assert E.path_gradient_error(CASE) < 1e-10
-    assert E.path_gradient_error(CASE, per_support) > 1e-2
+    assert A.path_gradient_error(CASE) < 1e-10
+    assert A.path_gradient_error(CASE, per_support) > 1e-2
 
 
 @pytest.mark.rejects("MHS-Eq(3)")
 def test_clock_check_rejects_the_printed_time_constant():
     def printed(e, n):
         return float(tg.TAU_PRINTED.subs({tg.N: n, tg.eps: e}))
-    bad, good = (E.relative_error(*equivalence.gd_beside_flow(f, 2e-3, 1500)[::-1])
+    bad, good = (A.relative_error(*equivalence.gd_beside_flow(f, 2e-3, 1500)[::-1])
                  for f in (printed, lambda e, n: 1 / e))
     assert bad > 0.5 and good < 2e-2
 
@@ -46,15 +47,15 @@ def test_clock_check_rejects_the_printed_time_constant():
 @pytest.mark.rejects("MHS-Eq(6)", "MHS-F-Eq(race-overlap)")
 def test_race_check_rejects_missing_overlaps():
     ones = np.ones((2, 2, 3))
-    assert E.race_errors(*race.flow_and_race(race.two_pathway_case(-0.5), ones))[1] > 0.1
-    assert E.relative_error(*race.contextual_race(3, np.ones((3, 3, 7)))[:2][::-1]) > 0.1
-    assert E.relative_error(*race.contextual_race(3)[:2][::-1]) < 1e-6
+    assert A.race_errors(*race.flow_and_race(race.two_pathway_case(-0.5), ones))[1] > 0.1
+    assert A.relative_error(*race.contextual_race(3, np.ones((3, 3, 7)))[:2][::-1]) > 0.1
+    assert A.relative_error(*race.contextual_race(3)[:2][::-1]) < 1e-6
 
 
 @pytest.mark.rejects("MHS-Eq(5)")
 def test_alignment_check_rejects_outputs_off_their_singular_vectors():
     case = race.two_pathway_case(1.0)
-    assert E.race_errors(*race.flow_and_race(case))[0] < 1e-7
+    assert A.race_errors(*race.flow_and_race(case))[0] < 1e-7
     # the statistics read in a wrong (rotated) output basis are not diagonal
     Q = np.linalg.qr(np.random.default_rng(0).standard_normal((3, 3)))[0]
     M = (case["U"][0] @ Q).T @ case["syx"][0] @ case["V"]
@@ -63,7 +64,7 @@ def test_alignment_check_rejects_outputs_off_their_singular_vectors():
 
 @pytest.mark.rejects("MHS-C-Eq(13-16)")
 def test_pathway_statistics_reject_a_wrong_constant():
-    syx, sx = E.pathway_statistics(tx.X, tx.Y, (0, 1, 1, 0), tx.N)
+    syx, sx = tx.pathway_statistics(tx.X, tx.Y, (0, 1, 1, 0), tx.N)
     assert (syx - tx.SYX_POS).is_zero_matrix and (sx - tx.SX_POS).is_zero_matrix
     assert not (syx - sp.Matrix([[0, 0, tx.Delta]])).is_zero_matrix
     assert not (sx - 2 * tx.SX_POS).is_zero_matrix
@@ -79,17 +80,17 @@ def test_trajectory_check_rejects_a_flipped_exponent():
 
 @pytest.mark.rejects("MHS-C-Eq(23)")
 def test_plateau_loss_check_rejects_the_printed_variance():
-    bad = E.loss_at_plateau(tx.LOSS_23, tx.S_XOR, tx.D_XOR_PRINTED, tx.a, tx.s, tx.d)
-    good = E.loss_at_plateau(tx.LOSS_23, tx.S_XOR, tx.D_XOR, tx.a, tx.s, tx.d)
+    bad = tx.loss_at_plateau(tx.LOSS_23, tx.S_XOR, tx.D_XOR_PRINTED, tx.a, tx.s, tx.d)
+    good = tx.loss_at_plateau(tx.LOSS_23, tx.S_XOR, tx.D_XOR, tx.a, tx.s, tx.d)
     assert bad == sp.Rational(-3, 2) and good == 0
 
 
 @pytest.mark.rejects("MHS-C-Eq(24-26)")
 def test_crossover_check_rejects_a_wrong_constant_or_equation():
-    assert E.crossover_check(tx.CROSSOVER_EQ, tx.CROSSOVER, tx.Delta)[0] < 1e-45
-    assert E.crossover_check(tx.CROSSOVER_EQ, sp.sqrt(sp.Rational(3, 4)), tx.Delta)[0] > 1e-3
+    assert A.crossover_check(tx.CROSSOVER_EQ, tx.CROSSOVER, tx.Delta)[0] < 1e-45
+    assert A.crossover_check(tx.CROSSOVER_EQ, sp.sqrt(sp.Rational(3, 4)), tx.Delta)[0] > 1e-3
     wrong = sp.Eq(tx.Delta / 2, sp.sqrt(sp.Rational(1, 4) + tx.Delta ** 2 / 16))
-    assert E.crossover_check(wrong, tx.CROSSOVER, tx.Delta)[1] != [tx.CROSSOVER]
+    assert A.crossover_check(wrong, tx.CROSSOVER, tx.Delta)[1] != [tx.CROSSOVER]
 
 
 @pytest.mark.rejects("MHS-C-Eq(11,12)")
@@ -102,9 +103,9 @@ def test_dataset_check_rejects_flipped_labels():
 @pytest.mark.rejects("MHS-F-Overlap")
 def test_overlap_check_rejects_the_printed_values():
     X, Y = ds.contexts(4)
-    assert E.overlap_error(tc.OVERLAP_PRINTED[4], 4, X, Y) > 0.1
-    assert E.overlap_error(tc.OVERLAP.subs(tc.C, 4), 4, X, Y) < 1e-12
-    assert E.overlap_error(sp.Rational(-1, 3), 3, *ds.contexts(3)) > 0.1
+    assert A.overlap_error(tc.OVERLAP_PRINTED[4], 4, X, Y) > 0.1
+    assert A.overlap_error(tc.OVERLAP.subs(tc.C, 4), 4, X, Y) < 1e-12
+    assert A.overlap_error(sp.Rational(-1, 3), 3, *ds.contexts(3)) > 0.1
 
 
 @pytest.mark.rejects("MHS-F-Closed")
@@ -139,9 +140,9 @@ def test_closed_form_loss_vanishes_only_with_the_right_gains():
 
 @pytest.mark.rejects("MHS-A-Loss", "MHS-A-NonDiag", "MHS-A-CoV")
 def test_learning_rule_check_rejects_ascent_and_missing_transposes():
-    assert E.learning_rule_error(+1) > 1.0
-    assert E.learning_rule_error(-1) < 1e-12
-    no_t = E.nondiag_reduction_error(lambda w1, w2, M, D: w2 @ (M - w2 @ w1 @ D),
+    assert A.learning_rule_error(+1) > 1.0
+    assert A.learning_rule_error(-1) < 1e-12
+    no_t = A.nondiag_reduction_error(lambda w1, w2, M, D: w2 @ (M - w2 @ w1 @ D),
                                      lambda w1, w2, M, D: w1 @ (M - w2 @ w1 @ D))
     assert no_t > 0.1
 
@@ -176,16 +177,16 @@ def test_rise_time_check_rejects_the_unnormalised_statistics():
     from numerics.closed_forms import mode_strength
     tt = np.linspace(0, 400, 4001)
     s, d, N = 0.8, 0.4, 24
-    right = E.rise_time(mode_strength(tt, s, d, 1e-4), tt, s / d)
-    wrong = E.rise_time(mode_strength(tt, s * N, d * N, 1e-4), tt, s / d)
+    right = A.rise_time(mode_strength(tt, s, d, 1e-4), tt, s / d)
+    wrong = A.rise_time(mode_strength(tt, s * N, d * N, 1e-4), tt, s / d)
     assert abs(wrong - right) / right > 0.9
 
 
 @pytest.mark.rejects("MHS-E-Interlace")
 def test_interlacing_check_rejects_a_larger_submatrix():
     M = np.array([[3.0, 1.0], [1.0, 2.0]])
-    assert E.interlacing_violation((M, [0, 1], [0, 1])) <= 1e-12
-    assert E.interlacing_violation((np.diag([1.0, 0.1]), [0, 1], [0])) <= 1e-12
+    assert A.interlacing_violation((M, [0, 1], [0, 1])) <= 1e-12
+    assert A.interlacing_violation((np.diag([1.0, 0.1]), [0, 1], [0])) <= 1e-12
     # a "submatrix" scaled up is no submatrix: its singular values exceed M's
     grown = np.linalg.svd(2 * M, compute_uv=False) - np.linalg.svd(M, compute_uv=False)
     assert grown.max() > 1
@@ -193,8 +194,8 @@ def test_interlacing_check_rejects_a_larger_submatrix():
 
 @pytest.mark.rejects("MHS-E-Nonneg")
 def test_nonneg_check_rejects_signed_data():
-    assert E.sigma1_increase(np.array([[1.0, -1.0]]), np.array([[1.0, 1.0]]), [0]) > 0.5
-    assert E.sigma1_increase(np.array([[1.0, 1.0]]), np.array([[1.0, 1.0]]), [0]) <= 0
+    assert A.sigma1_increase(np.array([[1.0, -1.0]]), np.array([[1.0, 1.0]]), [0]) > 0.5
+    assert A.sigma1_increase(np.array([[1.0, 1.0]]), np.array([[1.0, 1.0]]), [0]) <= 0
 
 
 @pytest.mark.rejects("MHS-E-Resid")
@@ -254,7 +255,7 @@ def test_relu_equivalence_check_rejects_gates_fixed_at_one():
 @pytest.mark.rejects("MHS-AlgB1")
 def test_gate_finder_rejects_single_context_patterns():
     from numerics.haste_slowly import gate_finder as gf
-    want = E.reln_patterns()
+    want = A.reln_patterns()
     rng = np.random.default_rng(0)
     rows = np.repeat(np.array(sorted(want)), 30, axis=0)
     noisy = np.abs(rows - (rng.random(rows.shape) < 0.05))
@@ -268,7 +269,7 @@ def test_gate_finder_rejects_single_context_patterns():
 def test_race_gap_check_rejects_a_faster_alternative():
     t = np.linspace(0, 10, 201)
     fast, slow = 1 / (1 + np.exp(2 * (t - 3))), 1 / (1 + np.exp(2 * (t - 5)))
-    won = E.race_gap(slow, fast, 1.0)
+    won = A.race_gap(slow, fast, 1.0)
     assert won["min"] >= -0.01 and won["strict share"] > 0.3
-    lost = E.race_gap(fast, slow, 1.0)
+    lost = A.race_gap(fast, slow, 1.0)
     assert lost["min"] < -0.01 and lost["strict share"] == 0

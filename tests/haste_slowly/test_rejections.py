@@ -4,6 +4,7 @@ evidence functions of ``verify.haste_slowly.evidence`` fed synthetic results."""
 import numpy as np
 import pytest
 
+from numerics.haste_slowly import analysis as A
 from numerics.haste_slowly.datasets import context_gates, k_of_c
 from numerics.trajectory import Trajectory
 from verify.haste_slowly import evidence as E
@@ -28,7 +29,7 @@ def _verdicts(decide, good, bad):
 
 @pytest.mark.rejects("MHS-S6-C1")
 def test_depth_structure_needs_an_always_on_first_layer(decide):
-    reln = np.repeat(np.array(sorted(E.reln_patterns())), 10, axis=0)     # (40, 24)
+    reln = np.repeat(np.array(sorted(A.reln_patterns())), 10, axis=0)     # (40, 24)
     g2, m2 = np.stack([reln] * 3).astype(bool), np.ones((3, 40))
     m1 = RNG.uniform(0.5, 1, (3, 30))
     good = E.first_layer_ungated(np.ones((3, 30, 24), bool), m1) + [E.second_layer_gates(g2, m2)]
@@ -187,7 +188,7 @@ def test_elbow_must_be_an_elbow_at_four(decide):
     at_three = {2: 1.0, 3: 0.2, 4: 0.1, 5: 0.09, 6: 0.085}
     assert _verdicts(decide, E.elbow_at_four(at_four, cents),
                      E.elbow_at_four(at_three, cents)) == ("holds", "not-reproduced")
-    assert E.elbows(at_three) == {"curvature": 3, "kneedle": 3}
+    assert A.elbows(at_three) == {"curvature": 3, "kneedle": 3}
 
 
 @pytest.mark.rejects("MHS-Fig2")

@@ -67,7 +67,8 @@ register(id="MHS-Disc", paper=P, where="Intro/Discussion L22-L36, L173-L177", ki
          title="implicit bias towards structured mixed selectivity, amplified by more contexts",
          statement="ReLU networks learn reusable mixed-selective (not context-specific) units; "
                    "the bias towards reuse grows with the number of contexts",
-         expected="holds")
+         expected="supported", expected_full="holds",
+         notes="decided by the Sec 5 measurements (MHS-S5-C1); the ci run is not faithful")
 register(id="MHS-Def3.1", paper=P, where="Sec 3, Def. 3.1, L90", kind="definition",
          title="Rectified Linear Network",
          statement=r"GDLN(W(t), G^*(x^i), x^i) = ReLU(\bar W(t), x^i)\ \forall t, i",

@@ -24,19 +24,36 @@ register(id="MHS-S4-ReLN", paper=P, where="Sec 4, L120; Fig 3 right; App F L598"
          notes="released code trains it split-gradient: common on its own loss, contextual on the "
                "residual; joint GD differs little (measured).")
 _empirical("MHS-S4-C1", "Sec 4, L120; Fig 4a", "ReLU loss and outputs match the ReLN",
-           "'excellent agreement across all dynamics and outputs'")
+           "'excellent agreement across all dynamics and outputs'; Fig 4 caption: 'exact "
+           "agreement between these output samples'",
+           expected="inconclusive", expected_full="not-reproduced",
+           notes="'excellent' read two ways against same-run baselines: the ReLN's loss is within "
+                 "the ReLU runs' own spread (fails: 0.0067 L(0) mean distance against 0.0008) and "
+                 "nearer than the single-context GDLN (holds: 0.037); the output samples at epochs "
+                 "1000/4000/8000 differ by 5.8% of ||Y|| against the ReLU runs' 1.6% (full run, "
+                 "5 seeds), so the faithful run refutes 'exact agreement'.")
 _empirical("MHS-S4-C2", "Sec 4, L120; Fig 4c", "latent representations match (MDS)",
            "near exact correspondence of the relative positions of the latent representations",
            expected="inconclusive", expected_full="not-reproduced",
-           notes="ci (lr 2e-3, float64) is not faithful; the faithful full run (lr 1e-3 x 8000 "
-                 "epochs, float32) is not-reproduced: the ReLN's RDMs drift from the ReLU's "
-                 "(Pearson 0.86 at epoch 7900) and match them worse than the single-context GDLN's")
+           notes="decided against the ReLU runs' own seed-to-seed RDM disagreement (L120, L129): "
+                 "the ReLN's worst 1 - RDM correlation with the ReLU runs over epochs 500-8000 is "
+                 "0.147 against 0.006 between ReLU runs (full run); the comparison with the "
+                 "single-context GDLN is the suite's reading, not the paper's criterion")
 _empirical("MHS-S4-C3", "Sec 4, L122", "no context-specific neurons",
-           "there are no neurons in the ReLU network which are context specific")
+           "there are no neurons in the ReLU network which are context specific",
+           expected="inconclusive", expected_full="not-reproduced",
+           notes="'no neurons' read two ways: no weight-carrying unit (> 1% of the largest mass) "
+                 "on in one context only (full run: 1-10 per seed), and removing those units "
+                 "changes the final loss by no more than the runs' spread (full: +0.39 against "
+                 "0.007).  At ci the second reading holds and the first fails (inconclusive).")
 _empirical("MHS-S4-C4", "Sec 4, L118", "ReLN gating constant from the start",
-           "in this setting the gating of the ReLN is constant from the start")
+           "in this setting the gating of the ReLN is constant from the start",
+           expected="inconclusive",
+           notes="the fixed-gate ReLN tracks the ReLU loss nearer than the single-context GDLN but "
+                 "not within the ReLU runs' spread: the two readings of the agreement disagree")
 _empirical("MHS-S4-C5", "Sec 4, L122-L131; Fig 4b", "pathways do feature learning",
-           "the effective datasets' singular values are learned by the race (Fig 4b)")
+           "the effective datasets' singular values are learned by the race (Fig 4b)",
+           expected="supported", expected_full="holds")
 register(id="MHS-Lem4.1", paper=P, where="Sec 4, Lemma 4.1, L133-L139; App D L526-L534",
          kind="identity", title="implementable gatings: context-, item-consistent or single point",
          statement=r"for any gating implementable by the ReLU network there is G(x_c) with "
@@ -68,11 +85,17 @@ register(id="MHS-E-Resid", paper=P, where="App E, L584", kind="identity",
          statement=r"R = Y - Y X^+ X: R X_c^T = 0", expected="holds")
 _empirical("MHS-E-Six", "App E, L586", "single-context modules stay inactive among all six",
            "even if all six possible modules are trained simultaneously, the pathways active for "
-           "a single context remain inactive", expected="holds",
-           notes="the single modules lose the race (top singular value <= 0.15 of the double "
-                 "modules'); they are not inactive in the catalogue's 5% sense")
+           "a single context remain inactive", expected="inconclusive",
+           expected_full="not-reproduced",
+           notes="'inactive' decided against the run's own spread: removing the single-context "
+                 "pathways at the end raises the final loss by 0.145 against a seed-to-seed "
+                 "standard deviation of 0.003 (full run, 5 seeds); they grow ~1e7-fold from init")
 register(id="MHS-Fig3", paper=P, where="Fig 3, L116", kind="definition",
          title="dataset and ReLN schematic; contextual modules create errors others remove",
          statement="inputs, outputs, hierarchy and the four ReLN pathways", expected="defined")
 _empirical("MHS-Fig4", "Fig 4, L129", "Sec 4 results: loss, singular values, MDS",
-           "ReLU and ReLN losses agree, GDLN-Single does not; race singular values; MDS")
+           "ReLU and ReLN losses agree, GDLN-Single does not; race singular values; MDS",
+           expected="inconclusive",
+           notes="the single-context GDLN is outside the ReLU runs' spread (it does not imitate), "
+                 "but the ReLN's agreement holds only against that null, not within the runs' "
+                 "spread: the readings of 'excellent agreement' disagree")

@@ -34,6 +34,26 @@ LOSS_23 = sp.Rational(1, 2) - 4 * s * a + 2 * d * a ** 2
 CROSSOVER_EQ = sp.Eq(Delta / 2, S_XOR)
 CROSSOVER = sp.sqrt(sp.Rational(2, 3))
 
+
+def pathway_statistics(X, Y, gate, N: int):
+    """(Sigma^yx, Sigma^x) of a pathway gated on the datapoints of ``gate`` (1/N over all N),
+    sympy matrices."""
+    Gm = sp.diag(*gate)
+    return (Y * Gm * X.T) / N, (X * Gm * X.T) / N
+
+
+def mode_of(syx, sx):
+    """(s, d) of a rank-one Sigma^yx = s u v^T: s = ||Sigma^yx||, d = v^T Sigma^x v (sympy)."""
+    s = sp.sqrt(sp.simplify((syx * syx.T)[0, 0]))
+    v = syx.T / s
+    return sp.simplify(s), sp.simplify((v.T * sx * v)[0, 0])
+
+
+def loss_at_plateau(loss_expr, s_expr, d_expr, a, s, d):
+    """The loss expression (in a, s, d) at a* = s/d: a squared loss that is learned must give 0."""
+    return sp.simplify(loss_expr.subs(a, s_expr / d_expr).subs({s: s_expr, d: d_expr}))
+
+
 P = "haste_slowly"
 register(id="MHS-C-Eq(11,12)", paper=P, where="App C, Eq. (11, 12), L462-L466",
          kind="definition", title="XoR-with-margin dataset",

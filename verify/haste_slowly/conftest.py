@@ -122,3 +122,30 @@ def relu_equivalence():
         fixed, _ = eq.step_gated_training(init, X, Y, 5e-3, 1000, recompute=False)
         out[sizes] = (ref, dynamic, fixed, flips)
     return out
+
+
+@pytest.fixture(scope="session")
+def contextual_races():
+    """App F's contextual pathways on the C-context data (``numerics.haste_slowly.race``): the
+    full flow against the race with the data's overlaps, C = 3, 4, 5, and with Eq. (6)'s overlap
+    1 for C = 3 ('3 without overlaps'); each (flow modes, race modes, data overlaps)."""
+    import numpy as np
+
+    from numerics.haste_slowly import race
+    out = {C: race.contextual_race(C) for C in (3, 4, 5)}
+    out["3 without overlaps"] = race.contextual_race(3, np.ones((3, 3, 7)))
+    return out
+
+
+@pytest.fixture(scope="session")
+def mode_flows():
+    """App C Eq. (19)'s ODE integrated (``numerics.mode_flows.scalar_mode_flow``, rtol 1e-11) for
+    three (Delta, a0, tau), a0 above the plateau in the last: {(Delta, a0, tau): (t, a(t))}."""
+    import numpy as np
+
+    from numerics.mode_flows import scalar_mode_flow
+    out = {}
+    for dl, a0, tau in ((0.3, 1e-4, 2.5), (1.7, 2e-2, 7.0), (0.9, 3.0, 1.0)):
+        grid = np.linspace(0, 20 * tau / dl, 50)
+        out[(dl, a0, tau)] = grid, scalar_mode_flow(dl / 2, dl ** 2 / 2, a0, tau, grid, rtol=1e-11)
+    return out

@@ -14,8 +14,8 @@ import itertools
 import numpy as np
 from scipy import stats
 
+from numerics.haste_slowly import analysis as A
 from numerics.haste_slowly import gate_finder as gf
-from numerics.haste_slowly.datasets import context_gates, k_of_c, zero_output_loss
 from numerics.metrics import crossing_time
 from verify.measurement import Measurement, baseline, exact, measure, paper, reading
 from verify.statements import LEVEL, direction, each, within_baseline
@@ -46,62 +46,10 @@ def cohen_d(a, b) -> float:
     return float((b.mean() - a.mean()) / pooled) if pooled > 0 else float("inf")
 
 
-def flow_times(epochs, n_samples: int):
-    """The paper's t/tau at ``epochs`` (one epoch = one released step, lr 1e-3 on the 1/2-sum loss
-    over ``n_samples`` datapoints; ``theory.conventions.flow_time``)."""
-    from numerics.haste_slowly.configs import PAPER_LR
-    from theory.conventions import flow_time
-    return np.asarray(epochs, dtype=float) * float(flow_time(1, PAPER_LR, n_samples,
-                                                             "haste_slowly"))
-
-
-def first_time(times, values, level: float, below: bool = False) -> np.ndarray:
-    """(K,) first time each column of ``values`` (T, K) passes ``level`` (inf: never)."""
-    values = np.asarray(values, dtype=float)
-    hit = values < level if below else values > level
-    return np.where(hit.any(0), np.asarray(times, dtype=float)[np.argmax(hit, axis=0)], np.inf)
-
-
-def deviation_from_mean(loss, L0: float) -> np.ndarray:
-    """(K,) max over time of |L_k(t) - mean_k L(t)| / L(0): how far each seed's loss curve
-    strays from its network's seed-mean curve."""
-    loss = np.asarray(loss, dtype=float)
-    return np.max(np.abs(loss - loss.mean(1, keepdims=True)), axis=0) / L0
-
-
-def stereotypical(loss) -> int:
-    """The run closest to the seed-mean curve (sum over time of squared distances, as the released
-    depth/replot.py picks Fig 6b's highlighted runs)."""
-    loss = np.asarray(loss, dtype=float)
-    return int(np.argmin(((loss - loss.mean(1, keepdims=True)) ** 2).sum(0)))
-
-
-def mass_shares(counts, mass, values, keep_fraction: float = 0.01) -> dict:
-    """Share of the weight mass of the units (mass > keep_fraction x max) with each count value."""
-    counts, mass = np.asarray(counts), np.asarray(mass, dtype=float)
-    big = mass > keep_fraction * mass.max(axis=-1, keepdims=True)
-    w = mass * big
-    return {v: float((w * (counts == v)).sum() / w.sum()) for v in values}
-
-
-def per_context(centroids, C: int = 3, n_items: int = 8) -> set:
-    """The binarised context patterns of k-means centroids: a context is on when the centroid is
-    on for a majority of its items (Algorithm B.1 leaves the binarisation open)."""
-    return {tuple(np.repeat(np.asarray(c).reshape(C, n_items).mean(1) > 0.5, n_items).astype(float))
-            for c in centroids}
-
-
-def reln_patterns(C: int = 3) -> set:
-    """The gate patterns of the Sec 4 ReLN: all-on and the pathways on in C-1 contexts."""
-    return {tuple(np.ones(8 * C))} | {tuple(r) for r in context_gates(C, k_of_c(C, C - 1))}
-
-
 # ------------------------------------------------------------------ Sec 6: depth (L162-L171)
 
 S6_WORDS = ("the ReLU network does not use the first layer for gating and instead all neurons are "
             "active for all datapoints")
-ALIGNED = 0.9       # |cos| past which a pathway's top output mode counts as aligned (a reading)
-ONSET = 0.9         # a loss part has started to drop once below this share of its start
 
 
 def first_layer_ungated(g1, m1) -> list[Measurement]:
@@ -113,7 +61,7 @@ def first_layer_ungated(g1, m1) -> list[Measurement]:
     always = g1.all(-1)
     big = m1 > 0.01 * m1.max(axis=1, keepdims=True)
     units = (always & big).sum(1) / big.sum(1)
-    mass = np.array([mass_shares(always[k].astype(int), m1[k], (1,))[1] for k in range(len(m1))])
+    mass = np.array([A.mass_shares(always[k].astype(int), m1[k], (1,))[1] for k in range(len(m1))])
     return [each("share of the layer-1 units carrying weight (> 1% of the largest) that are on "
                  "for all 24 datapoints", units, "==", 1.0,
                  source=paper("L162", S6_WORDS, interpretation="every neuron carrying weight")),
@@ -125,10 +73,10 @@ def second_layer_gates(g2, m2) -> Measurement:
     """MHS-S6-C1, second layer (L162): Algorithm B.1's k-means (k = 4) on the final layer-2
     patterns of every run, pooled, gives the common pathway and the three 2-of-3-context ones."""
     rows = gf.collect(np.asarray(g2)[None], np.asarray(m2)[None])
-    found = per_context(gf.binarise(gf.find_gates(rows, 4)))
+    found = A.per_context(gf.binarise(gf.find_gates(rows, 4)))
     return measure("k-means (k = 4) on the layer-2 patterns of every run, binarised per context "
                    "(majority of items): all-on and the three 2-of-3-context patterns",
-                   found == reln_patterns(), "==", True,
+                   found == A.reln_patterns(), "==", True,
                    source=paper("L162", "the contextual pathways are active in two out of the three "
                                         "contexts. Similarly the common pathway remains"),
                    details={"patterns found": sorted(found)})
@@ -141,7 +89,7 @@ def variance_with_depth(relu_loss, gdln_loss, shallow_loss, L0: float) -> list[M
     Welch tests); the details state the effect each test detects with 80% power.  The paper's
     second sentence (L169, the ReLN 'shares the same characteristics in variance') is read as the
     GDLN's spread lying nearer the deep ReLU's than the shallow net's (a reading)."""
-    dev = {k: deviation_from_mean(v, L0) for k, v in
+    dev = {k: A.deviation_from_mean(v, L0) for k, v in
            (("relu", relu_loss), ("gdln", gdln_loss), ("shallow", shallow_loss))}
     words = paper("L164", "there is now variance in the trajectories of both networks, which was "
                           "not the case for the single-hidden-layer architectures")
@@ -169,23 +117,6 @@ def variance_with_depth(relu_loss, gdln_loss, shallow_loss, L0: float) -> list[M
     return out
 
 
-def onsets(trajectory) -> tuple[np.ndarray, np.ndarray]:
-    """(K,) per seed: the epoch the common pathway's top output mode aligns (``align_lin`` past
-    :data:`ALIGNED`) and the epoch the gating-only loss part ``ctx`` starts to drop (below
-    :data:`ONSET` of its start)."""
-    t, rec = trajectory.time, trajectory.records
-    return (first_time(t, rec["align_lin"], ALIGNED),
-            first_time(t, rec["ctx"], ONSET * np.asarray(rec["ctx"])[0], below=True))
-
-
-def aligned_curves(trajectory, start, width: float, every: float) -> np.ndarray:
-    """(S, K) each seed's loss from its own ``start`` epoch on, over ``width`` epochs sampled
-    every ``every`` (linear interpolation)."""
-    t, loss = np.asarray(trajectory.time, float), np.asarray(trajectory.loss, float)
-    grid = np.arange(0.0, width + every / 2, every)
-    return np.stack([np.interp(s + grid, t, loss[:, k]) for k, s in enumerate(start)], axis=1)
-
-
 def staged_onsets(relu, gdln, L0: float) -> list[Measurement]:
     """MHS-S6-C3 (L171), from the two networks' trajectories.  The GDLN's stages (common pathway from epoch 500, contextual pathways
     from 12000) are the released schedule (gdln_off.py start_epoch, switch_epoch1; MHS-E16), so
@@ -194,8 +125,8 @@ def staged_onsets(relu, gdln, L0: float) -> list[Measurement]:
     of the plateaus in loss are all consistent following the alignment': every seed's loss curve
     taken from its own contextual onset, the GDLN's seed-mean curve against the ReLU's, within the
     ReLU runs' own spread about theirs (a same-run baseline)."""
-    common_r, ctx_r = onsets(relu)
-    common_g, ctx_g = onsets(gdln)
+    common_r, ctx_r = A.onsets(relu)
+    common_g, ctx_g = A.onsets(gdln)
     starts = np.r_[ctx_r, ctx_g]
     if not np.all(np.isfinite(starts)):
         width = 0.0
@@ -206,8 +137,8 @@ def staged_onsets(relu, gdln, L0: float) -> list[Measurement]:
     if width <= every:
         gap, spread = np.inf, 0.0
     else:
-        R = aligned_curves(relu, ctx_r, width, every) / L0
-        G = aligned_curves(gdln, ctx_g, width, every) / L0
+        R = A.aligned_curves(relu, ctx_r, width, every) / L0
+        G = A.aligned_curves(gdln, ctx_g, width, every) / L0
         gap = float(np.mean(np.abs(G.mean(1) - R.mean(1))))
         spread = float(np.mean(np.abs(R - R.mean(1, keepdims=True))))
     onset_words = ("the common pathway align around epoch 500, while the contextual pathways only "
@@ -242,7 +173,7 @@ def stereotypical_agreement(relu_loss, gdln_loss, L0: float) -> list[Measurement
     stereotypical run, read two ways: inside the band of ReLU runs (the farthest one), and as
     close as a typical ReLU run (the median)."""
     R, G = np.asarray(relu_loss, float) / L0, np.asarray(gdln_loss, float) / L0
-    r, g = stereotypical(R), stereotypical(G)
+    r, g = A.stereotypical(R), A.stereotypical(G)
     others = np.delete(R, r, axis=1)
     dist = np.mean(np.abs(others - R[:, r:r + 1]), axis=0)
     gap = float(np.mean(np.abs(R[:, r] - G[:, g])))
@@ -263,32 +194,20 @@ def stereotypical_agreement(relu_loss, gdln_loss, L0: float) -> list[Measurement
 
 # ------------------------------------------------------------------ Sec 4: the ReLU net and its ReLN
 
-def loss_distance(a, b, L0: float) -> float:
-    """Mean over epochs of |seed-mean loss of ``a`` - seed-mean loss of ``b``| / L(0); ``a``,
-    ``b`` (T, K) on one time grid."""
-    return float(np.mean(np.abs(np.mean(a, 1) - np.mean(b, 1)))) / L0
-
-
-def seed_spread(loss, L0: float) -> float:
-    """Mean over seeds and epochs of |L_k - seed-mean L| / L(0): how far a run strays from its
-    network's mean curve (the run-to-run yardstick of an agreement)."""
-    loss = np.asarray(loss, dtype=float)
-    return float(np.mean(np.abs(loss - loss.mean(1, keepdims=True)))) / L0
-
 
 def imitation(relu_loss, reln_loss, null_loss, L0: float, where: str, words: str) -> list:
     """The ReLN's loss curve agrees with the ReLU net's ("excellent agreement", L120; the gating
     "constant from the start" suffices, L118), two readings of the yardstick: within the ReLU
     runs' own spread about their mean, and closer than the GDLN that the paper shows does not
     imitate the ReLU net (the single-context GDLN of Fig 4a)."""
-    gap = loss_distance(reln_loss, relu_loss, L0)
+    gap = A.loss_distance(reln_loss, relu_loss, L0)
     name = "mean over epochs of |seed-mean ReLN loss - seed-mean ReLU loss| / L(0)"
-    return [within_baseline(name, gap, seed_spread(relu_loss, L0),
+    return [within_baseline(name, gap, A.seed_spread(relu_loss, L0),
                             source=baseline(where, words, "the ReLU runs' mean distance from "
                                                           "their seed-mean curve",
                                             interpretation="within the ReLU runs' spread"),
                             names=("ReLN", "ReLU runs")),
-            within_baseline(name, gap, loss_distance(null_loss, relu_loss, L0),
+            within_baseline(name, gap, A.loss_distance(null_loss, relu_loss, L0),
                             source=baseline(where, words, "the same distance of the single-context "
                                                           "GDLN, which does not imitate (Fig 4a)",
                                             interpretation="closer than the non-imitating GDLN"),
@@ -312,22 +231,6 @@ def output_agreement(relu_out, reln_out, Y, times, at=(1000, 4000, 8000)) -> Mea
                            names=("ReLN", "ReLU runs"))
 
 
-def rdm(H) -> np.ndarray:
-    """(K, N, N) Euclidean distances between the columns (datapoints) of hidden activity (K, H, N)."""
-    H = np.asarray(H, dtype=float)
-    sq = (H ** 2).sum(-2)
-    return np.sqrt(np.maximum(sq[..., :, None] + sq[..., None, :] - 2 * H.transpose(0, 2, 1) @ H, 0))
-
-
-def rdm_correlation(Ha, Hb, same: bool = False) -> float:
-    """Mean Pearson correlation of the RDMs of every run of ``Ha`` with every run of ``Hb`` (K,
-    H, N) (``same``: the distinct pairs of one network)."""
-    A, B = rdm(Ha), rdm(Hb)
-    iu = np.triu_indices(A.shape[-1], 1)
-    pairs = [(i, j) for i in range(len(A)) for j in range(len(B)) if not (same and j <= i)]
-    return float(np.mean([np.corrcoef(A[i][iu], B[j][iu])[0, 1] for i, j in pairs]))
-
-
 def latent_geometry(relu_hidden, reln_hidden, single_hidden, times, start: float = 500,
                     every: int = 4) -> list:
     """MHS-S4-C2 (L120, Fig 4c): "near exact correspondence between the relative positions of the
@@ -337,9 +240,9 @@ def latent_geometry(relu_hidden, reln_hidden, single_hidden, times, start: float
     the ReLU runs over the sampled epochs from ``start`` against the worst disagreement between
     ReLU runs of different seeds.  Hidden activities (T, K, H, N)."""
     idx = np.flatnonzero(np.asarray(times) >= start)[::every]
-    rn = np.array([rdm_correlation(relu_hidden[i], reln_hidden[i]) for i in idx])
-    rr = np.array([rdm_correlation(relu_hidden[i], relu_hidden[i], same=True) for i in idx])
-    rs = np.array([rdm_correlation(relu_hidden[i], single_hidden[i]) for i in idx])
+    rn = np.array([A.rdm_correlation(relu_hidden[i], reln_hidden[i]) for i in idx])
+    rr = np.array([A.rdm_correlation(relu_hidden[i], relu_hidden[i], same=True) for i in idx])
+    rs = np.array([A.rdm_correlation(relu_hidden[i], single_hidden[i]) for i in idx])
     return [within_baseline("max over epochs of 1 - RDM correlation, ReLN against the ReLU runs",
                             float(np.max(1 - rn)), float(np.max(1 - rr)),
                             source=baseline("L120", "we see near exact correspondence between the "
@@ -357,13 +260,6 @@ def latent_geometry(relu_hidden, reln_hidden, single_hidden, times, start: float
                              "epochs": np.asarray(times)[idx]})]
 
 
-def context_usage(patterns, C: int, majority: float = 0.0) -> np.ndarray:
-    """(..., H) number of contexts in which a unit is on for more than ``majority`` of the items
-    (0: for any item) from binary (..., H, 8C) patterns."""
-    per = np.asarray(patterns, dtype=float).reshape(*np.shape(patterns)[:-1], C, -1).mean(-1)
-    return (per > majority).sum(-1)
-
-
 def no_context_specific_neurons(patterns, mass, loss, ablate, C: int = 3) -> list:
     """MHS-S4-C3 (L122) about each trained ReLU net, "no neurons ... which are context specific",
     read two ways: no unit carrying weight (mass > 1% of the largest) is on in one context only,
@@ -371,12 +267,12 @@ def no_context_specific_neurons(patterns, mass, loss, ablate, C: int = 3) -> lis
     "instead ... mixed selectivity": more weight on units on in several contexts than in one.
     ``patterns`` (K, H, N) and ``mass`` (K, H) final; ``loss`` (K,) final; ``ablate(drop)`` the
     (K,) final losses with the units ``drop`` (K, H) removed."""
-    usage = context_usage(patterns, C)
+    usage = A.context_usage(patterns, C)
     loss_without = ablate(usage == 1)
     mass = np.asarray(mass, dtype=float)
     big = mass > 0.01 * mass.max(axis=1, keepdims=True)
     count = ((usage == 1) & big).sum(1)
-    shares = [mass_shares(usage[k], mass[k], range(C + 1)) for k in range(len(mass))]
+    shares = [A.mass_shares(usage[k], mass[k], range(C + 1)) for k in range(len(mass))]
     words = "there are no neurons in the ReLU network which are context specific"
     effect = np.asarray(loss_without, float) - np.asarray(loss, float)
     return [each("units carrying weight (> 1% of the largest mass) on in exactly one context",
@@ -410,7 +306,7 @@ def feature_learning(sv) -> Measurement:
 def does_not_imitate(relu_loss, single_loss, L0: float) -> Measurement:
     """Fig 4a (L129): the single-context GDLN "is unable to imitate the loss trajectory of the
     ReLU network": its distance from the ReLU runs exceeds their own spread."""
-    gap, spread = loss_distance(single_loss, relu_loss, L0), seed_spread(relu_loss, L0)
+    gap, spread = A.loss_distance(single_loss, relu_loss, L0), A.seed_spread(relu_loss, L0)
     return measure("mean over epochs of |seed-mean single-context GDLN loss - seed-mean ReLU "
                    "loss| / L(0), above the ReLU runs' spread", gap, ">", spread,
                    source=baseline("Fig 4 caption, L129", "a GDLN (here called \u201cGDLN "
@@ -459,9 +355,9 @@ def reuse_with_contexts(patterns: dict, mass: dict) -> list:
     final."""
     out, reuse = [], {}
     for C in sorted(patterns):
-        usage = context_usage(patterns[C], C, majority=0.5)
+        usage = A.context_usage(patterns[C], C, majority=0.5)
         m = np.asarray(mass[C], dtype=float)
-        shares = [mass_shares(usage[k], m[k], range(C + 1)) for k in range(len(m))]
+        shares = [A.mass_shares(usage[k], m[k], range(C + 1)) for k in range(len(m))]
         top = [max(range(1, C), key=lambda j: s[j]) - (C - 1) for s in shares]
         reuse[C] = np.array([sum(j * s[j] for j in s) for s in shares])
         out.append(each(f"C = {C}: (contexts of the contextual units carrying the most weight) - "
@@ -478,31 +374,6 @@ def reuse_with_contexts(patterns: dict, mass: dict) -> list:
     return out
 
 
-def fit_a0(times, series, s: float, d: float, level: float = 0.5) -> float:
-    """The initial strength a0 for which the mode law crosses ``level`` x s/d when ``series`` does
-    (the paper fits its pi_0 and B_0, App F)."""
-    from scipy.optimize import brentq
-
-    from numerics.closed_forms import mode_strength
-    t_half = crossing_time(series, times, level * s / d)
-    f = lambda la: mode_strength(t_half, s, d, 10 ** la) - level * s / d
-    return 10 ** brentq(f, -300, 0) if f(-300) < 0 else 1e-300
-
-
-def closed_form_loss(tt, N: int, C: int, L0: float, common, contextual) -> np.ndarray:
-    """(T,) the closed-form ReLN loss at flow times ``tt`` (t/tau): L(0) less the gains of the
-    common modes ``common = (S, D, pi (T, a))`` and of the contextual modes
-    ``contextual = (S0, D0, B (T, b))`` (theory.haste_slowly.contexts COMMON_GAIN, CONTEXT_GAIN)."""
-    import sympy as sp
-
-    from theory.haste_slowly import contexts as tc
-    gain = sp.lambdify((tc.N, tc.S, tc.D, tc.pi), tc.COMMON_GAIN, "numpy")
-    ctx_gain = sp.lambdify((tc.N, tc.C, tc.S, tc.D, tc.B), tc.CONTEXT_GAIN, "numpy")
-    (S, D, pi), (S0, D0, B) = common, contextual
-    return (L0 - np.sum(gain(N, np.asarray(S), np.asarray(D), np.asarray(pi)), axis=-1)
-            - np.sum(ctx_gain(N, C, np.asarray(S0), D0, np.asarray(B)), axis=-1))
-
-
 def closed_form_agreement(C: int, relu_loss, reln_loss, closed, L0: float) -> list:
     """MHS-Fig5 (L158): "closed form ... see perfect agreement to both the ReLN and ReLU networks"
     for C contexts: the closed-form loss curve against each network's seed-mean curve, within
@@ -513,8 +384,8 @@ def closed_form_agreement(C: int, relu_loss, reln_loss, closed, L0: float) -> li
     for name, loss in (("ReLN", reln_loss), ("ReLU", relu_loss)):
         out.append(within_baseline(f"C = {C}: mean over epochs of |closed-form loss - seed-mean "
                                    f"{name} loss| / L(0)",
-                                   loss_distance(np.asarray(closed)[:, None], loss, L0),
-                                   seed_spread(loss, L0),
+                                   A.loss_distance(np.asarray(closed)[:, None], loss, L0),
+                                   A.seed_spread(loss, L0),
                                    source=baseline("Fig 5 caption, L158", words,
                                                    f"the {name} runs' mean distance from their "
                                                    "seed-mean curve"),
@@ -529,30 +400,17 @@ def kmeans_recovers(centroids: dict) -> list:
     clustering has an all-on (common) centroid.  ``centroids[k]`` (k, 24)."""
     common = all(any(np.all(c > 0.5) for c in v) for v in centroids.values())
     return [measure("k = 4 centroids binarised per context (majority of items) are all-on, "
-                    "not-1, not-2, not-3", per_context(centroids[4]) == reln_patterns(), "==", True,
+                    "not-1, not-2, not-3", A.per_context(centroids[4]) == A.reln_patterns(), "==", True,
                     source=paper("L438", "We note that when using 4-clusters the exact gating "
                                          "pattern used in Section 4 emerges")),
             measure(f"an all-on (common) centroid for every k in {sorted(centroids)}", common, "==",
                     True, source=paper("L438", "all of the clusterings find a common pathway"))]
 
 
-def elbows(mse: dict) -> dict:
-    """The elbow of a decreasing metric over k, two ways: the largest second difference
-    (curvature), and the kneedle point (largest drop below the chord from the first to the last
-    k, axes scaled to [0, 1]; Satopaa et al. 2011)."""
-    ks = np.array(sorted(mse))
-    m = np.array([mse[k] for k in ks], dtype=float)
-    curvature = m[:-2] - 2 * m[1:-1] + m[2:]
-    x = (ks - ks[0]) / (ks[-1] - ks[0])
-    y = (m - m.min()) / (m.max() - m.min()) if m.max() > m.min() else np.zeros_like(m)
-    chord = y[0] + (y[-1] - y[0]) * x
-    return {"curvature": int(ks[1:-1][np.argmax(curvature)]), "kneedle": int(ks[np.argmax(chord - y)])}
-
-
 def elbow_at_four(mse: dict, centroids: dict) -> list:
     """MHS-Fig8/9 (L443-L445): the elbow of the ReLU-GDLN loss MSE over k is at k = 4 (each
     reading of 'elbow', :func:`elbows`), and k = 2, 3 centroids are more fractional than k = 4's."""
-    found = elbows(mse)
+    found = A.elbows(mse)
     words = "the 4-Cluster model is the appropriate choice for the elbow"
     frac = {k: float(np.mean((np.asarray(c) > 0.1) & (np.asarray(c) < 0.9)))
             for k, c in centroids.items()}
@@ -598,7 +456,7 @@ def xor_outcomes(run, criterion: float = 0.2, keep=None) -> dict:
     t, loss = np.asarray(run.trajectory.time, float), np.asarray(run.trajectory.loss, float)
     deltas = np.unique(run.delta)
     K = len(run.delta) // len(deltas)
-    t_relu = first_time(t, loss, criterion, below=True).reshape(len(deltas), K)
+    t_relu = A.first_time(t, loss, criterion, below=True).reshape(len(deltas), K)
     la = brentq(lambda la: criterion_times(0.0, 10 ** la, criterion)[1] - t_relu[0].mean(), -14, -1)
     th = np.array([criterion_times(d, 10 ** la, criterion) for d in deltas])
     fast, slow = th.min(1)[:, None], th.max(1)[:, None]
@@ -744,7 +602,7 @@ def common_mode_rise(prod, tt, times, X, Y, modes_n: int = 4) -> Measurement:
     U, S, V, D, _ = modes(Y @ X.T / N, X @ X.T / N)
     common = np.einsum("ma,tmn,na->ta", U[:, :modes_n], np.asarray(prod)[:, 0, 0],
                        V[:, :modes_n])
-    a0 = fit_a0(tt, common[:, 0], S[0], D[0])
+    a0 = A.fit_a0(tt, common[:, 0], S[0], D[0])
     theory = np.stack([mode_strength(tt, S[a], D[a], a0) for a in range(modes_n)], 1)
     sim = [crossing_time(common[:, a], times, 0.5 * S[a] / D[a]) for a in range(modes_n)]
     th = [crossing_time(theory[:, a], times, 0.5 * S[a] / D[a]) for a in range(modes_n)]
@@ -773,123 +631,24 @@ def contextual_outputs(outs, gates, unit_module, Y) -> list:
                     recon, "<", 0.05, source=reading("5%: the end of an 8000-epoch run"))]
 
 
-def race_gap(loss_alt, loss_star, L0: float) -> dict:
-    """Gap (L(G') - L(G*)) / L(0) of an alternative gating's loss curve over the ReLN's, both on
-    one time grid: its value at t = 0, its minimum over t, and the share of the run where it
-    exceeds 1% of L(0) (a strict win on an interval)."""
-    gap = (np.asarray(loss_alt, dtype=float) - np.asarray(loss_star, dtype=float)) / L0
-    return {"t0": float(gap[0]), "min": float(gap.min()), "strict share": float(np.mean(gap > 0.01))}
-
-
-def _sub_sv(M, rows, cols):
-    return np.linalg.svd(M[np.ix_(rows, cols)], compute_uv=False)
-
-
-def interlacing_violation(case) -> float:
-    """MHS-E-Interlace: max_j (beta_j - alpha_j, alpha_j - sigma_j) / (1 + max|M|) for the
-    submatrix B, the column-restricted A and the full M of ``case = (M, rows, cols)``."""
-    M, rows, cols = case
-    s = np.linalg.svd(M, compute_uv=False)
-    a = _sub_sv(M, list(range(M.shape[0])), cols)
-    b = _sub_sv(M, rows, cols)
-    return max(float(np.max(b - a[:len(b)])), float(np.max(a - s[:len(a)]))) / (1 + np.abs(M).max())
-
-
-def sigma1_increase(X, Y, keep) -> float:
-    """MHS-E-Nonneg: sigma_1 of Y X^T restricted to the kept datapoints minus sigma_1 of Y X^T."""
-    full = np.linalg.norm(Y @ X.T, 2)
-    return float(np.linalg.norm(Y[:, keep] @ X[:, keep].T, 2) - full)
-
-
-def relative_increase(case) -> float:
-    """:func:`sigma1_increase` of ``case = (X, Y, keep)`` relative to the scale of its products."""
-    X, Y, _ = case
-    return sigma1_increase(*case) / (1 + 8 * np.abs(Y).max() * np.abs(X).max())
-
-
-def relative_error(a, b) -> float:
-    """max |a - b| / max |b|."""
-    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
-    return float(np.max(np.abs(a - b)) / np.max(np.abs(b)))
-
-
-def race_errors(proj, B) -> tuple[float, float]:
-    """(max off-diagonal / diagonal of the flow's U^T W2 W1 V (P, r, r, T), max relative error of
-    the race's mode strengths B (P, r, T) against the flow's diagonal)."""
-    diag = np.einsum("prrT->prT", proj)
-    off = np.max(np.abs(proj - np.einsum("prT,rs->prsT", diag, np.eye(diag.shape[1]))))
-    return float(off / np.max(np.abs(diag))), relative_error(B, diag)
-
-
-def rise_time(series, times, plateau: float) -> float:
-    """Time from 10% to 90% of the plateau (independent of the initial strength)."""
-    return crossing_time(series, times, 0.9 * plateau) - crossing_time(series, times, 0.1 * plateau)
-
-
-def overlap_error(printed, C: int, X, Y) -> float:
-    """max |U_0^T U_1 - printed I| for the C-context data (``printed`` a number)."""
-    from numerics.haste_slowly.datasets import overlap_and_rho
-    O = overlap_and_rho(X, Y, C)[0]
-    return float(np.abs(O - float(printed) * np.eye(O.shape[0])).max())
-
-
-def reln_closed_form(run, X, Y, C: int):
-    """The closed-form ReLN of App F for the trained ReLN ``run`` (C contexts): the common modes
-    by Eq. (7) with pi_0 fitted to the first seed's top mode, the contextual modes by the corrected
-    F-Closed with B_0 fitted to the mean top contextual singular value; returns the loss (T,) and
-    the curves behind it (epochs, common modes (T, 3) closed form and simulated, contextual mode
-    closed form and simulated)."""
-    from numerics.closed_forms import mode_strength
-    from numerics.datasets import modes
-    from numerics.haste_slowly.datasets import overlap_and_rho
-    t = run.trajectory
-    N = X.shape[1]
-    tt = flow_times(t.time, N)
-    U, S, V, D, _ = modes(Y @ X.T / N, X @ X.T / N)
-    proj = np.einsum("ma,tmn,na->ta", U[:, :3], np.asarray(t.records["prod"])[:, 0, 0], V[:, :3])
-    a0 = fit_a0(tt, proj[:, 0], S[0], D[0])
-    _, _, S0, D0 = overlap_and_rho(X, Y, C)
-    top = np.asarray(t.records["sv"])[:, 0, 1:, 0].mean(1)
-    b0 = fit_a0(tt, top, S0[0], D0 / (C - 1), level=0.25)
-    pi = np.stack([mode_strength(tt, S[a], D[a], a0) for a in range(len(S))], 1)
-    B = mode_strength(tt[:, None], S0[None], D0 / (C - 1), b0)
-    loss = closed_form_loss(tt, N, C, zero_output_loss(Y), (S, D, pi), (S0, D0, B))
-    return loss, {"epochs": t.time, "common": pi[:, :3], "common simulated": proj,
-                  "contextual": B[:, 0], "contextual simulated": top}
-
-
-def gate_mse(loss, members, relu_loss, L0: float) -> dict:
-    """App B's performance metric: {std: {k: mean over the GDLN seeds of the mean over epochs of
-    (L_GDLN_k - seed-mean L_ReLU)^2 / L(0)^2}} from the GDLNs' losses (T, M) with ``members``
-    (k, std, seed) and the ReLU runs' losses (T, K) on the same grid."""
-    loss, ref = np.asarray(loss, float), np.asarray(relu_loss, float).mean(1)
-    out = {}
-    for m, (k, std, _) in enumerate(members):
-        out.setdefault(std, {}).setdefault(k, []).append(float(np.mean((loss[:, m] - ref) ** 2))
-                                                         / L0 ** 2)
-    return {std: {k: float(np.mean(v)) for k, v in by_k.items()} for std, by_k in out.items()}
-
-
-def gate_sensitivity(mse: dict, centroids: dict, half: dict) -> dict:
-    """Same-run checks that App B's unstated settings do not move Fig 8/9's decisive outcomes:
-    the GDLN init std (every std gives the same elbows), the number of ReLU runs pooled (half the
-    runs give the same binarised gates for every k) and the range of k (without the largest k the
-    elbows stay)."""
-    stds = list(mse)
-    found = [elbows(mse[s]) for s in stds]
-    first = mse[stds[0]]
+def gate_sensitivity(mse: dict) -> dict:
+    """Same-run checks that App B's unstated settings do not move Fig 8/9's decisive outcomes: the
+    GDLN init std (every std gives the same elbows), the number of ReLU runs pooled (the GDLNs
+    from half the runs' centroids give the same elbows) and the range of k (without the largest k
+    the elbows stay).  ``mse``: :func:`numerics.haste_slowly.analysis.gate_mse`."""
+    found = {key: A.elbows(v) for key, v in mse.items()}
+    first = next(iter(mse))
+    stds = [key for key in mse if key[0] == first[0]]
     same = reading("the decisive outcomes do not change")
-    return {"GDLN init std": measure(f"elbows at every GDLN init std {stds} alike",
-                                     all(f == found[0] for f in found), "==", True, source=same,
-                                     details={str(s): f for s, f in zip(stds, found)}),
-            "ReLU runs pooled": measure("binarised centroids from half the ReLU runs as from all, "
-                                        "every k", all({tuple(r) for r in gf.binarise(half[k])}
-                                                       == {tuple(r) for r in gf.binarise(c)}
-                                                       for k, c in centroids.items()), "==", True,
-                                        source=same),
+    return {"GDLN init std": measure("elbows at every GDLN init std alike",
+                                     all(found[k] == found[first] for k in stds), "==", True,
+                                     source=same, details={str(k): found[k] for k in found}),
+            "ReLU runs pooled": measure("elbows of the GDLNs from half the ReLU runs' centroids as "
+                                        "from all runs'", found[("half", first[1])] == found[first],
+                                        "==", True, source=same),
             "k": measure("elbows without the largest k as with it",
-                         elbows({k: v for k, v in first.items() if k < max(first)}) == found[0],
-                         "==", True, source=same)}
+                         A.elbows({k: v for k, v in mse[first].items() if k < max(mse[first])})
+                         == found[first], "==", True, source=same)}
 
 
 # ------------------------------------------------------------------ App C: symbolic helpers
@@ -904,39 +663,6 @@ def solves(solution, rhs, t, state, initial=None) -> dict:
     return out
 
 
-def pathway_statistics(X, Y, gate, N: int):
-    """(Sigma^yx, Sigma^x) of a pathway gated on the datapoints of ``gate`` (1/N over all N),
-    sympy matrices."""
-    import sympy as sp
-    Gm = sp.diag(*gate)
-    return (Y * Gm * X.T) / N, (X * Gm * X.T) / N
-
-
-def mode_of(syx, sx):
-    """(s, d) of a rank-one Sigma^yx = s u v^T: s = ||Sigma^yx||, d = v^T Sigma^x v (sympy)."""
-    import sympy as sp
-    s = sp.sqrt(sp.simplify((syx * syx.T)[0, 0]))
-    v = syx.T / s
-    return sp.simplify(s), sp.simplify((v.T * sx * v)[0, 0])
-
-
-def loss_at_plateau(loss_expr, s_expr, d_expr, a, s, d):
-    """The loss expression (in a, s, d) at a* = s/d: a squared loss that is learned must give 0."""
-    import sympy as sp
-    return sp.simplify(loss_expr.subs(a, s_expr / d_expr).subs({s: s_expr, d: d_expr}))
-
-
-def crossover_check(equation, crossover, Delta, dps: int = 50):
-    """(|lhs - rhs| of ``equation`` at the claimed crossover, evaluated at ``dps`` digits; sympy's
-    roots of the equation)."""
-    import mpmath
-    import sympy as sp
-    f = sp.lambdify(Delta, equation.lhs - equation.rhs, "mpmath")
-    with mpmath.workdps(dps):
-        gap = abs(f(mpmath.mpf(1) * sp.N(crossover, dps + 10)))
-    return float(gap), sp.solve(equation, Delta)
-
-
 def criterion_crossover(a0: float, criterion: float = 0.2) -> float:
     """The Delta where the linear and the XoR GDLN reach the loss criterion at the same time from
     the same raw a0 (the catalogue's exact time-to-criterion crossover)."""
@@ -946,28 +672,6 @@ def criterion_crossover(a0: float, criterion: float = 0.2) -> float:
 
 
 # ------------------------------------------------------------------ App A: linear networks
-
-def hierarchy_modes(prod, tt):
-    """The mode strengths u_a' W2 W1 v_a (T, modes) of the first member's map ``prod`` (T, K, 7,
-    4) on the 4-item hierarchy, the full projection (T, modes, modes), and its (S, D)."""
-    from numerics.datasets import correlations, hierarchy, modes
-    U, S, V, D, _ = modes(*correlations(*hierarchy(2)))
-    P = np.asarray(prod, dtype=float)[:, 0]
-    return np.einsum("ma,tmn,na->ta", U, P, V), np.einsum("ma,tmn,nb->tab", U, P, V), S, D
-
-
-def fitted_modes(proj, tt, S, D):
-    """Eq. (7) for every mode with pi_0 fitted to its half-rise time, and the largest deviation
-    from the simulation after half that time, relative to the plateau."""
-    from numerics.closed_forms import mode_strength
-    curves, devs = [], []
-    for a in range(proj.shape[1]):
-        a0 = fit_a0(tt, proj[:, a], S[a], D[a])
-        th = mode_strength(tt, S[a], D[a], a0)
-        late = tt > crossing_time(proj[:, a], tt, 0.5 * S[a] / D[a]) / 2
-        curves.append(th)
-        devs.append(float(np.max(np.abs(proj[late, a] - th[late])) / (S[a] / D[a])))
-    return np.stack(curves, 1), max(devs)
 
 
 def modes_reach_plateaus(proj, S, D) -> list:
@@ -985,7 +689,7 @@ def modes_reach_plateaus(proj, S, D) -> list:
 def fig7_outcome(run) -> tuple:
     """Whether each decisive measurement of :func:`modes_reach_plateaus` passes for a
     ``numerics.haste_slowly.linear.LinearRun``."""
-    proj, _, S, D = hierarchy_modes(run.trajectory.records["prod"], run.trajectory.time)
+    proj, _, S, D = A.hierarchy_modes(run.trajectory.records["prod"], run.trajectory.time)
     return tuple(m.passed for m in modes_reach_plateaus(proj, S, D))
 
 
@@ -998,77 +702,7 @@ def plateau_reached_early(proj, tt, S, D) -> Measurement:
                    (1 - 1e-3, 1 + 1e-3), source=reading("the decisive outcomes do not change"))
 
 
-def learning_rule_error(sign: int, seed: int = 6) -> float:
-    """MHS-A-Loss: max rel difference between ``sign * eps * dL/dW`` (autograd, 1/2-sum loss) and
-    the App A right-hand sides eps P W2^T (Syx - W2 W1 Sx), eps P (Syx - W2 W1 Sx) W1^T."""
-    import torch
-    rng = np.random.default_rng(seed)
-    P, d, h, m, eps = 9, 4, 3, 5, 0.01
-    X, Y = rng.standard_normal((d, P)), rng.standard_normal((m, P))
-    W1 = torch.tensor(rng.standard_normal((h, d)), requires_grad=True)
-    W2 = torch.tensor(rng.standard_normal((m, h)), requires_grad=True)
-    L = 0.5 * ((torch.tensor(Y) - W2 @ W1 @ torch.tensor(X)) ** 2).sum()
-    g1, g2 = torch.autograd.grad(L, (W1, W2))
-    syx, sx = Y @ X.T / P, X @ X.T / P
-    w1, w2 = W1.detach().numpy(), W2.detach().numpy()
-    E_ = syx - w2 @ w1 @ sx
-    want = (eps * P * w2.T @ E_, eps * P * E_ @ w1.T)
-    got = (sign * eps * g1.numpy(), sign * eps * g2.numpy())
-    return max(float(np.abs(a - b).max() / np.abs(a).max()) for a, b in zip(got, want))
-
-
-def nondiag_reduction_error(rhs1, rhs2, seed: int = 7, n: int = 4) -> float:
-    """MHS-A-NonDiag: the rotated-frame gradient flow (R^T tau dW1 V, U^T tau dW2 R) against the
-    reduced right-hand sides ``rhs1(W1b, W2b, M, D)``, ``rhs2(...)`` with M = S Vhat^T V, for
-    general (non-diagonal) W1b, W2b and Sigma^yx, Sigma^x that do not share V.  Max rel error."""
-    rng = np.random.default_rng(seed)
-    U, Vh, V, R = (np.linalg.qr(rng.standard_normal((n, n)))[0] for _ in range(4))
-    S, D = np.diag(rng.uniform(0.5, 2, n)), np.diag(rng.uniform(0.5, 2, n))
-    W1b, W2b = rng.standard_normal((n, n)), rng.standard_normal((n, n))
-    syx, sx = U @ S @ Vh.T, V @ D @ V.T
-    W1, W2 = R @ W1b @ V.T, U @ W2b @ R.T
-    E_ = syx - W2 @ W1 @ sx
-    full1, full2 = R.T @ (W2.T @ E_) @ V, U.T @ (E_ @ W1.T) @ R
-    M = S @ Vh.T @ V
-    r1, r2 = rhs1(W1b, W2b, M, D), rhs2(W1b, W2b, M, D)
-    return max(float(np.abs(full1 - r1).max() / np.abs(full1).max()),
-               float(np.abs(full2 - r2).max() / np.abs(full2).max()))
-
-
 # ------------------------------------------------------------------ Sec 2-3: the GDLN formalism
-
-def path_sum_error(forward, case) -> float:
-    """MHS-Eq(1): max |forward(...)[v] - sum_{p in T(v)} g_p W_p x_{s(p)}| over the output nodes
-    of ``case`` (``numerics.haste_slowly.graph.random_case``)."""
-    from numerics.haste_slowly import graph as G
-    g, W, x, _y, ng, eg = case
-    h = forward(g, W, x, ng, eg)
-    err = 0.0
-    for v in g.outputs:
-        total = sum(G.path_gate(g, p, ng, eg) * (G.path_product(W, p, g.sizes[g.source(p)])
-                                                  @ x[g.source(p)])
-                    for p in g.paths() if g.target(p) == v)
-        err = max(err, float(np.max(np.abs(h[v] - total))))
-    return err
-
-
-def path_gradient_error(case, gate_stats=None) -> float:
-    """MHS-Eq(3): max relative error of the path-form gradient (Eq. 3 with ``gate_stats``, Eq. 4
-    by default) against autograd of the mean loss Eq. (2), over every edge of ``case``."""
-    import torch
-
-    from numerics.haste_slowly import graph as G
-    g, W, x, y, ng, eg = case
-    Wt = [torch.tensor(w, requires_grad=True) for w in W]
-    loss = G.loss(g, Wt, {k: torch.tensor(v) for k, v in x.items()},
-                  {k: torch.tensor(v) for k, v in y.items()}, torch.tensor(ng), torch.tensor(eg))
-    auto = torch.autograd.grad(loss, Wt)
-    err = 0.0
-    for e in range(len(g.edges)):
-        path = G.path_gradient(g, W, x, y, ng, eg, e, gate_stats or G.statistics)
-        scale = max(np.abs(path).max(), np.abs(auto[e].numpy()).max(), 1e-300)
-        err = max(err, float(np.max(np.abs(path + auto[e].numpy())) / scale))
-    return err
 
 
 def diagonalisable(hierarchical: float, section4: float) -> list:
@@ -1080,3 +714,5 @@ def diagonalisable(hierarchical: float, section4: float) -> list:
                     "(unit and code context scales)", hierarchical, "<", 1e-10, source=tol),
             measure("the same on the Sec 4 task (H, Ring, Cross)", section4, "<", 1e-10,
                     source=tol)]
+
+

@@ -5,7 +5,7 @@ from __future__ import annotations
 import matplotlib.pyplot as plt
 import numpy as np
 
-from verify.haste_slowly import evidence as E
+from numerics.haste_slowly import analysis as A
 
 
 def depth_losses(relu, gdln, schedule):
@@ -15,9 +15,9 @@ def depth_losses(relu, gdln, schedule):
     t = relu.time
     Lr, Lg = np.asarray(relu.loss), np.asarray(gdln.loss)
     ax.plot(t, Lr, "-", color="tab:blue", alpha=0.2)
-    ax.plot(t, Lr[:, E.stereotypical(Lr)], "-", color="tab:blue", lw=2, label="ReLU, stereotypical")
+    ax.plot(t, Lr[:, A.stereotypical(Lr)], "-", color="tab:blue", lw=2, label="ReLU, stereotypical")
     ax.plot(gdln.time[::6], Lg[::6], ".", color="tab:orange", alpha=0.3, ms=2)
-    ax.plot(gdln.time[::6], Lg[::6, E.stereotypical(Lg)], "o", color="tab:orange", ms=3,
+    ax.plot(gdln.time[::6], Lg[::6, A.stereotypical(Lg)], "o", color="tab:orange", ms=3,
             label="depth GDLN, stereotypical")
     for epoch in schedule:
         ax.axvline(epoch, color="grey", lw=0.8, ls=":")
@@ -105,9 +105,9 @@ def contexts(panels):
 def elbow(mse, centroids):
     """Figs 8-9: the loss MSE over k (one line per GDLN init std) and the k = 4 centroids."""
     fig, ax = plt.subplots(1, 2, figsize=(8, 3.4))
-    for std, by_k in mse.items():
+    for (which, std), by_k in mse.items():
         ks = sorted(by_k)
-        ax[0].plot(ks, [by_k[k] for k in ks], "o-", label=f"GDLN init std {std:.2g}")
+        ax[0].plot(ks, [by_k[k] for k in ks], "o-", label=f"{which} runs, GDLN init std {std:.2g}")
     ax[0].set(xlabel="k (clusters)", ylabel="MSE(loss ReLU, GDLN_k) / L(0)^2", yscale="log")
     ax[0].legend(fontsize=7)
     ax[1].imshow(centroids, cmap="viridis", vmin=0, vmax=1, aspect="auto")

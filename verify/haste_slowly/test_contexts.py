@@ -6,11 +6,9 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from numerics.closed_forms import mode_strength
 from numerics.datasets import modes
+from numerics.haste_slowly import analysis as A
 from numerics.haste_slowly import datasets as ds
-from numerics.haste_slowly import race
-from numerics.metrics import crossing_time
 from theory.haste_slowly import contexts as tc
 from theory.registry import REGISTRY
 from verify.checks.symbolic import is_zero, ode_residual
@@ -57,25 +55,11 @@ def test_common_pathway_closed_form(claim, sec45):
     table = {3: (sp.Rational(55, 48), sp.Rational(11, 24)),
              4: (sp.Rational(225, 256), sp.Rational(3, 8)),
              5: (sp.Rational(117, 160), sp.Rational(13, 40))}
-    worst, spectra = {"printed": 0.0, "corrected": 0.0}, 0.0
-    for C in CS:
-        Xu, Yu = ds.contexts(C, 1.0)
-        _, S1, _, D1, _ = modes(Yu @ Xu.T / (8 * C), Xu @ Xu.T / (8 * C))
-        spectra = max(spectra, abs(S1[0] ** 2 - float(table[C][0])), abs(D1[0] - float(table[C][1])))
-        X, Y = ds.contexts(C)
-        N = X.shape[1]
-        U, S, V, D, _ = modes(Y @ X.T / N, X @ X.T / N)
-        t = sec45("ci", "reln", C).trajectory
-        tt = E.flow_times(t.time, N)
-        proj = np.einsum("ma,tmn,na->ta", U[:, :3], t.records["prod"][:, 0, 0], V[:, :3])
-        for name, scale in (("printed", N), ("corrected", 1)):
-            # printed: Sigma* = Y X^T unnormalised with tau = 1/(N eps); the 10%-90% rise time
-            # depends on the rate alone, not on pi0
-            a0 = E.fit_a0(tt, proj[:, 0], S[0] * scale, D[0] * scale)
-            worst[name] = max([worst[name]] + [
-                abs(E.rise_time(proj[:, a], tt, S[a] / D[a])
-                    - E.rise_time(mode_strength(tt, S[a] * scale, D[a] * scale, a0), tt, S[a] / D[a]))
-                / E.rise_time(proj[:, a], tt, S[a] / D[a]) for a in range(3)])
+    spectra = max(max(abs(S[0] ** 2 - float(table[C][0])), abs(D[0] - float(table[C][1])))
+                  for C in CS for X, Y in [ds.contexts(C, 1.0)]
+                  for _, S, _, D, _ in [modes(Y @ X.T / (8 * C), X @ X.T / (8 * C))])
+    errs = [A.common_rise_errors(sec45("ci", "reln", C), *ds.contexts(C)) for C in CS]
+    worst = {k: max(e[k] for e in errs) for k in ("printed", "corrected")}
     name = "common module of the trained ReLN (C = 3, 4, 5), modes 1-3: rel err of the 10%-90% rise time"
     claim.erratum(
         printed=claim.measure(f"{name}, Sigma* = Y X^T as printed", worst["printed"], "<", 0.10,
@@ -90,12 +74,13 @@ def test_common_pathway_closed_form(claim, sec45):
 
 
 @pytest.mark.claim("MHS-F-Eq(race-overlap)")
-def test_rho_and_race_with_overlaps(claim):
+def test_rho_and_race_with_overlaps(claim, contextual_races):
     rho = REGISTRY["MHS-F-Eq(race-overlap)"].printed
     rho_err = max(float(np.abs(ds.overlap_and_rho(*ds.contexts(C), C)[1] - float(rho[C]) * np.eye(8)).max())
                   for C in CS)
-    race_err = max(E.relative_error(*race.contextual_race(C)[:2][::-1]) for C in CS)
-    printed_eq6 = E.relative_error(*race.contextual_race(3, np.ones((3, 3, 7)))[:2][::-1])
+    race_err = max(A.relative_error(B, modes_) for C, (modes_, B, _) in contextual_races.items()
+                   if C in CS)
+    printed_eq6 = A.relative_error(*contextual_races["3 without overlaps"][:2][::-1])
     claim.holds(
         claim.measure("max |Sigma^x(j,p) Sigma^x(p,p)^+ - rho I| with the printed rho = 1/2, 2/3, "
                       "3/4", rho_err, "<", 1e-12, source=EXACT),
@@ -112,8 +97,8 @@ def test_rho_and_race_with_overlaps(claim):
 @pytest.mark.claim("MHS-F-Overlap")
 def test_output_overlaps(claim):
     form = REGISTRY["MHS-F-Overlap"]
-    errs_p = {C: E.overlap_error(form.printed[C], C, *ds.contexts(C)) for C in CS}
-    errs_c = {C: E.overlap_error(form.corrected.subs(tc.C, C), C, *ds.contexts(C)) for C in CS}
+    errs_p = {C: A.overlap_error(form.printed[C], C, *ds.contexts(C)) for C in CS}
+    errs_c = {C: A.overlap_error(form.corrected.subs(tc.C, C), C, *ds.contexts(C)) for C in CS}
     values = {C: round(float(np.diag(ds.overlap_and_rho(*ds.contexts(C), C)[0])[0]), 6) for C in CS}
     claim.erratum(
         printed=claim.measure("max |U_0^T U_1 - printed I| (-1/2, -1/6, -1/12), C = 3, 4, 5",
@@ -170,15 +155,8 @@ def test_balanced_two_layer_pathway(claim):
 def test_contextual_closed_form(claim, sec45):
     form = REGISTRY["MHS-F-Closed"]
     rhs, t = tc.CONTEXTUAL_RHS / tc.tau, tc.t
-    worst = 0.0
-    for C in CS:
-        X, Y = ds.contexts(C)
-        curves = E.reln_closed_form(sec45("ci", "reln", C), X, Y, C)[1]
-        _, _, S0, D0 = ds.overlap_and_rho(X, Y, C)
-        K = (C - 1) * S0[0] / D0
-        sim, th, ep = curves["contextual simulated"], curves["contextual"], curves["epochs"]
-        t_sim, t_th = crossing_time(sim, ep, 0.75 * K), crossing_time(th, ep, 0.75 * K)
-        worst = max(worst, abs(t_sim - t_th) / t_th, abs(sim[-1] - K) / K)
+    worst = max(A.contextual_closed_form_error(sec45("ci", "reln", C), *ds.contexts(C), C)
+                for C in CS)
     init_p = sp.simplify(form.printed.subs(t, 0) / tc.B0)
     claim.erratum(
         printed=[claim.measure("printed form's residual in tau B' = 2B(S - BD/(C-1)) simplifies "
@@ -203,7 +181,7 @@ def test_effect_of_the_number_of_contexts(claim, report_figure, sec45, scale):
     for C in CS:
         X, Y = ds.contexts(C)
         relu, rel = sec45(scale, "relu", C), sec45(scale, "reln", C)
-        loss, panels[C] = E.reln_closed_form(rel, X, Y, C)
+        loss, panels[C] = A.reln_closed_form(rel, X, Y, C)
         panels[C].update(loss=loss, relu=relu.trajectory.loss, reln=rel.trajectory.loss)
         ms += E.closed_form_agreement(C, relu.trajectory.loss, rel.trajectory.loss, loss,
                                       ds.zero_output_loss(Y))

@@ -6,6 +6,7 @@ import pytest
 import torch
 
 from numerics.datasets import modes
+from numerics.haste_slowly import analysis as A
 from numerics.haste_slowly import configs
 from numerics.haste_slowly import datasets as ds
 from numerics.haste_slowly import equivalence as eq
@@ -25,7 +26,7 @@ def test_forward_pass_is_the_sum_over_gated_paths(claim):
     all_off = G.forward(g, W, x, np.zeros((6, 7)), np.ones((8, 7)))
     claim.defined(
         claim.measure("recursive Eq. (1) vs explicit sum over 9 gated paths, max abs err",
-                      max(E.path_sum_error(G.forward, c) for c in CASES), "<=", 1e-12,
+                      max(A.path_sum_error(G.forward, c) for c in CASES), "<=", 1e-12,
                       source=reading("float64 sums of a handful of products of O(1) matrices")),
         claim.measure("output with every node gate 0",
                       max(float(np.abs(all_off[v]).max()) for v in (4, 5)), "==", 0.0,
@@ -43,7 +44,7 @@ def test_loss_and_statistics_use_all_n_datapoints(claim):
                       abs(G.loss(g, W, x, y, ng, eg) - direct), "<", 1e-14,
                       source=reading("float64 sum of 14 squares")),
         claim.measure("path gradient with statistics normalised by the full N vs autograd, max rel "
-                      "err", max(E.path_gradient_error(c) for c in CASES), "<", 1e-10,
+                      "err", max(A.path_gradient_error(c) for c in CASES), "<", 1e-10,
                       source=MATRIX))
 
 
@@ -51,14 +52,14 @@ def test_loss_and_statistics_use_all_n_datapoints(claim):
 def test_path_form_gradient_is_exact(claim):
     claim.holds(claim.measure("path-form -dL/dW_e (Eq. 3, statistics Eq. 4) vs autograd of Eq. (2), "
                               "all 8 edges, 3 seeds: max rel err",
-                              max(E.path_gradient_error(c) for c in CASES), "<=", 1e-10,
+                              max(A.path_gradient_error(c) for c in CASES), "<=", 1e-10,
                               source=MATRIX),
                 note="edges on several paths, cross-source Sigma^x(j,p)")
 
 
 @pytest.mark.claim("MHS-Eq(3)")
 def test_time_constant_of_gd_on_the_mean_loss(claim, clock_runs):
-    printed, corrected = (E.relative_error(flow, gd) for gd, flow in
+    printed, corrected = (A.relative_error(flow, gd) for gd, flow in
                           (clock_runs["printed"], clock_runs["corrected"]))
     tol = reading("GD vs flow differ by O(lr x rate x t) discretisation only; a wrong clock by N "
                   "= 6 is far above")
@@ -72,7 +73,7 @@ def test_time_constant_of_gd_on_the_mean_loss(claim, clock_runs):
 
 @pytest.mark.claim("MHS-Eq(5)")
 def test_aligned_weights_stay_aligned(claim, race_runs):
-    off, _ = E.race_errors(*race_runs["own"])
+    off, _ = A.race_errors(*race_runs["own"])
     claim.holds(claim.measure("max offdiag/diag of U^T W2 W1 V along the full flow", off, "<=", 1e-7,
                               source=reading("solve_ivp at rtol 1e-10 over 4 decades of mode "
                                              "strength")),
@@ -81,7 +82,7 @@ def test_aligned_weights_stay_aligned(claim, race_runs):
 
 @pytest.mark.claim("MHS-Eq(6)")
 def test_race_reduction_needs_shared_output_vectors(claim, race_runs):
-    shared, apart = (E.race_errors(*race_runs[k])[1] for k in ("eq6 shared", "eq6 apart"))
+    shared, apart = (A.race_errors(*race_runs[k])[1] for k in ("eq6 shared", "eq6 apart"))
     tol = reading("race ODE and matrix flow both at rtol 1e-10")
     claim.holds_if(
         "paths into one node share its output singular vectors U",
@@ -136,4 +137,4 @@ def test_relN_definition_is_consistent_at_init(claim):
 def test_schematic_gradient_is_a_sum_over_paths(claim):
     claim.defined(claim.measure("Fig 1b: gradient of each edge as the sum over the paths through "
                                 "it, split at the edge into sbar and tbar, vs autograd: max rel err",
-                                E.path_gradient_error(CASES[0]), "<=", 1e-10, source=MATRIX))
+                                A.path_gradient_error(CASES[0]), "<=", 1e-10, source=MATRIX))

@@ -6,6 +6,7 @@ import sympy as sp
 
 from numerics.closed_forms import hitting_time, mode_strength
 from numerics.datasets import correlations, hierarchy, modes
+from numerics.haste_slowly import analysis as A
 from theory import mode_law as ml
 from theory.conventions import tau
 from theory.haste_slowly import linear_background as tl
@@ -18,7 +19,7 @@ from verify.measurement import exact, reading
 @pytest.mark.claim("MHS-A-Loss")
 def test_learning_rules(claim):
     form = REGISTRY["MHS-A-Loss"]
-    printed, corrected = E.learning_rule_error(int(form.printed)), E.learning_rule_error(int(form.corrected))
+    printed, corrected = A.learning_rule_error(int(form.printed)), A.learning_rule_error(int(form.corrected))
     tol = reading("float64 autograd vs closed expressions")
     claim.erratum(
         printed=claim.measure("+eps dL/dW (autograd of sum_i 1/2||Y_i - W2 W1 X_i||^2) vs the "
@@ -64,9 +65,9 @@ def test_change_of_variables_diagonal(claim):
 
 @pytest.mark.claim("MHS-A-NonDiag")
 def test_reduction_without_shared_v(claim):
-    printed = E.nondiag_reduction_error(lambda w1, w2, M, D: w2 @ (M - w2 @ w1 @ D),
+    printed = A.nondiag_reduction_error(lambda w1, w2, M, D: w2 @ (M - w2 @ w1 @ D),
                                         lambda w1, w2, M, D: w1 @ (M - w2 @ w1 @ D))
-    corrected = E.nondiag_reduction_error(lambda w1, w2, M, D: w2.T @ (M - w2 @ w1 @ D),
+    corrected = A.nondiag_reduction_error(lambda w1, w2, M, D: w2.T @ (M - w2 @ w1 @ D),
                                           lambda w1, w2, M, D: (M - w2 @ w1 @ D) @ w1.T)
     tol = reading("float64 products of O(1) 4x4 matrices")
     claim.erratum(
@@ -82,11 +83,11 @@ def test_reduction_without_shared_v(claim):
 @pytest.mark.claim("MHS-A-C1")
 def test_mode_strengths_follow_the_closed_form(claim, linear_runs):
     t = linear_runs["fig7"].trajectory
-    proj, full, S, D = E.hierarchy_modes(t.records["prod"], t.time)
+    proj, full, S, D = A.hierarchy_modes(t.records["prod"], t.time)
     # modes 3 and 4 are degenerate (sigma = 1): only the split between distinct modes is defined
     distinct = np.abs(S[:, None] - S[None, :]) > 1e-9
     off = float(np.max(np.abs(full[t.time > 40][:, distinct])))
-    _, dev = E.fitted_modes(proj, t.time, S, D)
+    _, dev = A.fitted_modes(proj, t.time, S, D)
     claim.holds(
         claim.measure("max |u_a'W v_b| between distinct modes for t/tau > 40", off, "<", 1e-3,
                       source=reading("once every mode has risen (the slowest by t/tau ~ 30)")),
@@ -101,14 +102,14 @@ def test_mode_strengths_follow_the_closed_form(claim, linear_runs):
 def test_modes_rise_to_their_plateaus(claim, report_figure, linear_runs):
     run = linear_runs["fig7"]
     t = run.trajectory
-    proj, _, S, D = E.hierarchy_modes(t.records["prod"], t.time)
+    proj, _, S, D = A.hierarchy_modes(t.records["prod"], t.time)
     same = reading("the decisive outcomes do not change")
     sensitivity = {k: claim.measure(f"decisive outcomes with the {k} changed as with Fig 7's run",
                                     E.fig7_outcome(r) == E.fig7_outcome(run), "==", True,
                                     source=same)
                    for k, r in linear_runs["variants"].items()}
     sensitivity["horizon t/tau"] = E.plateau_reached_early(proj, t.time, S, D)
-    curves, dev = E.fitted_modes(proj, t.time, S, D)
+    curves, dev = A.fitted_modes(proj, t.time, S, D)
     claim.reproduced(*E.modes_reach_plateaus(proj, S, D),
                      claim.measure("mode strengths vs Eq. (7), max dev / plateau for t > t_half/2",
                                    dev, "<", 0.02, source=reading("2% of the plateau (catalogue)")),

@@ -8,6 +8,7 @@ import pytest
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
+from numerics.haste_slowly import analysis as A
 from numerics.haste_slowly import datasets as ds
 from numerics.haste_slowly import lemma, reln
 from verify.haste_slowly import evidence as E
@@ -109,7 +110,7 @@ def test_pathways_do_feature_learning(claim, sec45, scale):
     rel = sec45(scale, "reln")
     t = rel.trajectory
     claim.reproduced(E.feature_learning(t.records["sv"]),
-                     E.common_mode_rise(t.records["prod"], E.flow_times(t.time, X.shape[1]),
+                     E.common_mode_rise(t.records["prod"], A.flow_times(t.time, X.shape[1]),
                                         t.time, X, Y),
                      setup=_setups(rel))
 
@@ -153,7 +154,7 @@ def test_implementable_gatings(claim):
 @pytest.mark.claim("MHS-Prop4.2")
 def test_reln_wins_the_race(claim, sec45):
     rel, single = sec45("ci", "reln"), sec45("ci", "single")
-    gap = E.race_gap(single.trajectory.loss[:, 0], rel.trajectory.loss[:, 0], L0)
+    gap = A.race_gap(single.trajectory.loss[:, 0], rel.trajectory.loss[:, 0], L0)
     race = reading("1% of L(0): beyond GD and init-scale differences between the two GDLNs")
     claim.erratum(
         printed=claim.measure("(L(G') - L(G*)) / L(0) at t = 0 (strict '<' for all t)", gap["t0"],
@@ -180,7 +181,7 @@ def matrix_and_subsets(draw, nonneg=False):
 
 @pytest.mark.claim("MHS-E-Interlace")
 def test_interlacing(claim):
-    res = search(E.interlacing_violation, ("<=", 1e-10), case=matrix_and_subsets())
+    res = search(A.interlacing_violation, ("<=", 1e-10), case=matrix_and_subsets())
     claim.holds(claim.measure("worst (beta_j - alpha_j, alpha_j - sigma_j) / (1 + max|M|), random "
                               "real m x n (1..8), row/column subsets", res,
                               source=reading("float64 SVD of entries up to 5")))
@@ -199,10 +200,10 @@ def data_and_kept(draw, nonneg=True):
 @pytest.mark.claim("MHS-E-Nonneg")
 def test_removing_datapoints_cannot_speed_up(claim):
     tol = reading("float64 norms of products of entries up to 3")
-    res = search(E.relative_increase, ("<=", 1e-9), case=data_and_kept(nonneg=True))
-    signed = search(E.relative_increase, ("<=", 1e-9), case=data_and_kept(nonneg=False),
+    res = search(A.relative_increase, ("<=", 1e-9), case=data_and_kept(nonneg=True))
+    signed = search(A.relative_increase, ("<=", 1e-9), case=data_and_kept(nonneg=False),
                     examples=[{"case": (np.array([[1.0, -1.0]]), np.array([[1.0, 1.0]]), [0])}])
-    sec4 = max(E.sigma1_increase(X, Y, [i for i in range(24) if i != j]) for j in range(24))
+    sec4 = max(A.sigma1_increase(X, Y, [i for i in range(24) if i != j]) for j in range(24))
     claim.holds(
         claim.measure("worst relative increase of sigma_1(Y_S X_S^T) over sigma_1(Y X^T), "
                       "entrywise non-negative X, Y, any kept subset S", res, source=tol),

@@ -7,9 +7,8 @@ import sympy as sp
 from hypothesis import strategies as st
 from scipy.optimize import linprog
 
-from numerics.closed_forms import mode_strength
+from numerics.haste_slowly import analysis as A
 from numerics.haste_slowly import xor
-from numerics.mode_flows import scalar_mode_flow
 from theory.haste_slowly import xor_margin as tx
 from theory.registry import REGISTRY
 from verify.haste_slowly import evidence as E
@@ -50,7 +49,7 @@ def test_dataset_is_xor_plus_a_linear_margin(claim):
 
 @pytest.mark.claim("MHS-C-Eq(13-16)")
 def test_positive_pathway_statistics(claim):
-    syx, sx = E.pathway_statistics(tx.X, tx.Y, POS, tx.N)
+    syx, sx = tx.pathway_statistics(tx.X, tx.Y, POS, tx.N)
     printed = REGISTRY["MHS-C-Eq(13-16)"].printed
     claim.holds(claim.measure("(1/4) y_p X_p^T - printed Sigma^yx(p) is the zero matrix",
                               bool((syx - printed.syx).is_zero_matrix), "==", True, source=SYM),
@@ -60,18 +59,16 @@ def test_positive_pathway_statistics(claim):
 
 
 @pytest.mark.claim("MHS-C-Eq(17-19)")
-def test_linear_pathway_mode_and_trajectory(claim):
+def test_linear_pathway_mode_and_trajectory(claim, mode_flows):
     printed = REGISTRY["MHS-C-Eq(17-19)"].printed
-    s_, d_ = E.mode_of(*E.pathway_statistics(tx.X, tx.Y, POS, tx.N))
+    s_, d_ = tx.mode_of(*tx.pathway_statistics(tx.X, tx.Y, POS, tx.N))
     res = E.solves(printed.traj_19, 2 * tx.a * (printed.s - printed.d * tx.a) / tx.tau, tx.t,
                    tx.a, tx.a0)
     limit = sp.limit(printed.traj_19.subs({tx.Delta: sp.Rational(3, 4), tx.a0: sp.Rational(1, 100)}),
                      tx.t, sp.oo)
     f = sp.lambdify((tx.t, tx.Delta, tx.a0, tx.tau), printed.traj_19)
     worst = max(float(np.max(np.abs(f(g, dl, a0, tau) - ref) / ref))
-                for dl, a0, tau in ((0.3, 1e-4, 2.5), (1.7, 2e-2, 7.0), (0.9, 3.0, 1.0))
-                for g in [np.linspace(0, 20 * tau / dl, 50)]
-                for ref in [scalar_mode_flow(dl / 2, dl ** 2 / 2, a0, tau, g, rtol=1e-11)])
+                for (dl, a0, tau), (g, ref) in mode_flows.items())
     claim.holds(
         claim.measure("s - Delta/2 and d - Delta^2/2 from the statistics simplify to 0",
                       sp.simplify(s_ - printed.s) == 0 and sp.simplify(d_ - printed.d) == 0, "==",
@@ -91,8 +88,8 @@ def test_linear_pathway_mode_and_trajectory(claim):
 def test_linear_gdln_loss(claim, xor_gdlns):
     printed = REGISTRY["MHS-C-Eq(20-22)"].printed
     a, s, d = tx.a, tx.s, tx.d
-    syx, sx = E.pathway_statistics(tx.X, tx.Y, POS, tx.N)
-    s_, d_ = E.mode_of(syx, sx)
+    syx, sx = tx.pathway_statistics(tx.X, tx.Y, POS, tx.N)
+    s_, d_ = tx.mode_of(syx, sx)
     W = a * (syx / s_)
     sy = (tx.Y * sp.diag(*POS) * tx.Y.T) / tx.N
     direct = sp.simplify(sy.trace() / 2 - (W * syx.T).trace() + (W * sx * W.T).trace() / 2)
@@ -101,15 +98,8 @@ def test_linear_gdln_loss(claim, xor_gdlns):
            and sp.simplify(2 * printed.loss_21 - printed.loss_22) == 0
            and printed.loss_22.subs(a, 1 / tx.Delta) == 0
            and printed.loss_22.subs(a, 0) == sp.Rational(1, 2))
-    worst = 0.0
-    for dl, traj in xor_gdlns["linear"].items():
-        tt, L = np.asarray(traj.time), traj.loss[:, 0]
-        a_half = (1 - np.sqrt(2 * 0.25)) / dl
-        k = int(np.argmax(L < 0.25))   # a0 fitted once per Delta from the time L crosses 1/4
-        a0 = a_half / (np.exp(dl * tt[k]) * (1 - a_half * dl) + a_half * dl)
-        pred = sp.lambdify((tx.a, tx.Delta), printed.loss_22)(mode_strength(tt, dl / 2, dl ** 2 / 2,
-                                                                            a0), dl)
-        worst = max(worst, float(np.max(np.abs(pred[5:] - L[5:]))))
+    worst = max(A.linear_gdln_deviation(traj, dl, printed.loss_22)
+                for dl, traj in xor_gdlns["linear"].items())
     claim.holds(
         claim.measure("1/2 Tr Sy - Tr(W Syx^T) + 1/2 Tr(W Sx W^T) for W = a u v^T equals Eq. (20), "
                       "(21); (22) = 2 x (21); L(0) = 1/2; L(1/Delta) = 0", bool(sym), "==", True,
@@ -122,7 +112,7 @@ def test_linear_gdln_loss(claim, xor_gdlns):
 @pytest.mark.claim("MHS-C-Eq(23)")
 def test_xor_gdln_loss_reaches_zero(claim, xor_gdlns):
     a, s, d = tx.a, tx.s, tx.d
-    s_, d_ = E.mode_of(*E.pathway_statistics(tx.X, tx.Y, (1, 0, 0, 0), tx.N))
+    s_, d_ = tx.mode_of(*tx.pathway_statistics(tx.X, tx.Y, (1, 0, 0, 0), tx.N))
     form = REGISTRY["MHS-C-Eq(23)"]
 
     def check(f, which):
@@ -131,9 +121,9 @@ def test_xor_gdln_loss_reaches_zero(claim, xor_gdlns):
                 claim.measure(f"{which}: d - v^T Sigma^x(1) v simplifies to 0",
                               sp.simplify(d_ - f.d) == 0, "==", True, source=SYM),
                 claim.measure(f"{which}: L(a* = s/d) simplifies to 0 (a learned squared loss)",
-                              E.loss_at_plateau(f.loss, f.s, f.d, a, s, d) == 0, "==", True,
+                              tx.loss_at_plateau(f.loss, f.s, f.d, a, s, d) == 0, "==", True,
                               source=SYM)]
-    bad = E.loss_at_plateau(form.printed.loss, form.printed.s, form.printed.d, a, s, d)
+    bad = tx.loss_at_plateau(form.printed.loss, form.printed.s, form.printed.d, a, s, d)
     claim.erratum(
         printed=check(form.printed, "printed d = 1/8 + Delta^2/16"),
         corrected=check(form.corrected, "d = 1/2 + Delta^2/4") + [
@@ -154,7 +144,7 @@ def _sign_disagreement(delta, target=float(tx.CROSSOVER)):
 @pytest.mark.claim("MHS-C-Eq(24-26)")
 def test_crossover_is_sqrt_two_thirds(claim):
     printed = REGISTRY["MHS-C-Eq(24-26)"].printed
-    gap, roots = E.crossover_check(printed.equation, printed.root, tx.Delta)
+    gap, roots = A.crossover_check(printed.equation, printed.root, tx.Delta)
     target = float(printed.root)
     res = search(_sign_disagreement, ("==", 0.0),
                  examples=[{"delta": 0.0}, {"delta": target + 1e-9}, {"delta": target - 1e-9},

@@ -1,0 +1,410 @@
+"""Quantities computed from the results of the Make haste slowly runs (MHS-): distances between
+loss curves, onsets, distance matrices of representations, closed-form curves fitted to a run,
+elbows, gradient and flow errors.  Nothing here decides: ``verify.haste_slowly.evidence`` holds
+these numbers to the paper's criteria.  Times are the paper's clock of each trajectory (epochs
+for Sec 4-6 and App B, t/tau for App A and C)."""
+from __future__ import annotations
+
+import numpy as np
+
+from numerics.haste_slowly.datasets import context_gates, k_of_c, zero_output_loss
+from numerics.metrics import crossing_time
+
+ALIGNED = 0.9       # |cos| past which a pathway's top output mode counts as aligned
+ONSET = 0.9         # a loss part has started to drop once below this share of its start
+
+def flow_times(epochs, n_samples: int):
+    """The paper's t/tau at ``epochs`` (one epoch = one released step, lr 1e-3 on the 1/2-sum loss
+    over ``n_samples`` datapoints; ``theory.conventions.flow_time``)."""
+    from numerics.haste_slowly.configs import PAPER_LR
+    from theory.conventions import flow_time
+    return np.asarray(epochs, dtype=float) * float(flow_time(1, PAPER_LR, n_samples,
+                                                             "haste_slowly"))
+
+
+def first_time(times, values, level: float, below: bool = False) -> np.ndarray:
+    """(K,) first time each column of ``values`` (T, K) passes ``level`` (inf: never)."""
+    values = np.asarray(values, dtype=float)
+    hit = values < level if below else values > level
+    return np.where(hit.any(0), np.asarray(times, dtype=float)[np.argmax(hit, axis=0)], np.inf)
+
+
+def deviation_from_mean(loss, L0: float) -> np.ndarray:
+    """(K,) max over time of |L_k(t) - mean_k L(t)| / L(0): how far each seed's loss curve
+    strays from its network's seed-mean curve."""
+    loss = np.asarray(loss, dtype=float)
+    return np.max(np.abs(loss - loss.mean(1, keepdims=True)), axis=0) / L0
+
+
+def stereotypical(loss) -> int:
+    """The run closest to the seed-mean curve (sum over time of squared distances, as the released
+    depth/replot.py picks Fig 6b's highlighted runs)."""
+    loss = np.asarray(loss, dtype=float)
+    return int(np.argmin(((loss - loss.mean(1, keepdims=True)) ** 2).sum(0)))
+
+
+def mass_shares(counts, mass, values, keep_fraction: float = 0.01) -> dict:
+    """Share of the weight mass of the units (mass > keep_fraction x max) with each count value."""
+    counts, mass = np.asarray(counts), np.asarray(mass, dtype=float)
+    big = mass > keep_fraction * mass.max(axis=-1, keepdims=True)
+    w = mass * big
+    return {v: float((w * (counts == v)).sum() / w.sum()) for v in values}
+
+
+def per_context(centroids, C: int = 3, n_items: int = 8) -> set:
+    """The binarised context patterns of k-means centroids: a context is on when the centroid is
+    on for a majority of its items (Algorithm B.1 leaves the binarisation open)."""
+    return {tuple(np.repeat(np.asarray(c).reshape(C, n_items).mean(1) > 0.5, n_items).astype(float))
+            for c in centroids}
+
+
+def reln_patterns(C: int = 3) -> set:
+    """The gate patterns of the Sec 4 ReLN: all-on and the pathways on in C-1 contexts."""
+    return {tuple(np.ones(8 * C))} | {tuple(r) for r in context_gates(C, k_of_c(C, C - 1))}
+
+
+def onsets(trajectory) -> tuple[np.ndarray, np.ndarray]:
+    """(K,) per seed: the epoch the common pathway's top output mode aligns (``align_lin`` past
+    :data:`ALIGNED`) and the epoch the gating-only loss part ``ctx`` starts to drop (below
+    :data:`ONSET` of its start)."""
+    t, rec = trajectory.time, trajectory.records
+    return (first_time(t, rec["align_lin"], ALIGNED),
+            first_time(t, rec["ctx"], ONSET * np.asarray(rec["ctx"])[0], below=True))
+
+
+def aligned_curves(trajectory, start, width: float, every: float) -> np.ndarray:
+    """(S, K) each seed's loss from its own ``start`` epoch on, over ``width`` epochs sampled
+    every ``every`` (linear interpolation)."""
+    t, loss = np.asarray(trajectory.time, float), np.asarray(trajectory.loss, float)
+    grid = np.arange(0.0, width + every / 2, every)
+    return np.stack([np.interp(s + grid, t, loss[:, k]) for k, s in enumerate(start)], axis=1)
+
+
+def loss_distance(a, b, L0: float) -> float:
+    """Mean over epochs of |seed-mean loss of ``a`` - seed-mean loss of ``b``| / L(0); ``a``,
+    ``b`` (T, K) on one time grid."""
+    return float(np.mean(np.abs(np.mean(a, 1) - np.mean(b, 1)))) / L0
+
+
+def seed_spread(loss, L0: float) -> float:
+    """Mean over seeds and epochs of |L_k - seed-mean L| / L(0): how far a run strays from its
+    network's mean curve (the run-to-run yardstick of an agreement)."""
+    loss = np.asarray(loss, dtype=float)
+    return float(np.mean(np.abs(loss - loss.mean(1, keepdims=True)))) / L0
+
+
+def rdm(H) -> np.ndarray:
+    """(K, N, N) Euclidean distances between the columns (datapoints) of hidden activity (K, H, N)."""
+    H = np.asarray(H, dtype=float)
+    sq = (H ** 2).sum(-2)
+    return np.sqrt(np.maximum(sq[..., :, None] + sq[..., None, :] - 2 * H.transpose(0, 2, 1) @ H, 0))
+
+
+def rdm_correlation(Ha, Hb, same: bool = False) -> float:
+    """Mean Pearson correlation of the RDMs of every run of ``Ha`` with every run of ``Hb`` (K,
+    H, N) (``same``: the distinct pairs of one network)."""
+    A, B = rdm(Ha), rdm(Hb)
+    iu = np.triu_indices(A.shape[-1], 1)
+    pairs = [(i, j) for i in range(len(A)) for j in range(len(B)) if not (same and j <= i)]
+    return float(np.mean([np.corrcoef(A[i][iu], B[j][iu])[0, 1] for i, j in pairs]))
+
+
+def context_usage(patterns, C: int, majority: float = 0.0) -> np.ndarray:
+    """(..., H) number of contexts in which a unit is on for more than ``majority`` of the items
+    (0: for any item) from binary (..., H, 8C) patterns."""
+    per = np.asarray(patterns, dtype=float).reshape(*np.shape(patterns)[:-1], C, -1).mean(-1)
+    return (per > majority).sum(-1)
+
+
+def fit_a0(times, series, s: float, d: float, level: float = 0.5) -> float:
+    """The initial strength a0 for which the mode law crosses ``level`` x s/d when ``series`` does
+    (the paper fits its pi_0 and B_0, App F)."""
+    from scipy.optimize import brentq
+
+    from numerics.closed_forms import mode_strength
+    t_half = crossing_time(series, times, level * s / d)
+    f = lambda la: mode_strength(t_half, s, d, 10 ** la) - level * s / d
+    return 10 ** brentq(f, -300, 0) if f(-300) < 0 else 1e-300
+
+
+def closed_form_loss(tt, N: int, C: int, L0: float, common, contextual) -> np.ndarray:
+    """(T,) the closed-form ReLN loss at flow times ``tt`` (t/tau): L(0) less the gains of the
+    common modes ``common = (S, D, pi (T, a))`` and of the contextual modes
+    ``contextual = (S0, D0, B (T, b))`` (theory.haste_slowly.contexts COMMON_GAIN, CONTEXT_GAIN)."""
+    import sympy as sp
+
+    from theory.haste_slowly import contexts as tc
+    gain = sp.lambdify((tc.N, tc.S, tc.D, tc.pi), tc.COMMON_GAIN, "numpy")
+    ctx_gain = sp.lambdify((tc.N, tc.C, tc.S, tc.D, tc.B), tc.CONTEXT_GAIN, "numpy")
+    (S, D, pi), (S0, D0, B) = common, contextual
+    return (L0 - np.sum(gain(N, np.asarray(S), np.asarray(D), np.asarray(pi)), axis=-1)
+            - np.sum(ctx_gain(N, C, np.asarray(S0), D0, np.asarray(B)), axis=-1))
+
+
+def elbows(mse: dict) -> dict:
+    """The elbow of a decreasing metric over k, two ways: the largest second difference
+    (curvature), and the kneedle point (largest drop below the chord from the first to the last
+    k, axes scaled to [0, 1]; Satopaa et al. 2011)."""
+    ks = np.array(sorted(mse))
+    m = np.array([mse[k] for k in ks], dtype=float)
+    curvature = m[:-2] - 2 * m[1:-1] + m[2:]
+    x = (ks - ks[0]) / (ks[-1] - ks[0])
+    y = (m - m.min()) / (m.max() - m.min()) if m.max() > m.min() else np.zeros_like(m)
+    chord = y[0] + (y[-1] - y[0]) * x
+    return {"curvature": int(ks[1:-1][np.argmax(curvature)]), "kneedle": int(ks[np.argmax(chord - y)])}
+
+
+def race_gap(loss_alt, loss_star, L0: float) -> dict:
+    """Gap (L(G') - L(G*)) / L(0) of an alternative gating's loss curve over the ReLN's, both on
+    one time grid: its value at t = 0, its minimum over t, and the share of the run where it
+    exceeds 1% of L(0) (a strict win on an interval)."""
+    gap = (np.asarray(loss_alt, dtype=float) - np.asarray(loss_star, dtype=float)) / L0
+    return {"t0": float(gap[0]), "min": float(gap.min()), "strict share": float(np.mean(gap > 0.01))}
+
+
+def _sub_sv(M, rows, cols):
+    return np.linalg.svd(M[np.ix_(rows, cols)], compute_uv=False)
+
+
+def interlacing_violation(case) -> float:
+    """MHS-E-Interlace: max_j (beta_j - alpha_j, alpha_j - sigma_j) / (1 + max|M|) for the
+    submatrix B, the column-restricted A and the full M of ``case = (M, rows, cols)``."""
+    M, rows, cols = case
+    s = np.linalg.svd(M, compute_uv=False)
+    a = _sub_sv(M, list(range(M.shape[0])), cols)
+    b = _sub_sv(M, rows, cols)
+    return max(float(np.max(b - a[:len(b)])), float(np.max(a - s[:len(a)]))) / (1 + np.abs(M).max())
+
+
+def sigma1_increase(X, Y, keep) -> float:
+    """MHS-E-Nonneg: sigma_1 of Y X^T restricted to the kept datapoints minus sigma_1 of Y X^T."""
+    full = np.linalg.norm(Y @ X.T, 2)
+    return float(np.linalg.norm(Y[:, keep] @ X[:, keep].T, 2) - full)
+
+
+def relative_increase(case) -> float:
+    """:func:`sigma1_increase` of ``case = (X, Y, keep)`` relative to the scale of its products."""
+    X, Y, _ = case
+    return sigma1_increase(*case) / (1 + 8 * np.abs(Y).max() * np.abs(X).max())
+
+
+def relative_error(a, b) -> float:
+    """max |a - b| / max |b|."""
+    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    return float(np.max(np.abs(a - b)) / np.max(np.abs(b)))
+
+
+def race_errors(proj, B) -> tuple[float, float]:
+    """(max off-diagonal / diagonal of the flow's U^T W2 W1 V (P, r, r, T), max relative error of
+    the race's mode strengths B (P, r, T) against the flow's diagonal)."""
+    diag = np.einsum("prrT->prT", proj)
+    off = np.max(np.abs(proj - np.einsum("prT,rs->prsT", diag, np.eye(diag.shape[1]))))
+    return float(off / np.max(np.abs(diag))), relative_error(B, diag)
+
+
+def rise_time(series, times, plateau: float) -> float:
+    """Time from 10% to 90% of the plateau (independent of the initial strength)."""
+    return crossing_time(series, times, 0.9 * plateau) - crossing_time(series, times, 0.1 * plateau)
+
+
+def overlap_error(printed, C: int, X, Y) -> float:
+    """max |U_0^T U_1 - printed I| for the C-context data (``printed`` a number)."""
+    from numerics.haste_slowly.datasets import overlap_and_rho
+    O = overlap_and_rho(X, Y, C)[0]
+    return float(np.abs(O - float(printed) * np.eye(O.shape[0])).max())
+
+
+def reln_closed_form(run, X, Y, C: int):
+    """The closed-form ReLN of App F for the trained ReLN ``run`` (C contexts): the common modes
+    by Eq. (7) with pi_0 fitted to the first seed's top mode, the contextual modes by the corrected
+    F-Closed with B_0 fitted to the mean top contextual singular value; returns the loss (T,) and
+    the curves behind it (epochs, common modes (T, 3) closed form and simulated, contextual mode
+    closed form and simulated)."""
+    from numerics.closed_forms import mode_strength
+    from numerics.datasets import modes
+    from numerics.haste_slowly.datasets import overlap_and_rho
+    t = run.trajectory
+    N = X.shape[1]
+    tt = flow_times(t.time, N)
+    U, S, V, D, _ = modes(Y @ X.T / N, X @ X.T / N)
+    proj = np.einsum("ma,tmn,na->ta", U[:, :3], np.asarray(t.records["prod"])[:, 0, 0], V[:, :3])
+    a0 = fit_a0(tt, proj[:, 0], S[0], D[0])
+    _, _, S0, D0 = overlap_and_rho(X, Y, C)
+    top = np.asarray(t.records["sv"])[:, 0, 1:, 0].mean(1)
+    b0 = fit_a0(tt, top, S0[0], D0 / (C - 1), level=0.25)
+    pi = np.stack([mode_strength(tt, S[a], D[a], a0) for a in range(len(S))], 1)
+    B = mode_strength(tt[:, None], S0[None], D0 / (C - 1), b0)
+    loss = closed_form_loss(tt, N, C, zero_output_loss(Y), (S, D, pi), (S0, D0, B))
+    return loss, {"epochs": t.time, "common": pi[:, :3], "common simulated": proj,
+                  "contextual": B[:, 0], "contextual simulated": top}
+
+
+def gate_mse(loss, members, relu_loss, L0: float) -> dict:
+    """App B's performance metric: {(centroid set, std): {k: mean over the GDLN seeds of the mean
+    over epochs of (L_GDLN_k - seed-mean L_ReLU)^2 / L(0)^2}} from the GDLNs' losses (T, M) with
+    ``members`` (k, std, seed, set) and the ReLU runs' losses (T, K) on the same grid."""
+    loss, ref = np.asarray(loss, float), np.asarray(relu_loss, float).mean(1)
+    if loss.shape[1] != len(members):
+        raise ValueError(f"loss has {loss.shape[1]} members, members lists {len(members)}")
+    out = {}
+    for m, (k, std, _, which) in enumerate(members):
+        out.setdefault((which, std), {}).setdefault(k, []).append(
+            float(np.mean((loss[:, m] - ref) ** 2)) / L0 ** 2)
+    return {key: {k: float(np.mean(v)) for k, v in by_k.items()} for key, by_k in out.items()}
+
+
+def crossover_check(equation, crossover, Delta, dps: int = 50):
+    """(|lhs - rhs| of ``equation`` at the claimed crossover, evaluated at ``dps`` digits; sympy's
+    roots of the equation)."""
+    import mpmath
+    import sympy as sp
+    f = sp.lambdify(Delta, equation.lhs - equation.rhs, "mpmath")
+    with mpmath.workdps(dps):
+        gap = abs(f(mpmath.mpf(1) * sp.N(crossover, dps + 10)))
+    return float(gap), sp.solve(equation, Delta)
+
+
+def hierarchy_modes(prod, tt):
+    """The mode strengths u_a' W2 W1 v_a (T, modes) of the first member's map ``prod`` (T, K, 7,
+    4) on the 4-item hierarchy, the full projection (T, modes, modes), and its (S, D)."""
+    from numerics.datasets import correlations, hierarchy, modes
+    U, S, V, D, _ = modes(*correlations(*hierarchy(2)))
+    P = np.asarray(prod, dtype=float)[:, 0]
+    return np.einsum("ma,tmn,na->ta", U, P, V), np.einsum("ma,tmn,nb->tab", U, P, V), S, D
+
+
+def fitted_modes(proj, tt, S, D):
+    """Eq. (7) for every mode with pi_0 fitted to its half-rise time, and the largest deviation
+    from the simulation after half that time, relative to the plateau."""
+    from numerics.closed_forms import mode_strength
+    curves, devs = [], []
+    for a in range(proj.shape[1]):
+        a0 = fit_a0(tt, proj[:, a], S[a], D[a])
+        th = mode_strength(tt, S[a], D[a], a0)
+        late = tt > crossing_time(proj[:, a], tt, 0.5 * S[a] / D[a]) / 2
+        curves.append(th)
+        devs.append(float(np.max(np.abs(proj[late, a] - th[late])) / (S[a] / D[a])))
+    return np.stack(curves, 1), max(devs)
+
+
+def learning_rule_error(sign: int, seed: int = 6) -> float:
+    """MHS-A-Loss: max rel difference between ``sign * eps * dL/dW`` (autograd, 1/2-sum loss) and
+    the App A right-hand sides eps P W2^T (Syx - W2 W1 Sx), eps P (Syx - W2 W1 Sx) W1^T."""
+    import torch
+    rng = np.random.default_rng(seed)
+    P, d, h, m, eps = 9, 4, 3, 5, 0.01
+    X, Y = rng.standard_normal((d, P)), rng.standard_normal((m, P))
+    W1 = torch.tensor(rng.standard_normal((h, d)), requires_grad=True)
+    W2 = torch.tensor(rng.standard_normal((m, h)), requires_grad=True)
+    L = 0.5 * ((torch.tensor(Y) - W2 @ W1 @ torch.tensor(X)) ** 2).sum()
+    g1, g2 = torch.autograd.grad(L, (W1, W2))
+    syx, sx = Y @ X.T / P, X @ X.T / P
+    w1, w2 = W1.detach().numpy(), W2.detach().numpy()
+    E_ = syx - w2 @ w1 @ sx
+    want = (eps * P * w2.T @ E_, eps * P * E_ @ w1.T)
+    got = (sign * eps * g1.numpy(), sign * eps * g2.numpy())
+    return max(float(np.abs(a - b).max() / np.abs(a).max()) for a, b in zip(got, want))
+
+
+def nondiag_reduction_error(rhs1, rhs2, seed: int = 7, n: int = 4) -> float:
+    """MHS-A-NonDiag: the rotated-frame gradient flow (R^T tau dW1 V, U^T tau dW2 R) against the
+    reduced right-hand sides ``rhs1(W1b, W2b, M, D)``, ``rhs2(...)`` with M = S Vhat^T V, for
+    general (non-diagonal) W1b, W2b and Sigma^yx, Sigma^x that do not share V.  Max rel error."""
+    rng = np.random.default_rng(seed)
+    U, Vh, V, R = (np.linalg.qr(rng.standard_normal((n, n)))[0] for _ in range(4))
+    S, D = np.diag(rng.uniform(0.5, 2, n)), np.diag(rng.uniform(0.5, 2, n))
+    W1b, W2b = rng.standard_normal((n, n)), rng.standard_normal((n, n))
+    syx, sx = U @ S @ Vh.T, V @ D @ V.T
+    W1, W2 = R @ W1b @ V.T, U @ W2b @ R.T
+    E_ = syx - W2 @ W1 @ sx
+    full1, full2 = R.T @ (W2.T @ E_) @ V, U.T @ (E_ @ W1.T) @ R
+    M = S @ Vh.T @ V
+    r1, r2 = rhs1(W1b, W2b, M, D), rhs2(W1b, W2b, M, D)
+    return max(float(np.abs(full1 - r1).max() / np.abs(full1).max()),
+               float(np.abs(full2 - r2).max() / np.abs(full2).max()))
+
+
+def path_sum_error(forward, case) -> float:
+    """MHS-Eq(1): max |forward(...)[v] - sum_{p in T(v)} g_p W_p x_{s(p)}| over the output nodes
+    of ``case`` (``numerics.haste_slowly.graph.random_case``)."""
+    from numerics.haste_slowly import graph as G
+    g, W, x, _y, ng, eg = case
+    h = forward(g, W, x, ng, eg)
+    err = 0.0
+    for v in g.outputs:
+        total = sum(G.path_gate(g, p, ng, eg) * (G.path_product(W, p, g.sizes[g.source(p)])
+                                                  @ x[g.source(p)])
+                    for p in g.paths() if g.target(p) == v)
+        err = max(err, float(np.max(np.abs(h[v] - total))))
+    return err
+
+
+def path_gradient_error(case, gate_stats=None) -> float:
+    """MHS-Eq(3): max relative error of the path-form gradient (Eq. 3 with ``gate_stats``, Eq. 4
+    by default) against autograd of the mean loss Eq. (2), over every edge of ``case``."""
+    import torch
+
+    from numerics.haste_slowly import graph as G
+    g, W, x, y, ng, eg = case
+    Wt = [torch.tensor(w, requires_grad=True) for w in W]
+    loss = G.loss(g, Wt, {k: torch.tensor(v) for k, v in x.items()},
+                  {k: torch.tensor(v) for k, v in y.items()}, torch.tensor(ng), torch.tensor(eg))
+    auto = torch.autograd.grad(loss, Wt)
+    err = 0.0
+    for e in range(len(g.edges)):
+        path = G.path_gradient(g, W, x, y, ng, eg, e, gate_stats or G.statistics)
+        scale = max(np.abs(path).max(), np.abs(auto[e].numpy()).max(), 1e-300)
+        err = max(err, float(np.max(np.abs(path + auto[e].numpy())) / scale))
+    return err
+
+
+def common_rise_errors(run, X, Y) -> dict:
+    """MHS-F-Common for one C: the relative error of the 10%-90% rise time of the trained ReLN's
+    common modes 1-3 (first seed) against Eq. (7) with the statistics as printed (Sigma* = Y X^T,
+    with tau = 1/(N eps): N times the normalised S and D) and corrected ((1/N) Y X^T).  The rise
+    time depends on the rate alone, not on pi_0."""
+    from numerics.closed_forms import mode_strength
+    from numerics.datasets import modes
+    t = run.trajectory
+    N = X.shape[1]
+    tt = flow_times(t.time, N)
+    U, S, V, D, _ = modes(Y @ X.T / N, X @ X.T / N)
+    proj = np.einsum("ma,tmn,na->ta", U[:, :3], np.asarray(t.records["prod"])[:, 0, 0], V[:, :3])
+    out = {}
+    for name, scale in (("printed", N), ("corrected", 1)):
+        a0 = fit_a0(tt, proj[:, 0], S[0] * scale, D[0] * scale)
+        rises = [(rise_time(proj[:, a], tt, S[a] / D[a]),
+                  rise_time(mode_strength(tt, S[a] * scale, D[a] * scale, a0), tt, S[a] / D[a]))
+                 for a in range(3)]
+        out[name] = max(abs(sim - th) / sim for sim, th in rises)
+    return out
+
+
+def contextual_closed_form_error(run, X, Y, C: int) -> float:
+    """MHS-F-Closed for one C: the trained ReLN's mean top contextual singular value against the
+    corrected closed form (B_0 fitted at 25% of K = (C-1) S/D): the larger relative deviation of
+    the time to 75% of K and of the final value from K."""
+    from numerics.haste_slowly.datasets import overlap_and_rho
+    curves = reln_closed_form(run, X, Y, C)[1]
+    _, _, S0, D0 = overlap_and_rho(X, Y, C)
+    K = (C - 1) * S0[0] / D0
+    sim, th, ep = curves["contextual simulated"], curves["contextual"], curves["epochs"]
+    t_sim, t_th = crossing_time(sim, ep, 0.75 * K), crossing_time(th, ep, 0.75 * K)
+    return max(abs(t_sim - t_th) / t_th, abs(sim[-1] - K) / K)
+
+
+def linear_gdln_deviation(trajectory, delta: float, loss_22) -> float:
+    """MHS-C-Eq(20-22): the 2-pathway linear GDLN's loss (first member; time t/tau) against
+    Eq. (22) (``loss_22`` in a, Delta) at the mode law's strength, a0 fitted once from the time the
+    loss crosses 1/4: max |dL| after the fifth record."""
+    import sympy as sp
+
+    from numerics.closed_forms import mode_strength
+    from theory.haste_slowly import xor_margin as tx
+    tt, L = np.asarray(trajectory.time, float), np.asarray(trajectory.loss, float)[:, 0]
+    a_half = (1 - np.sqrt(2 * 0.25)) / delta
+    k = int(np.argmax(L < 0.25))
+    a0 = a_half / (np.exp(delta * tt[k]) * (1 - a_half * delta) + a_half * delta)
+    pred = sp.lambdify((tx.a, tx.Delta), loss_22)(mode_strength(tt, delta / 2, delta ** 2 / 2, a0),
+                                                  delta)
+    return float(np.max(np.abs(pred[5:] - L[5:])))
