@@ -408,3 +408,155 @@ def linear_gdln_deviation(trajectory, delta: float, loss_22) -> float:
     pred = sp.lambdify((tx.a, tx.Delta), loss_22)(mode_strength(tt, delta / 2, delta ** 2 / 2, a0),
                                                   delta)
     return float(np.max(np.abs(pred[5:] - L[5:])))
+
+
+def residual_correlations(tasks) -> dict:
+    """For the least-squares residual R = Y - Y X^+ X of each (X, Y, C) of ``tasks``, the largest
+    |R X_c^T| (context features), |R X^T| (every feature) and |Sigma^yx(not c) + Sigma^yx(only c)|
+    on the item features (MHS-E-Resid, MHS-E4)."""
+    out = {"context": 0.0, "all": 0.0, "mirror": 0.0}
+    for X, Y, C in tasks:
+        R = Y - Y @ np.linalg.pinv(X) @ X
+        g = context_gates(C, [{c} for c in range(C)])
+        out["context"] = max(out["context"], float(np.abs(R @ X[8:].T).max()))
+        out["all"] = max(out["all"], float(np.abs(R @ X.T).max()))
+        out["mirror"] = max([out["mirror"]] + [float(np.abs(R * g[c] @ X[:8].T
+                                                            + R * (1 - g[c]) @ X[:8].T).max())
+                                               for c in range(C)])
+    return out
+
+
+def fixed_point_reconstruction(X, Y, C: int) -> float:
+    """max |sum_p of the gated contextual outputs U_p B* V^T x at B* = (C-1) S / D - the common
+    pathway's residual| on the C-context data (App F's fixed point of the contextual race)."""
+    from numerics.haste_slowly.datasets import contextual_statistics, overlap_and_rho
+    _, _, S0, D0 = overlap_and_rho(X, Y, C)
+    syx, _ = contextual_statistics(X, Y, C)
+    V0 = np.linalg.svd(syx[0])[2][:len(S0)].T
+    G = context_gates(C, [set(range(C)) - {c} for c in range(C)])
+    out = sum(((syx[p] @ V0 / S0) @ np.diag((C - 1) * S0 / D0) @ V0.T @ X[:8]) * G[p]
+              for p in range(C))
+    return float(np.abs(out - (Y - Y @ np.linalg.pinv(X) @ X)).max())
+
+
+def criterion_times(delta, a0: float, modes, criterion: float = 0.2):
+    """Flow times (t/tau) for the linear and the XoR GDLN to reach the loss ``criterion``: a mode
+    (s, d) starting at ``a0`` reaching the share 1 - sqrt(2 L_c) of its plateau s/d (both losses
+    are 1/2 (1 - a d/s)^2); ``modes(Delta)`` gives ((s, d) linear, (s, d) XoR) (App C)."""
+    from numerics.closed_forms import hitting_time
+    if not (np.isfinite(delta) and delta >= 0):
+        raise ValueError(f"delta={delta!r} must be finite and non-negative")
+    rf = 1 - np.sqrt(2 * criterion)
+    (s_l, d_l), (s_x, d_x) = modes(delta)
+    t_lin = hitting_time(rf * s_l / d_l, s_l, d_l, a0) if delta > 0 else np.inf
+    return float(t_lin), float(hitting_time(rf * s_x / d_x, s_x, d_x, a0))
+
+
+def xor_outcomes(run, modes, criterion: float = 0.2, keep=None) -> dict:
+    """Per seed, from a ``numerics.haste_slowly.xor.XorRun``: ``closer`` the mean over Delta of
+    |T_ReLU - T_slower GDLN| - |T_ReLU - T_faster GDLN| (times to the loss criterion; a0 of the
+    closed forms fitted once, to the ReLU's time at Delta = 0), ``switch`` the mean share of
+    linear-gated large units above sqrt(2/3) minus below, and the arrays behind them; ``modes``
+    as :func:`criterion_times`; ``keep`` (a mask over the Delta grid) restricts the means to part
+    of the grid."""
+    from scipy.optimize import brentq
+    t, loss = np.asarray(run.trajectory.time, float), np.asarray(run.trajectory.loss, float)
+    deltas = np.unique(run.delta)
+    K = len(run.delta) // len(deltas)
+    t_relu = first_time(t, loss, criterion, below=True).reshape(len(deltas), K)
+    la = brentq(lambda la: criterion_times(0.0, 10 ** la, modes, criterion)[1] - t_relu[0].mean(), -14, -1)
+    th = np.array([criterion_times(d, 10 ** la, modes, criterion) for d in deltas])
+    fast, slow = th.min(1)[:, None], th.max(1)[:, None]
+    closer = np.abs(t_relu - slow) - np.abs(t_relu - fast)
+    big = run.mass > 0.05 * run.mass.max(axis=1, keepdims=True)
+    pat = np.asarray(run.patterns, dtype=bool)
+    linear = ((pat == [0, 1, 1, 0]).all(-1) | (pat == [1, 0, 0, 1]).all(-1)) & big
+    share = (linear.sum(1) / np.maximum(big.sum(1), 1)).reshape(len(deltas), K)
+    keep = np.ones(len(deltas), bool) if keep is None else np.asarray(keep, bool)
+    above = deltas > np.sqrt(2 / 3)     # App C's crossover, Eq. (26)
+    # at Delta = 0 the linear GDLN never learns: no slower time to be nearer or farther from
+    both = keep & np.isfinite(slow[:, 0])
+    return {"closer": np.mean(closer[both], axis=0),
+            "switch": share[above & keep].mean(0) - share[~above & keep].mean(0),
+            "t_relu": t_relu, "t_gdln": th, "linear share": share, "deltas": deltas,
+            "a0": 10 ** la, "reached": bool(np.all(np.isfinite(t_relu)))}
+
+
+def criterion_crossover(a0: float, modes, criterion: float = 0.2) -> float:
+    """The Delta where the linear and the XoR GDLN reach the loss criterion at the same time from
+    the same raw a0 (the catalogue's exact time-to-criterion crossover)."""
+    from scipy.optimize import brentq
+    return brentq(lambda dl: np.subtract(*criterion_times(dl, a0, modes, criterion)), 0.5, 3.0,
+                  xtol=1e-12)
+
+
+# ------------------------------------------------------------------ App A: linear networks
+
+
+def half_rise_epochs(prod, tt, times, X, Y, n_modes: int = 4):
+    """The epochs at which the common pathway's top ``n_modes`` modes (u_a' W2 W1 v_a of the
+    first seed's ``prod`` (T, K, modules, m, d)) reach half their plateau, and those of Eq. (7)
+    with one pi_0 fitted to the top mode (flow times ``tt``)."""
+    from numerics.closed_forms import mode_strength
+    from numerics.datasets import modes
+    N = X.shape[1]
+    U, S, V, D, _ = modes(Y @ X.T / N, X @ X.T / N)
+    common = np.einsum("ma,tmn,na->ta", U[:, :n_modes], np.asarray(prod)[:, 0, 0], V[:, :n_modes])
+    a0 = fit_a0(tt, common[:, 0], S[0], D[0])
+    theory = np.stack([mode_strength(tt, S[a], D[a], a0) for a in range(n_modes)], 1)
+    return ([crossing_time(common[:, a], times, 0.5 * S[a] / D[a]) for a in range(n_modes)],
+            [crossing_time(theory[:, a], times, 0.5 * S[a] / D[a]) for a in range(n_modes)])
+
+
+def pathway_leak(outs, gates, unit_module, Y):
+    """For a trained Sec 4 ReLN's pathway outputs ``outs`` (modules, m, N): the smallest largest
+    |output| a contextual pathway writes into a context block whose target is 0 on datapoints
+    where it is on, and ||sum of the contextual outputs - the common pathway's residual|| /
+    ||residual||."""
+    from numerics.haste_slowly.datasets import context_of
+    ctx = context_of(3)
+    leak = min(float(np.abs(outs[m][15 + 15 * c:30 + 15 * c][:, ctx == cp]).max())
+               for m in range(1, 4) for cp in range(3) for c in range(3)
+               if c != cp and gates[unit_module == m][0][ctx == cp].all())
+    resid = Y - outs[0]
+    return leak, float(np.linalg.norm(sum(outs[1:]) - resid) / np.linalg.norm(resid))
+
+
+def task_facts(X, Y) -> dict:
+    """Facts of the Sec 4 task: one-hot item (+) context inputs, the number of distinct (item,
+    context) pairs, whether each context block of Y is zero off its context, L(0) and the
+    least-squares plateau 1/2 ||Y - Y X^+ X||^2."""
+    from numerics.haste_slowly.datasets import context_of
+    ctx = context_of(3)
+    return {"one-hot": bool((X[:8].sum(0) == 1).all() and (X[8:].sum(0) == 1).all()),
+            "pairs": len({(int(np.argmax(X[:8, i])), int(np.argmax(X[8:, i])))
+                          for i in range(X.shape[1])}),
+            "own blocks": bool(all(np.all(Y[15 + 15 * c:30 + 15 * c][:, ctx != c] == 0)
+                                   for c in range(3))),
+            "L0": zero_output_loss(Y), "plateau": zero_output_loss(Y - Y @ np.linalg.pinv(X) @ X)}
+
+
+def reln_layout(gates, mask, unit_module) -> tuple[bool, bool]:
+    """Whether a Sec 4 ReLN's pathway 0 is always on and sees every input, and whether pathways
+    1-3 are each off in exactly one context and see the items only."""
+    from numerics.haste_slowly.datasets import context_of
+    ctx = context_of(3)
+    common = bool((gates[unit_module == 0] == 1).all() and (mask[unit_module == 0] == 1).all())
+    contextual = all(
+        len([c for c in range(3) if not gates[unit_module == m][0][ctx == c].any()]) == 1
+        and bool((mask[unit_module == m][:, 8:] == 0).all()) for m in range(1, 4))
+    return common, contextual
+
+
+def change_of_variables_error(seed: int = 8, m: int = 6, d: int = 5, h: int = 4, r: int = 3):
+    """MHS-A-CoV: max |full flow - its reduced form| for W2 = U W2bar R^T, W1 = R W1bar V^T with
+    diagonal W1bar, W2bar and non-square orthonormal U (m x r), V (d x r), R (h x r): the flow's
+    W2^T E and E W1^T against R[W2bar(S - W2bar W1bar D)]V^T and U[W1bar(...)]R^T."""
+    rng = np.random.default_rng(seed)
+    U, V, R = (np.linalg.qr(rng.standard_normal((k, r)))[0] for k in (m, d, h))
+    S, D = np.diag(rng.uniform(0.5, 2, r)), np.diag(rng.uniform(0.5, 2, r))
+    w1, w2 = np.diag(rng.uniform(0.1, 1, r)), np.diag(rng.uniform(0.1, 1, r))
+    W1, W2 = R @ w1 @ V.T, U @ w2 @ R.T
+    err = U @ S @ V.T - W2 @ W1 @ V @ D @ V.T
+    return float(max(np.abs(W2.T @ err - R @ (w2 @ (S - w2 @ w1 @ D)) @ V.T).max(),
+                     np.abs(err @ W1.T - U @ (w1 @ (S - w2 @ w1 @ D)) @ R.T).max()))

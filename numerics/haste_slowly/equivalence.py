@@ -78,3 +78,23 @@ def gd_beside_flow(tau_of_lr, lr: float, steps: int, seed: int = 1):
                           {"W1": W1, "W2": W2}, float(steps), t_eval=t_eval)
     prods = np.einsum("ijT,jkT->ikT", flow.states["W2"], flow.states["W1"])
     return np.stack(traj, axis=-1), prods
+
+
+def equivalence_runs(sizes_list=((5, 16, 3), (5, 12, 9, 3)), lr: float = 5e-3, steps: int = 1000,
+                     std: float = 0.5):
+    """MHS-C3.1's runs: for each layer sizes, ``steps`` GD steps from one init (seed 0, 10 random
+    datapoints from seed 3) of an autograd ReLU net, of the GDLN gated by step(pre-activation)
+    recomputed every step, and of the GDLN with the gates fixed at init; {sizes: (reference,
+    recomputed, fixed final weights, gate flips)}."""
+    from numerics.haste_slowly.gated import init_weights
+    out = {}
+    for sizes in sizes_list:
+        rng = np.random.default_rng(3)
+        X = torch.tensor(rng.standard_normal((sizes[0], 10)))
+        Y = torch.tensor(rng.standard_normal((sizes[-1], 10)))
+        init = init_weights([0], list(zip(sizes[1:], sizes[:-1])), [std] * (len(sizes) - 1))
+        ref = relu_autograd_trajectory([w[0] for w in init], X, Y, lr, steps)
+        dynamic, flips = step_gated_training(init, X, Y, lr, steps, recompute=True)
+        fixed, _ = step_gated_training(init, X, Y, lr, steps, recompute=False)
+        out[tuple(sizes)] = (ref, dynamic, fixed, flips)
+    return out

@@ -65,3 +65,14 @@ def enumerate_patterns(n_items: int, C: int, bias: bool = False):
         P = np.array(bits).reshape(n_items, C)
         out.append((P, realisable(P, bias)))
     return out
+
+
+def survey(cases=((2, 2), (2, 3), (3, 3))) -> tuple[dict, bool]:
+    """Over every (n_items, C) pattern of each case: ({case: number of realisable patterns Lemma
+    4.1 does not admit}, whether realisable <=> no 2x2 XOR submatrix holds for every pattern)."""
+    beyond, exact_ok = {}, True
+    for n, C in cases:
+        pats = enumerate_patterns(n, C)
+        beyond[(n, C)] = sum(not lemma_form(p) for p, ok in pats if ok)
+        exact_ok &= all(ok == (not has_xor_submatrix(p)) for p, ok in pats)
+    return beyond, exact_ok

@@ -102,26 +102,9 @@ def race_runs():
 
 @pytest.fixture(scope="session")
 def relu_equivalence():
-    """MHS-C3.1: for a 1- and a 2-hidden-layer net (5-16-3, 5-12-9-3), 1000 GD steps lr 5e-3
-    from one init of an autograd ReLU net, of the GDLN gated by step(pre-activation) recomputed
-    every step, and of the GDLN with the gates fixed at init; {sizes: (reference, recomputed,
-    fixed final weights, gate flips)}."""
-    import numpy as np
-    import torch
-
-    from numerics.haste_slowly import equivalence as eq
-    from numerics.haste_slowly.gated import init_weights
-    out = {}
-    for sizes in ((5, 16, 3), (5, 12, 9, 3)):
-        rng = np.random.default_rng(3)
-        X = torch.tensor(rng.standard_normal((sizes[0], 10)))
-        Y = torch.tensor(rng.standard_normal((sizes[-1], 10)))
-        init = init_weights([0], list(zip(sizes[1:], sizes[:-1])), [0.5] * (len(sizes) - 1))
-        ref = eq.relu_autograd_trajectory([w[0] for w in init], X, Y, 5e-3, 1000)
-        dynamic, flips = eq.step_gated_training(init, X, Y, 5e-3, 1000, recompute=True)
-        fixed, _ = eq.step_gated_training(init, X, Y, 5e-3, 1000, recompute=False)
-        out[sizes] = (ref, dynamic, fixed, flips)
-    return out
+    """MHS-C3.1's runs (``numerics.haste_slowly.equivalence.equivalence_runs``)."""
+    from numerics.haste_slowly.equivalence import equivalence_runs
+    return equivalence_runs()
 
 
 @pytest.fixture(scope="session")

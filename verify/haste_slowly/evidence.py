@@ -16,7 +16,6 @@ from scipy import stats
 
 from numerics.haste_slowly import analysis as A
 from numerics.haste_slowly import gate_finder as gf
-from numerics.metrics import crossing_time
 from verify.measurement import Measurement, baseline, exact, measure, paper, reading
 from verify.statements import LEVEL, direction, each, within_baseline
 
@@ -429,50 +428,19 @@ def elbow_at_four(mse: dict, centroids: dict) -> list:
 
 # ------------------------------------------------------------------ Fig 2: XoR with a margin
 
-def criterion_times(delta, a0: float, criterion: float = 0.2):
-    """Flow times (t/tau) for the linear and the XoR GDLN to reach the loss ``criterion``: a mode
-    (s, d) starting at ``a0`` reaching the share 1 - sqrt(2 L_c) of its plateau s/d (both losses
-    are 1/2 (1 - a d/s)^2), with s, d of App C (the corrected d of Eq. 23)."""
-    from numerics.closed_forms import hitting_time
+def xor_modes():
+    """Delta -> ((s, d) of the linear GDLN, (s, d) of the XoR GDLN): App C's Eq. (17)-(19) and
+    the corrected Eq. (23), read through the registry."""
+    import sympy as sp
+
     from theory.haste_slowly import xor_margin as tx
     from theory.registry import REGISTRY
-    rf = 1 - np.sqrt(2 * criterion)
     lin, xor = REGISTRY["MHS-C-Eq(17-19)"].printed, REGISTRY["MHS-C-Eq(23)"].corrected
-    s_l, d_l = (float(e.subs(tx.Delta, delta)) for e in (lin.s, lin.d))
-    s_x, d_x = (float(e.subs(tx.Delta, delta)) for e in (xor.s, xor.d))
-    t_lin = hitting_time(rf * s_l / d_l, s_l, d_l, a0) if delta > 0 else np.inf
-    return float(t_lin), float(hitting_time(rf * s_x / d_x, s_x, d_x, a0))
+    f = sp.lambdify(tx.Delta, [[lin.s, lin.d], [xor.s, xor.d]])
 
-
-def xor_outcomes(run, criterion: float = 0.2, keep=None) -> dict:
-    """Per seed, from a ``numerics.haste_slowly.xor.XorRun``: ``closer`` the mean over Delta of
-    |T_ReLU - T_slower GDLN| - |T_ReLU - T_faster GDLN| (times to the loss criterion; a0 of the
-    closed forms fitted once, to the ReLU's time at Delta = 0), ``switch`` the mean share of
-    linear-gated large units above sqrt(2/3) minus below, and the arrays behind them; ``keep``
-    (a mask over the Delta grid) restricts the means to part of the grid."""
-    from scipy.optimize import brentq
-
-    from theory.haste_slowly import xor_margin as tx
-    t, loss = np.asarray(run.trajectory.time, float), np.asarray(run.trajectory.loss, float)
-    deltas = np.unique(run.delta)
-    K = len(run.delta) // len(deltas)
-    t_relu = A.first_time(t, loss, criterion, below=True).reshape(len(deltas), K)
-    la = brentq(lambda la: criterion_times(0.0, 10 ** la, criterion)[1] - t_relu[0].mean(), -14, -1)
-    th = np.array([criterion_times(d, 10 ** la, criterion) for d in deltas])
-    fast, slow = th.min(1)[:, None], th.max(1)[:, None]
-    closer = np.abs(t_relu - slow) - np.abs(t_relu - fast)
-    big = run.mass > 0.05 * run.mass.max(axis=1, keepdims=True)
-    pat = np.asarray(run.patterns, dtype=bool)
-    linear = ((pat == [0, 1, 1, 0]).all(-1) | (pat == [1, 0, 0, 1]).all(-1)) & big
-    share = (linear.sum(1) / np.maximum(big.sum(1), 1)).reshape(len(deltas), K)
-    keep = np.ones(len(deltas), bool) if keep is None else np.asarray(keep, bool)
-    above = deltas > float(tx.CROSSOVER)
-    # at Delta = 0 the linear GDLN never learns: no slower time to be nearer or farther from
-    both = keep & np.isfinite(slow[:, 0])
-    return {"closer": np.mean(closer[both], axis=0),
-            "switch": share[above & keep].mean(0) - share[~above & keep].mean(0),
-            "t_relu": t_relu, "t_gdln": th, "linear share": share, "deltas": deltas,
-            "a0": 10 ** la, "reached": bool(np.all(np.isfinite(t_relu)))}
+    def modes(delta):
+        return tuple(tuple(float(x) for x in pair) for pair in f(delta))
+    return modes
 
 
 def follows_faster(outcomes: dict) -> list:
@@ -528,26 +496,20 @@ def xor_sensitivity(whole: dict, halves: list, float32: dict, steps_time: float)
 def contextual_dataset(X, Y) -> list:
     """MHS-S4-Data (L111, L118): one-hot item (+) one-hot context, every (item, context) pair once,
     each context block of Y zero off its context; L(0) and the least-squares plateau against the
-    catalogue's values for the released data."""
-    from numerics.haste_slowly.datasets import context_of
-    R = Y - Y @ np.linalg.pinv(X) @ X
-    one_hot = bool((X[:8].sum(0) == 1).all() and (X[8:].sum(0) == 1).all())
-    pairs = len({(int(np.argmax(X[:8, i])), int(np.argmax(X[8:, i]))) for i in range(X.shape[1])})
-    ctx = context_of(3)
-    own = bool(all(np.all(Y[15 + 15 * c:30 + 15 * c][:, ctx != c] == 0) for c in range(3)))
+    catalogue's values for the released data (:func:`numerics.haste_slowly.analysis.task_facts`)."""
+    f = A.task_facts(X, Y)
     catalogue = reading("the catalogue's values for the released code's data, float64 sums")
-    return [measure("X one-hot item (+) one-hot context", one_hot, "==", True,
+    return [measure("X one-hot item (+) one-hot context", f["one-hot"], "==", True,
                     source=paper("L111", "Each item is queried with a one-hot representation and "
                                          "one-hot context feature")),
-            measure("distinct (item, context) pairs among the 24 datapoints", pairs, "==", 24,
+            measure("distinct (item, context) pairs among the 24 datapoints", f["pairs"], "==", 24,
                     source=paper("L111", "all items are present in each context")),
-            measure("context block c of Y is zero off context c", own, "==", True,
+            measure("context block c of Y is zero off context c", f["own blocks"], "==", True,
                     source=paper("L118", "the three other blocks of output labels need to be "
                                          "activated only in one of the contexts")),
-            measure("|L(0) - 105.623|", abs(0.5 * float(np.sum(Y ** 2)) - 105.623), "<=", 1e-9,
-                    source=catalogue),
-            measure("|least-squares plateau - 16.5084333|",
-                    abs(0.5 * float(np.sum(R ** 2)) - 16.5084333), "<=", 1e-6, source=catalogue)]
+            measure("|L(0) - 105.623|", abs(f["L0"] - 105.623), "<=", 1e-9, source=catalogue),
+            measure("|least-squares plateau - 16.5084333|", abs(f["plateau"] - 16.5084333), "<=",
+                    1e-6, source=catalogue)]
 
 
 def reln_structure(gates, mask, unit_module, split_loss, joint_loss, single_split, single_joint,
@@ -555,12 +517,7 @@ def reln_structure(gates, mask, unit_module, split_loss, joint_loss, single_spli
     """MHS-S4-ReLN (L120): the common pathway always on and seeing all inputs, three pathways
     each off in exactly one context and seeing items only; the released split-gradient training
     against joint GD on the loss (first seed's curves)."""
-    from numerics.haste_slowly.datasets import context_of
-    ctx = context_of(3)
-    common = bool((gates[unit_module == 0] == 1).all() and (mask[unit_module == 0] == 1).all())
-    contextual = all(
-        len([c for c in range(3) if not gates[unit_module == m][0][ctx == c].any()]) == 1
-        and bool((mask[unit_module == m][:, 8:] == 0).all()) for m in range(1, 4))
+    common, contextual = A.reln_layout(gates, mask, unit_module)
     variant = reading("2% of L(0): the released code's split-gradient training stands in for GD "
                       "on Eq. (2) only if the two loss curves agree to this")
     return [measure("common pathway always on, sees all 11 inputs", common, "==", True,
@@ -593,19 +550,11 @@ def relu_gate_drift(patterns, mass, times, at=(1000, 4000)) -> Measurement:
                                           "from the start"))
 
 
-def common_mode_rise(prod, tt, times, X, Y, modes_n: int = 4) -> Measurement:
-    """Fig 4b, a reading: the common pathway's top modes (u_a' W2 W1 v_a of the first seed) against
-    Eq. (7) with one fitted pi_0: the largest relative deviation of the half-rise epoch."""
-    from numerics.closed_forms import mode_strength
-    from numerics.datasets import modes
-    N = X.shape[1]
-    U, S, V, D, _ = modes(Y @ X.T / N, X @ X.T / N)
-    common = np.einsum("ma,tmn,na->ta", U[:, :modes_n], np.asarray(prod)[:, 0, 0],
-                       V[:, :modes_n])
-    a0 = A.fit_a0(tt, common[:, 0], S[0], D[0])
-    theory = np.stack([mode_strength(tt, S[a], D[a], a0) for a in range(modes_n)], 1)
-    sim = [crossing_time(common[:, a], times, 0.5 * S[a] / D[a]) for a in range(modes_n)]
-    th = [crossing_time(theory[:, a], times, 0.5 * S[a] / D[a]) for a in range(modes_n)]
+def common_mode_rise(prod, tt, times, X, Y) -> Measurement:
+    """Fig 4b, a reading: the common pathway's top modes against Eq. (7) with one fitted pi_0
+    (:func:`numerics.haste_slowly.analysis.half_rise_epochs`): the largest relative deviation of
+    the half-rise epoch."""
+    sim, th = A.half_rise_epochs(prod, tt, times, X, Y)
     return measure("common pathway top-4 modes: max rel dev of the half-rise epoch, simulation vs "
                    "Eq. (7) with one fitted pi0", max(abs(a - b) / b for a, b in zip(sim, th)),
                    "<", 0.10, source=reading("10%: the Sec 4 data are only approximately mutually "
@@ -616,14 +565,8 @@ def common_mode_rise(prod, tt, times, X, Y, modes_n: int = 4) -> Measurement:
 def contextual_outputs(outs, gates, unit_module, Y) -> list:
     """MHS-Fig3 (L116): a trained contextual pathway writes into the context blocks whose target
     is zero on datapoints where it is on (errors), and the contextual outputs together remove the
-    common pathway's residual.  ``outs`` (modules, m, N) of one trained ReLN."""
-    from numerics.haste_slowly.datasets import context_of
-    ctx = context_of(3)
-    leak = min(float(np.abs(outs[m][15 + 15 * c:30 + 15 * c][:, ctx == cp]).max())
-               for m in range(1, 4) for cp in range(3) for c in range(3)
-               if c != cp and gates[unit_module == m][0][ctx == cp].all())
-    resid = Y - outs[0]
-    recon = float(np.linalg.norm(sum(outs[1:]) - resid) / np.linalg.norm(resid))
+    common pathway's residual (:func:`numerics.haste_slowly.analysis.pathway_leak`)."""
+    leak, recon = A.pathway_leak(outs, gates, unit_module, Y)
     return [measure("min |output| a contextual pathway writes into a context block whose target "
                     "is 0, on datapoints where it is on", leak, ">", 0.05,
                     source=reading("5% of a unit target: clearly non-zero")),
@@ -661,17 +604,6 @@ def solves(solution, rhs, t, state, initial=None) -> dict:
     if initial is not None:
         out["t=0"] = is_zero(solution.subs(t, 0) - initial)
     return out
-
-
-def criterion_crossover(a0: float, criterion: float = 0.2) -> float:
-    """The Delta where the linear and the XoR GDLN reach the loss criterion at the same time from
-    the same raw a0 (the catalogue's exact time-to-criterion crossover)."""
-    from scipy.optimize import brentq
-    return brentq(lambda dl: np.subtract(*criterion_times(dl, a0, criterion)), 0.5, 3.0,
-                  xtol=1e-12)
-
-
-# ------------------------------------------------------------------ App A: linear networks
 
 
 def modes_reach_plateaus(proj, S, D) -> list:
@@ -714,5 +646,3 @@ def diagonalisable(hierarchical: float, section4: float) -> list:
                     "(unit and code context scales)", hierarchical, "<", 1e-10, source=tol),
             measure("the same on the Sec 4 task (H, Ring, Cross)", section4, "<", 1e-10,
                     source=tol)]
-
-

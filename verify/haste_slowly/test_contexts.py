@@ -24,15 +24,14 @@ SYM = exact("sympy simplify")
 
 @pytest.mark.claim("MHS-S5-Data")
 def test_context_datasets(claim):
-    shapes, L0s, plateaus = [], [], []
-    for C in CS:
-        X, Y = ds.contexts(C)
-        R = Y - Y @ np.linalg.pinv(X) @ X
-        shapes.append(X.shape == (8 + C, 8 * C) and Y.shape == (15 * (C + 1), 8 * C))
-        L0s.append(abs(ds.zero_output_loss(Y) - 32 * C))
-        plateaus.append(abs(0.5 * np.sum(R ** 2) - (C - 1) * 17 / 2))
+    data = {C: ds.contexts(C) for C in CS}
+    shapes = all(X.shape == (8 + C, 8 * C) and Y.shape == (15 * (C + 1), 8 * C)
+                 for C, (X, Y) in data.items())
+    L0s = [abs(ds.zero_output_loss(Y) - 32 * C) for C, (X, Y) in data.items()]
+    plateaus = [abs(ds.zero_output_loss(Y - Y @ np.linalg.pinv(X) @ X) - (C - 1) * 17 / 2)
+                for C, (X, Y) in data.items()]
     claim.defined(
-        claim.measure("X (8 + C, 8C), Y (15 (C + 1), 8C) for C = 3, 4, 5", all(shapes), "==", True,
+        claim.measure("X (8 + C, 8C), Y (15 (C + 1), 8C) for C = 3, 4, 5", shapes, "==", True,
                       source=paper("L151", "datasets with three, four and five contexts")),
         claim.measure("max |L(0) - 32 C|", max(L0s), "<=", 1e-12, source=EXACT),
         claim.measure("max |least-squares plateau - (C-1) 17/2|", max(plateaus), "<=", 1e-9,
@@ -113,19 +112,9 @@ def test_output_overlaps(claim):
 @pytest.mark.claim("MHS-F-Coef")
 def test_effective_coefficient(claim):
     printed = REGISTRY["MHS-F-Coef"].printed
-    coef_err, recon = 0.0, 0.0
-    for C in CS:
-        X, Y = ds.contexts(C)
-        O, rho, S0, D0 = ds.overlap_and_rho(X, Y, C)
-        coef_err = max(coef_err, abs(1 + float(rho[0, 0]) * (C - 1) * float(O[0, 0]) - float(printed[C])))
-        # at the fixed point B* = (C-1) S / D of every pathway, the gated contextual outputs
-        # U_p B* V^T x sum to the common pathway's residual
-        syx, _ = ds.contextual_statistics(X, Y, C)
-        V0 = np.linalg.svd(syx[0])[2][:7].T
-        G = ds.context_gates(C, [set(range(C)) - {c} for c in range(C)])
-        out = sum(((syx[p] @ V0 / S0) @ np.diag((C - 1) * S0 / D0) @ V0.T @ X[:8]) * G[p]
-                  for p in range(C))
-        recon = max(recon, float(np.abs(out - (Y - Y @ np.linalg.pinv(X) @ X)).max()))
+    coef_err = max(abs(1 + float(rho[0, 0]) * (C - 1) * float(O[0, 0]) - float(printed[C]))
+                   for C in CS for O, rho, _, _ in [ds.overlap_and_rho(*ds.contexts(C), C)])
+    recon = max(A.fixed_point_reconstruction(*ds.contexts(C), C) for C in CS)
     sym = sp.simplify(tc.COEF_FROM_RACE.subs({tc.rho: (tc.C - 2) / (tc.C - 1), tc.O: tc.OVERLAP})
                       - 1 / (tc.C - 1)) == 0
     claim.holds(

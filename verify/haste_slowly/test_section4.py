@@ -131,11 +131,7 @@ def test_section4_loss_curves(claim, report_figure, sec45, scale):
 
 @pytest.mark.claim("MHS-Lem4.1")
 def test_implementable_gatings(claim):
-    beyond, exact_ok = {}, True
-    for n, C in ((2, 2), (2, 3), (3, 3)):
-        pats = lemma.enumerate_patterns(n, C)
-        beyond[(n, C)] = sum(not lemma.lemma_form(p) for p, ok in pats if ok)
-        exact_ok &= all(ok == (not lemma.has_xor_submatrix(p)) for p, ok in pats)
+    beyond, exact_ok = lemma.survey()
     xor_block, stair = np.array([[0, 1], [1, 0]]), np.array([[1, 1], [1, 0]])
     proof_core = not lemma.realisable(xor_block) and not lemma.realisable(xor_block, bias=True)
     lp = exact("LP feasibility over every binary items x contexts pattern")
@@ -216,23 +212,14 @@ def test_removing_datapoints_cannot_speed_up(claim):
 
 @pytest.mark.claim("MHS-E-Resid")
 def test_no_context_label_correlation_after_common(claim):
-    worst, worst_all, mirror = 0.0, 0.0, 0.0
-    for C in (None, 3, 4, 5):
-        X_, Y_ = ds.section4() if C is None else ds.contexts(C)
-        n = 3 if C is None else C
-        R = Y_ - Y_ @ np.linalg.pinv(X_) @ X_
-        worst = max(worst, float(np.abs(R @ X_[8:].T).max()))
-        worst_all = max(worst_all, float(np.abs(R @ X_.T).max()))
-        g = ds.context_gates(n, [{c} for c in range(n)])
-        mirror = max([mirror] + [float(np.abs(R * g[c] @ X_[:8].T + R * (1 - g[c]) @ X_[:8].T).max())
-                                 for c in range(n)])
+    r = A.residual_correlations([(X, Y, 3)] + [(*ds.contexts(C), C) for C in (3, 4, 5)])
     tol = reading("exact rational data, float64 pseudo-inverse")
     claim.holds(
-        claim.measure("max |R X_c^T|, R = Y - Y X^+ X, Sec 4 and C = 3, 4, 5 data", worst, "<",
-                      1e-10, source=tol),
-        claim.measure("max |R X^T| (stronger)", worst_all, "<", 1e-10, source=tol),
-        claim.measure("max |Sigma^yx(not c) + Sigma^yx(only c)| on the residual (MHS-E4)", mirror,
-                      "<", 1e-10, source=tol))
+        claim.measure("max |R X_c^T|, R = Y - Y X^+ X, Sec 4 and C = 3, 4, 5 data", r["context"],
+                      "<", 1e-10, source=tol),
+        claim.measure("max |R X^T| (stronger)", r["all"], "<", 1e-10, source=tol),
+        claim.measure("max |Sigma^yx(not c) + Sigma^yx(only c)| on the residual (MHS-E4)",
+                      r["mirror"], "<", 1e-10, source=tol))
 
 
 @pytest.mark.claim("MHS-E-Six")

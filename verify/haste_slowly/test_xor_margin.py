@@ -150,7 +150,7 @@ def test_crossover_is_sqrt_two_thirds(claim):
                  examples=[{"delta": 0.0}, {"delta": target + 1e-9}, {"delta": target - 1e-9},
                            {"delta": 10.0}], delta=st.floats(0.0, 10.0))
     # exact time-to-criterion (L = 0.2) crossover with equal raw a0 (catalogue derivation)
-    crosses = [E.criterion_crossover(a0) for a0 in (1e-3, 1e-6, 1e-12)]
+    crosses = [A.criterion_crossover(a0, E.xor_modes()) for a0 in (1e-3, 1e-6, 1e-12)]
     words = paper("L105", "which marks the approximate point at which a ReLU network switches")
     claim.holds(
         claim.measure("sympy roots of Eq. (24) equal [sqrt(2/3)]", roots == [printed.root], "==",
@@ -169,10 +169,11 @@ def test_crossover_is_sqrt_two_thirds(claim):
 @pytest.mark.claim("MHS-Fig2")
 def test_relu_follows_the_faster_gated_network(claim, report_figure, xor_runs):
     run, run32 = xor_runs
-    whole = E.xor_outcomes(run)
+    modes = E.xor_modes()
+    whole = A.xor_outcomes(run, modes)
     grid = np.arange(len(whole["deltas"]))
-    halves = [E.xor_outcomes(run, keep=grid % 2 == i) for i in (0, 1)]
-    sensitivity = E.xor_sensitivity(whole, halves, E.xor_outcomes(run32),
+    halves = [A.xor_outcomes(run, modes, keep=grid % 2 == i) for i in (0, 1)]
+    sensitivity = E.xor_sensitivity(whole, halves, A.xor_outcomes(run32, modes),
                                     float(run.trajectory.time[-1]))
     claim.reproduced(*E.follows_faster(whole), setup=settings.xor(run, sensitivity))
     report_figure(figures.xor(whole),
