@@ -9,13 +9,37 @@ import numpy as np
 
 from numerics.haste_slowly.datasets import context_gates, k_of_c, zero_output_loss
 from numerics.metrics import crossing_time
+from numerics.validation import finite_array
 
 ALIGNED = 0.9       # |cos| past which a pathway's top output mode counts as aligned
 ONSET = 0.9         # a loss part has started to drop once below this share of its start
 
+
+def _curves(loss, name: str = "loss") -> np.ndarray:
+    """(T, K) finite loss curves, K >= 1."""
+    arr = finite_array(loss, name)
+    if arr.ndim != 2 or arr.size == 0:
+        raise ValueError(f"{name} must be (T, K) curves, got shape {arr.shape}")
+    return arr
+
+
+def _scale(value, name: str) -> float:
+    value = float(finite_array(value, name))
+    if value <= 0:
+        raise ValueError(f"{name}={value!r} must be positive")
+    return value
+
+
+def _count(value, name: str, least: int = 1) -> int:
+    if isinstance(value, (bool, np.bool_)) or int(value) != value or value < least:
+        raise ValueError(f"{name}={value!r} must be an integer >= {least}")
+    return int(value)
+
 def flow_times(epochs, n_samples: int):
     """The paper's t/tau at ``epochs`` (one epoch = one released step, lr 1e-3 on the 1/2-sum loss
     over ``n_samples`` datapoints; ``theory.conventions.flow_time``)."""
+    epochs = finite_array(epochs, "epochs")
+    _count(n_samples, "n_samples")
     from numerics.haste_slowly.configs import PAPER_LR
     from theory.conventions import flow_time
     return np.asarray(epochs, dtype=float) * float(flow_time(1, PAPER_LR, n_samples,
@@ -24,6 +48,9 @@ def flow_times(epochs, n_samples: int):
 
 def first_time(times, values, level: float, below: bool = False) -> np.ndarray:
     """(K,) first time each column of ``values`` (T, K) passes ``level`` (inf: never)."""
+    values = finite_array(values, "values")
+    if np.shape(times)[:1] != values.shape[:1]:
+        raise ValueError(f"times has {np.shape(times)[:1]} instants, values {values.shape[:1]}")
     values = np.asarray(values, dtype=float)
     hit = values < level if below else values > level
     return np.where(hit.any(0), np.asarray(times, dtype=float)[np.argmax(hit, axis=0)], np.inf)
@@ -32,6 +59,7 @@ def first_time(times, values, level: float, below: bool = False) -> np.ndarray:
 def deviation_from_mean(loss, L0: float) -> np.ndarray:
     """(K,) max over time of |L_k(t) - mean_k L(t)| / L(0): how far each seed's loss curve
     strays from its network's seed-mean curve."""
+    loss, L0 = _curves(loss), _scale(L0, "L0")
     loss = np.asarray(loss, dtype=float)
     return np.max(np.abs(loss - loss.mean(1, keepdims=True)), axis=0) / L0
 
@@ -39,12 +67,15 @@ def deviation_from_mean(loss, L0: float) -> np.ndarray:
 def stereotypical(loss) -> int:
     """The run closest to the seed-mean curve (sum over time of squared distances, as the released
     depth/replot.py picks Fig 6b's highlighted runs)."""
+    loss = _curves(loss)
     loss = np.asarray(loss, dtype=float)
     return int(np.argmin(((loss - loss.mean(1, keepdims=True)) ** 2).sum(0)))
 
 
 def mass_shares(counts, mass, values, keep_fraction: float = 0.01) -> dict:
     """Share of the weight mass of the units (mass > keep_fraction x max) with each count value."""
+    if np.shape(counts) != np.shape(mass):
+        raise ValueError(f"counts {np.shape(counts)} and mass {np.shape(mass)} must have one shape")
     counts, mass = np.asarray(counts), np.asarray(mass, dtype=float)
     big = mass > keep_fraction * mass.max(axis=-1, keepdims=True)
     w = mass * big
@@ -83,18 +114,24 @@ def aligned_curves(trajectory, start, width: float, every: float) -> np.ndarray:
 def loss_distance(a, b, L0: float) -> float:
     """Mean over epochs of |seed-mean loss of ``a`` - seed-mean loss of ``b``| / L(0); ``a``,
     ``b`` (T, K) on one time grid."""
+    a, b, L0 = _curves(a, "a"), _curves(b, "b"), _scale(L0, "L0")
+    if a.shape[0] != b.shape[0]:
+        raise ValueError(f"a and b must share a time grid, got {a.shape[0]} and {b.shape[0]} records")
     return float(np.mean(np.abs(np.mean(a, 1) - np.mean(b, 1)))) / L0
 
 
 def seed_spread(loss, L0: float) -> float:
     """Mean over seeds and epochs of |L_k - seed-mean L| / L(0): how far a run strays from its
     network's mean curve (the run-to-run yardstick of an agreement)."""
+    loss, L0 = _curves(loss), _scale(L0, "L0")
     loss = np.asarray(loss, dtype=float)
     return float(np.mean(np.abs(loss - loss.mean(1, keepdims=True)))) / L0
 
 
 def rdm(H) -> np.ndarray:
     """(K, N, N) Euclidean distances between the columns (datapoints) of hidden activity (K, H, N)."""
+    if np.ndim(H) != 3:
+        raise ValueError(f"H must be (K, units, N), got shape {np.shape(H)}")
     H = np.asarray(H, dtype=float)
     sq = (H ** 2).sum(-2)
     return np.sqrt(np.maximum(sq[..., :, None] + sq[..., None, :] - 2 * H.transpose(0, 2, 1) @ H, 0))
@@ -112,6 +149,9 @@ def rdm_correlation(Ha, Hb, same: bool = False) -> float:
 def context_usage(patterns, C: int, majority: float = 0.0) -> np.ndarray:
     """(..., H) number of contexts in which a unit is on for more than ``majority`` of the items
     (0: for any item) from binary (..., H, 8C) patterns."""
+    C = _count(C, "C", 2)
+    if np.shape(patterns)[-1] % C:
+        raise ValueError(f"patterns' last axis ({np.shape(patterns)[-1]}) must split into C={C} contexts")
     per = np.asarray(patterns, dtype=float).reshape(*np.shape(patterns)[:-1], C, -1).mean(-1)
     return (per > majority).sum(-1)
 
@@ -119,6 +159,9 @@ def context_usage(patterns, C: int, majority: float = 0.0) -> np.ndarray:
 def fit_a0(times, series, s: float, d: float, level: float = 0.5) -> float:
     """The initial strength a0 for which the mode law crosses ``level`` x s/d when ``series`` does
     (the paper fits its pi_0 and B_0, App F)."""
+    s, d = _scale(s, "s"), _scale(d, "d")
+    if not 0 < level < 1:
+        raise ValueError(f"level={level!r} must lie in (0, 1)")
     from scipy.optimize import brentq
 
     from numerics.closed_forms import mode_strength
@@ -145,6 +188,8 @@ def elbows(mse: dict) -> dict:
     """The elbow of a decreasing metric over k, two ways: the largest second difference
     (curvature), and the kneedle point (largest drop below the chord from the first to the last
     k, axes scaled to [0, 1]; Satopaa et al. 2011)."""
+    if len(mse) < 3:
+        raise ValueError(f"mse needs at least 3 values of k, got {sorted(mse)}")
     ks = np.array(sorted(mse))
     m = np.array([mse[k] for k in ks], dtype=float)
     curvature = m[:-2] - 2 * m[1:-1] + m[2:]
@@ -158,6 +203,7 @@ def race_gap(loss_alt, loss_star, L0: float) -> dict:
     """Gap (L(G') - L(G*)) / L(0) of an alternative gating's loss curve over the ReLN's, both on
     one time grid: its value at t = 0, its minimum over t, and the share of the run where it
     exceeds 1% of L(0) (a strict win on an interval)."""
+    L0 = _scale(L0, "L0")
     gap = (np.asarray(loss_alt, dtype=float) - np.asarray(loss_star, dtype=float)) / L0
     return {"t0": float(gap[0]), "min": float(gap.min()), "strict share": float(np.mean(gap > 0.01))}
 
@@ -178,6 +224,9 @@ def interlacing_violation(case) -> float:
 
 def sigma1_increase(X, Y, keep) -> float:
     """MHS-E-Nonneg: sigma_1 of Y X^T restricted to the kept datapoints minus sigma_1 of Y X^T."""
+    X, Y = finite_array(X, "X", ndim=2), finite_array(Y, "Y", ndim=2)
+    if not list(keep):
+        raise ValueError("keep must name at least one datapoint")
     full = np.linalg.norm(Y @ X.T, 2)
     return float(np.linalg.norm(Y[:, keep] @ X[:, keep].T, 2) - full)
 
@@ -190,6 +239,8 @@ def relative_increase(case) -> float:
 
 def relative_error(a, b) -> float:
     """max |a - b| / max |b|."""
+    if np.shape(a) != np.shape(b):
+        raise ValueError(f"a {np.shape(a)} and b {np.shape(b)} must have one shape")
     a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
     return float(np.max(np.abs(a - b)) / np.max(np.abs(b)))
 
@@ -204,11 +255,13 @@ def race_errors(proj, B) -> tuple[float, float]:
 
 def rise_time(series, times, plateau: float) -> float:
     """Time from 10% to 90% of the plateau (independent of the initial strength)."""
+    plateau = _scale(plateau, "plateau")
     return crossing_time(series, times, 0.9 * plateau) - crossing_time(series, times, 0.1 * plateau)
 
 
 def overlap_error(printed, C: int, X, Y) -> float:
     """max |U_0^T U_1 - printed I| for the C-context data (``printed`` a number)."""
+    C = _count(C, "C", 2)
     from numerics.haste_slowly.datasets import overlap_and_rho
     O = overlap_and_rho(X, Y, C)[0]
     return float(np.abs(O - float(printed) * np.eye(O.shape[0])).max())
@@ -290,6 +343,8 @@ def fitted_modes(proj, tt, S, D):
 def learning_rule_error(sign: int, seed: int = 6) -> float:
     """MHS-A-Loss: max rel difference between ``sign * eps * dL/dW`` (autograd, 1/2-sum loss) and
     the App A right-hand sides eps P W2^T (Syx - W2 W1 Sx), eps P (Syx - W2 W1 Sx) W1^T."""
+    if sign not in (1, -1):
+        raise ValueError(f"sign={sign!r} must be +1 or -1")
     import torch
     rng = np.random.default_rng(seed)
     P, d, h, m, eps = 9, 4, 3, 5, 0.01
@@ -429,6 +484,7 @@ def residual_correlations(tasks) -> dict:
 def fixed_point_reconstruction(X, Y, C: int) -> float:
     """max |sum_p of the gated contextual outputs U_p B* V^T x at B* = (C-1) S / D - the common
     pathway's residual| on the C-context data (App F's fixed point of the contextual race)."""
+    C = _count(C, "C", 2)
     from numerics.haste_slowly.datasets import contextual_statistics, overlap_and_rho
     _, _, S0, D0 = overlap_and_rho(X, Y, C)
     syx, _ = contextual_statistics(X, Y, C)
@@ -552,6 +608,8 @@ def change_of_variables_error(seed: int = 8, m: int = 6, d: int = 5, h: int = 4,
     """MHS-A-CoV: max |full flow - its reduced form| for W2 = U W2bar R^T, W1 = R W1bar V^T with
     diagonal W1bar, W2bar and non-square orthonormal U (m x r), V (d x r), R (h x r): the flow's
     W2^T E and E W1^T against R[W2bar(S - W2bar W1bar D)]V^T and U[W1bar(...)]R^T."""
+    if not 0 < r <= min(m, d, h):
+        raise ValueError(f"r={r!r} must lie in [1, min(m, d, h)]")
     rng = np.random.default_rng(seed)
     U, V, R = (np.linalg.qr(rng.standard_normal((k, r)))[0] for k in (m, d, h))
     S, D = np.diag(rng.uniform(0.5, 2, r)), np.diag(rng.uniform(0.5, 2, r))

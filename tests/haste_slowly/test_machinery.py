@@ -5,6 +5,7 @@ import pytest
 import torch
 
 from numerics.haste_slowly import (
+    analysis,
     configs,
     experiments,
     graph,
@@ -143,6 +144,22 @@ def test_only_the_full_sec45_configuration_is_faithful():
     (lambda: configs.SEC45.ci.replace(dtype="float16"), "dtype"),
     (lambda: configs.XOR.replace(hidden=0), "hidden"),
     (lambda: configs.FIG7.replace(std=np.inf), "std"),
+    (lambda: analysis.flow_times([1.0, np.nan], 24), "epochs"),
+    (lambda: analysis.flow_times([1.0], 0), "n_samples"),
+    (lambda: analysis.first_time([0.0, 1.0], np.ones((3, 2)), 0.5), "times"),
+    (lambda: analysis.deviation_from_mean(np.ones(5), 1.0), "loss"),
+    (lambda: analysis.seed_spread(np.ones((5, 2)), 0.0), "L0"),
+    (lambda: analysis.loss_distance(np.ones((5, 2)), np.ones((4, 2)), 1.0), "time grid"),
+    (lambda: analysis.rdm(np.ones((3, 4))), "H"),
+    (lambda: analysis.context_usage(np.ones((2, 25)), 3), "contexts"),
+    (lambda: analysis.fit_a0([0.0, 1.0], [0.0, 1.0], -1.0, 1.0), "s="),
+    (lambda: analysis.elbows({2: 1.0, 3: 0.5}), "at least 3"),
+    (lambda: analysis.relative_error(np.ones(3), np.ones(4)), "shape"),
+    (lambda: analysis.learning_rule_error(2), "sign"),
+    (lambda: analysis.fixed_point_reconstruction(*ds.contexts(3), 1), "C="),
+    (lambda: analysis.criterion_times(-1.0, 1e-3, None), "delta"),
+    (lambda: analysis.mass_shares(np.ones(3), np.ones(4), (1,)), "shape"),
+    (lambda: analysis.sigma1_increase(np.ones((2, 3)), np.ones((1, 3)), []), "keep"),
 ])
 def test_bad_input_is_named(call, match):
     with pytest.raises((ValueError, TypeError), match=match):
