@@ -382,7 +382,7 @@ def gd_balance_step_error(task, W1, W2, lr: float) -> float:
     return rel_err(drift, lr ** 2 * (W1 @ E.T @ E @ W1.T - W2.T @ E @ E.T @ W2))
 
 
-def noise_sweep(formula, kind: str, n_in: int, n_out: int, lams, sigma: float, draws: int):
+def noise_sweep(formula, kind: str, n_in: int, n_out: int, lams, sigma: float, draws: int, seed: int):
     """Monte Carlo of the noisy 1/2-mean loss of converged nets (W2W1 = Syx) at each lambda, against
     ``formula`` (Eq. 172 for ``kind`` "input", Eq. 173 for "weight"): (task, means, s.e., z-scores)."""
     from theory.lazy_rich import robustness as rb
@@ -391,10 +391,10 @@ def noise_sweep(formula, kind: str, n_in: int, n_out: int, lams, sigma: float, d
     for k, lam in enumerate(lams):
         W1, W2 = xp.converged(task, lam, k)
         if kind == "input":
-            losses = xp.input_noise_losses(task, W1, W2, sigma, draws, seed=10 + k)
+            losses = xp.input_noise_losses(task, W1, W2, sigma, draws, seed=seed + k)
             subs = {rb.c: task.loss_constant, rb.sigma: sigma, rb.norm_fn: float(np.sum(task.syx ** 2))}
         else:
-            losses = xp.weight_noise_losses(task, W1, W2, sigma, draws, seed=20 + k)
+            losses = xp.weight_noise_losses(task, W1, W2, sigma, draws, seed=seed + len(lams) + k)
             subs = weight_noise_subs(task, W1, W2, sigma)
         means.append(losses.mean())
         ses.append(losses.std() / np.sqrt(draws))

@@ -19,6 +19,7 @@ from numerics.lazy_rich.init import (aligned_init, balance, balanced_weights, la
                                      layer_singular_values, random_orthogonal, weights_from_product)
 from numerics.lazy_rich.tasks import Task, hierarchy_task, random_task, whitened_inputs
 from numerics.lazy_rich.training import train_linear
+from numerics.validation import finite_array
 from numerics.metrics import rel_err
 from numerics.ode import integrate_flow
 from theory.lazy_rich import symbols as sy
@@ -101,6 +102,25 @@ def invertible_b_init(task, lam: float, seed: int, scale: float, max_draws: int 
     raise RuntimeError(f"no init with invertible B in {max_draws} draws (lam={lam}, seed={seed})")
 
 
+def balanced_family(task, lams, scales, rng: np.random.Generator, max_draws: int = 20):
+    """One Gaussian draw N(0, 1) of both layers and one rotation R; for each absolute scale a of
+    ``scales`` the network function a^2 W2W1 rebalanced to every lambda of ``lams`` (Algorithm 1:
+    the same function at each lambda).  Redrawn until B is invertible (cond < 1e8) everywhere, the
+    hypothesis of Thm B.5 / C.3 (at lambda = 0 a square net has a reversed mode with probability
+    1/2).  Returns [[(W1, W2) per lambda] per scale]."""
+    n_in, n_out = task.svd.n_in, task.svd.n_out
+    nh = min(n_in, n_out)
+    for _ in range(max_draws):
+        U, s, Vt = np.linalg.svd(rng.standard_normal((n_out, nh)) @ rng.standard_normal((nh, n_in)),
+                                 full_matrices=False)
+        R = random_orthogonal(nh, rng)
+        family = [[balanced_weights(U, a ** 2 * s, Vt.T, R, lam) for lam in lams] for a in scales]
+        if all(np.linalg.cond(so.init_variables(W1, W2, so.spectrum(task.svd, lam))[0]) < 1e8
+               for row in family for lam, (W1, W2) in zip(lams, row)):
+            return family
+    raise RuntimeError(f"no draw with B invertible at every lambda and scale in {max_draws} draws")
+
+
 def padded_init(n_in, n_hid, n_out, s, lam, seeds):
     """Braun-type init with Nh > min(Ni, No): W1 = R[:, :m] S1 V^T, W2 = U S2 R[:, :m]^T, plus
     sqrt(lam) on one extra hidden direction when Nh > Ni (feasible only for lam >= 0).  The unit
@@ -115,65 +135,6 @@ def padded_init(n_in, n_hid, n_out, s, lam, seeds):
     if n_hid > m and n_out > m and lam > 0:
         W2 = W2 + np.sqrt(lam) * np.outer(U[:, m], R[:, m])
     return W1, W2, R[:, m:]
-
-
-# ---------------------------------------------------------------- Sec 1 / Fig 1B and App A.4
-def same_function_inits(n_in, n_out, lams, scale, seed):
-    """Inits with one Gaussian network function W2W1(0) (same absolute scale), rebalanced to each lambda."""
-    rng = np.random.default_rng(seed)
-    nh = min(n_in, n_out)
-    product = scale ** 2 * rng.standard_normal((n_out, nh)) @ rng.standard_normal((nh, n_in))
-    U, s, Vt = np.linalg.svd(product, full_matrices=False)
-    R = random_orthogonal(nh, rng)
-    return product, [balanced_weights(U, s, Vt.T, R, lam) for lam in lams]
-
-
-def framing_run(seed, lams=(-2.0, 0.0, 2.0), lr=1e-2, T=12.0, scale=0.05):
-    """Fig. 1B: one task (seed - 1) and one network function (seed) rebalanced to each lambda,
-    trained by batched GD to t/tau = T, with the exact loss curves.  Returns half-loss times, NTK
-    movement, final input Grams, the loss-curve gap of lambda = 0 vs the last lambda, GD vs theory."""
-    task = random_task(5, 5, 10, np.random.default_rng(seed - 1))
-    _, inits = same_function_inits(5, 5, lams, scale, seed=seed)
-    W1s, W2s = np.stack([w[0] for w in inits]), np.stack([w[1] for w in inits])
-    hist = train_linear(W1s, W2s, task.X, task.Y, lr=lr, steps=int(round(T / lr)), record_every=int(round(0.4 / lr)))
-    t = np.linspace(0, T, 241)
-    theory = np.stack([task.loss(so.blocks(so.qq_exact(t, *inits[k], task.svd, lam), 5)["W2W1"])
-                       for k, lam in enumerate(lams)])
-    at_records = np.stack([task.loss(so.blocks(so.qq_exact(hist.time, *inits[k], task.svd, lam), 5)["W2W1"])
-                           for k, lam in enumerate(lams)])
-    final = [(hist.records["W1"][-1, k], hist.records["W2"][-1, k]) for k in range(len(lams))]
-    ntk_move = [float(kn.kernel_distance(kn.ntk(*inits[k], task.X), kn.ntk(*final[k], task.X))) for k in range(len(lams))]
-    grams_in = [float(np.linalg.norm(W1.T @ W1)) for W1, _ in final]
-    excess = theory - task.loss_constant
-    half = [float(t[np.argmax(e <= 0.5 * e[0])]) for e in excess]
-    gap = float(np.max(np.abs(theory[1] - theory[-1])) / theory[1][0])
-    gd_dev = float(np.max(np.abs(hist.loss.T - at_records) / at_records[:, :1]))
-    return dict(half=half, ntk_move=ntk_move, grams_in=grams_in, gap=gap, gd_dev=gd_dev, t=t, theory=theory,
-                hist=hist)
-
-
-def scale_lambda_maps(scales, lams, seed_task=3, seed_init=5):
-    """App A.4 on the closed form: per architecture, S(NTK(0), NTK(oo)) over (absolute scale, lambda),
-    the spread of the initial loss across lambda at each scale and |final loss - c|.
-
-    Init seed 5 keeps B invertible on the whole grid (seeds 4, 7, 9, 11 give the square net at
-    lambda = 0 a det -1 relative rotation, a reversed mode: B singular, LR-D.2)."""
-    maps, init_spread, final_err = {}, 0.0, 0.0
-    for name, (ni, no) in ARCHS.items():
-        task = random_task(ni, no, 8, np.random.default_rng(seed_task))
-        S = np.zeros((len(scales), len(lams)))
-        for a, scale in enumerate(scales):
-            _, inits = same_function_inits(ni, no, lams, scale, seed=seed_init)
-            losses0 = [task.loss(w[1] @ w[0]) for w in inits]
-            init_spread = max(init_spread, (max(losses0) - min(losses0)) / losses0[0])
-            for b, (lam, (W1, W2)) in enumerate(zip(lams, inits)):
-                spc = so.spectrum(task.svd, lam)
-                slow = np.min(spc.s_lam - spc.lam_perp)
-                bl = so.blocks(so.qq_stable([40 / slow], W1, W2, task.svd, lam)[0], ni)
-                final_err = max(final_err, abs(task.loss(bl["W2W1"]) - task.loss_constant))
-                S[a, b] = kn.kernel_distance(kn.ntk(W1, W2, task.X), kn.ntk_from_grams(bl["W1tW1"], bl["W2W2t"], task.X))
-        maps[name] = S
-    return maps, float(init_spread), float(final_err)
 
 
 # ---------------------------------------------------------------- representations and NTK (Sec 5, App C)
@@ -198,53 +159,6 @@ def kernel_movement(gram_in, gram_out, ni, no, lams, t_end=None, seed=5):
             gi, go = b["W1tW1"], b["W2W2t"]
         out.append(float(kn.kernel_distance(kn.ntk(W1, W2, task.X), kn.ntk_from_grams(gi, go, task.X))))
     return task, np.array(out)
-
-
-def gd_kernel_movement(ni, no, lams, t_end, lr, seed=5):
-    """Batched GD of the ``kernel_movement`` nets to t/tau = t_end: S(NTK(0), NTK(t_end)) per lambda."""
-    task = random_task(ni, no, 8, np.random.default_rng(seed))
-    inits = [lambda_balanced_init(lam, ni, min(ni, no), no, np.random.default_rng(seed + 1), scale=0.2) for lam in lams]
-    steps = int(round(t_end / lr))
-    hist = train_linear(np.stack([w[0] for w in inits]), np.stack([w[1] for w in inits]), task.X, task.Y,
-                        lr=lr, steps=steps, record_every=steps)
-    return np.array([kn.kernel_distance(kn.ntk(*inits[k], task.X),
-                                        kn.ntk(hist.records["W1"][-1, k], hist.records["W2"][-1, k], task.X))
-                     for k in range(len(lams))])
-
-
-def delay_times(lams, ni=2, no=6, tol=1e-2, seed=5):
-    """t/tau at which ||W2W1 - Syx|| / ||Syx|| first drops below ``tol`` (stable closed form), per lambda."""
-    task = random_task(ni, no, 8, np.random.default_rng(seed))
-    out = []
-    for lam in lams:
-        W1, W2 = lambda_balanced_init(lam, ni, min(ni, no), no, np.random.default_rng(seed + 1), scale=0.2)
-        t = np.linspace(0, 400, 4001)
-        fn = so.blocks(so.qq_stable(t, W1, W2, task.svd, lam), ni)["W2W1"]
-        res = np.linalg.norm(fn - task.syx, axis=(1, 2)) / np.linalg.norm(task.syx)
-        out.append(float(t[np.argmax(res < tol)]))
-    return out
-
-
-def kernel_distance_over_time(lams, T, lr, every, fine, seed=5):
-    """Fig. 5C: per architecture and lambda, S(NTK(0), NTK(t)) from the stable closed form on ``fine``
-    and from batched GD every ``every`` steps; returns (curves, gd curves, gd times, max |GD - theory|)."""
-    curves, gd, dev, t_gd = {}, {}, 0.0, None
-    for name, (ni, no) in ARCHS.items():
-        task = random_task(ni, no, 8, np.random.default_rng(seed))
-        inits = [lambda_balanced_init(lam, ni, min(ni, no), no, np.random.default_rng(seed + 1), scale=0.2) for lam in lams]
-        hist = train_linear(np.stack([w[0] for w in inits]), np.stack([w[1] for w in inits]), task.X, task.Y,
-                            lr=lr, steps=int(round(T / lr)), record_every=every)
-        t_gd = hist.time
-        for k, (lam, (W1, W2)) in enumerate(zip(lams, inits)):
-            K0 = kn.ntk(W1, W2, task.X)
-
-            def theory(t):
-                b = so.blocks(so.qq_stable(t, W1, W2, task.svd, lam), ni)
-                return kn.kernel_distance(K0, kn.ntk_from_grams(b["W1tW1"], b["W2W2t"], task.X))
-            gd[name, lam] = kn.kernel_distance(K0, kn.ntk(hist.records["W1"][:, k], hist.records["W2"][:, k], task.X))
-            dev = max(dev, float(np.max(np.abs(gd[name, lam] - theory(t_gd)))))
-            curves[name, lam] = theory(fine)
-    return curves, gd, t_gd, dev
 
 
 def train_hierarchy(lams, steps: int, lr: float = 5e-3, seed: int = 2, scale: float = 0.03):
@@ -367,16 +281,12 @@ def reversal_gd(lams, lr, T, every):
     return hist.time, modes
 
 
-def transfer(lam, task, item=0, y_new=1.0):
-    """Converged W1 (Thm C.3 via Thm 5.2) and the predicted new feature on every item (Eqs. 186-187)."""
-    W1, _ = weights_from_product(task.syx, lam)
-    G = W1.T @ W1
-    Xi = task.X[:, item]
-    return W1, y_new * (Xi @ G @ task.X) / (Xi @ G @ Xi)
-
-
-def transfer_gd(W1, task, item=0, y_new=1.0, steps=200):
-    """GD on a new output row w only (from w = 0, W1 frozen), trained on ``item``: w W1 X on every item."""
+def new_feature_row(W1, task, item: int = 0, y_new: float = 1.0, steps: int = 200) -> np.ndarray:
+    """LR-D.3: a new output row w trained by GD from w = 0 on ``item`` alone (W1 frozen, lr
+    0.5/|h|^2), read out on every item: w W1 X."""
+    W1 = finite_array(W1, "W1", ndim=2)
+    if not 0 <= item < task.n_samples:
+        raise ValueError(f"item={item!r} must index one of the {task.n_samples} items")
     h0 = W1 @ task.X[:, item]
     w = np.zeros(W1.shape[0])
     lr = 0.5 / (h0 @ h0)
@@ -393,43 +303,3 @@ def fine_tuning_tasks(base):
     return {"T1 feature added": Task(base.X, t1),
             "T2 reversal": Task(base.X, (U * s) @ np.diag([-1.0] + [1.0] * 7) @ V.T @ base.X),
             "T3 singular values x2": Task(base.X, 2 * base.Y)}
-
-
-def fine_tuning_losses(base, tasks, lam_news, budget):
-    """Excess loss after fine-tuning for t/tau = ``budget`` (exact solution) from the pretrained
-    hierarchy net re-balanced to each lambda_new: {task: array over lam_news}."""
-    out = {}
-    for name, task in tasks.items():
-        row = []
-        for ln in lam_news:
-            W1, W2 = weights_from_product(base.syx, ln)
-            fn = so.blocks(so.qq_exact([budget], W1, W2, task.svd, ln), 8)["W2W1"][-1]
-            row.append(task.loss(fn) - task.loss_constant)
-        out[name] = np.array(row)
-    return out
-
-
-def rebalance_identity(base, task, lam_init, t, pretrain="flow", seed=3):
-    """Not re-balanced vs re-balanced to lambda_init (another R): max rel diff of the fine-tuning
-    QQ^T flows.  ``pretrain`` "flow" (gradient flow to t/tau = 40) or "gd" (lr 5e-3, 3000 steps)."""
-    rng = np.random.default_rng(seed)
-    W1p, W2p = invertible_b_init(base, lam_init, seed=4, scale=0.05)
-    if pretrain == "flow":
-        a, b, _ = integrate(base, W1p, W2p, np.array([0.0, 40.0]))
-        W1n, W2n = a[-1], b[-1]
-    else:
-        hist = train_linear(W1p[None], W2p[None], base.X, base.Y, lr=5e-3, steps=3000, record_every=3000)
-        W1n, W2n = hist.records["W1"][-1, 0], hist.records["W2"][-1, 0]
-    W1r, W2r = weights_from_product(W2n @ W1n, lam_init, R=random_orthogonal(8, rng))
-    a1, a2, _ = integrate(task, W1n, W2n, t)
-    b1, b2, _ = integrate(task, W1r, W2r, t)
-    return rel_err(so.qq_from_weights(a1, a2), so.qq_from_weights(b1, b2))
-
-
-def fine_tuning_gd(base, task, lam_news, lr, steps, every):
-    """Batched GD fine-tuning from the re-balanced nets: (times, excess loss (T, K), exact excess at the same times)."""
-    W1s, W2s = zip(*[weights_from_product(base.syx, ln) for ln in lam_news])
-    sim = train_linear(np.stack(W1s), np.stack(W2s), base.X, task.Y, lr=lr, steps=steps, record_every=every)
-    th = np.stack([task.loss(so.blocks(so.qq_exact(sim.time, W1s[k], W2s[k], task.svd, ln), 8)["W2W1"])
-                   for k, ln in enumerate(lam_news)], axis=1) - task.loss_constant
-    return sim.time, sim.loss - task.loss_constant, th, (W1s, W2s)

@@ -103,8 +103,9 @@ def test_long_time_check_rejects_a_plain_form_that_does_not_break_down():
 def test_transition_function_checks_reject_perturbations():
     pr = REGISTRY["LR-Thm5.1"].printed
     points = [(lam, 1.3, 0.2, 0.7, 2.0) for lam in (-3.0, 0.5, 4.0)]
-    assert ch.gamma_residual(pr.trajectory, points) < 1e-40
-    assert ch.gamma_residual(pr.trajectory.subs(sy.lam ** 2 / 2, sy.lam ** 2), points) > 1e-3    # changed constant
+    assert ch.gamma_residual(pr.trajectory, pr.mode_rhs, points) < 1e-40
+    assert ch.gamma_residual(pr.trajectory.subs(sy.lam ** 2 / 2, sy.lam ** 2), pr.mode_rhs, points) > 1e-3   # constant
+    assert ch.gamma_residual(pr.trajectory, 2 * pr.mode_rhs, points) > 1e-3                                # doubled rate
     t = np.linspace(0, 3, 7)
     args = (4, 3, [2.0, 1.1, 0.35], [0.05, 0.4, 1.0], 1.5, t)
     assert cmp.aligned_mode_error(pr.trajectory, *args)[0] < 1e-9

@@ -62,19 +62,21 @@ def mode_eigen_residual(F_mode, P_mode, Gamma_mode) -> float:
     return worst
 
 
-def gamma_residual(trajectory, points) -> float:
-    """max |tau s' - (lam^2 + 4 s^2)^{1/2}(s~ - s)| / (1 + |s~|) of ``trajectory`` at 50 digits,
-    at ``points`` = iterable of (lam, s~, s0, t, tau); plus |s(0) - s0|."""
+def gamma_residual(trajectory, rhs, points) -> float:
+    """max |ds/dt - rhs(s)| tau / (1 + |s~|) of ``trajectory`` at 50 digits, ``rhs`` the mode ODE's right-hand
+    side (sympy in the network singular value ``sn``), at ``points`` = iterable of (lam, s~, s0, t, tau);
+    plus |s(0) - s0|."""
     ds = sp.diff(trajectory, sy.t)
     args = (sy.lam, sy.s, sy.s0, sy.t, sy.tau)
     f = sp.lambdify(args, trajectory, modules="mpmath")
     g = sp.lambdify(args, ds, modules="mpmath")
+    h = sp.lambdify(args + (sy.sn,), rhs, modules="mpmath")
     worst = 0.0
     with mpmath.workdps(50):
         for p in points:
             lam, s, s0, t, tau = (mpmath.mpf(float(v)) for v in p)
             val, der = f(lam, s, s0, t, tau), g(lam, s, s0, t, tau)
-            res = tau * der - mpmath.sqrt(lam ** 2 + 4 * val ** 2) * (s - val)
+            res = tau * (der - h(lam, s, s0, t, tau, val))
             res0 = f(lam, s, s0, mpmath.mpf(0), tau) - s0
             worst = max(worst, float(abs(res) / (1 + s)), float(abs(res0)))
     return worst

@@ -15,7 +15,8 @@ from numerics.metrics import rel_err
 from theory.lazy_rich import applications as ap
 from theory.lazy_rich import symbols as sy
 from theory.registry import REGISTRY
-from verify.measurement import Setup, paper, reading
+from verify.lazy_rich import evidence, figures
+from verify.measurement import paper, reading
 
 
 @pytest.mark.claim("LR-D.1")
@@ -100,100 +101,12 @@ def test_reversal_learning_needs_nonzero_lambda(claim, report_figure):
 
 
 @pytest.mark.claim("LR-D.3")
-def test_transfer_of_a_new_feature_improves_with_lambda(claim, report_figure):
-    task = hierarchy_task()
-    truth = np.array([1.0, 1.0, 0, 0, 0, 0, 0, 0])     # "eats worms": the two fish (suite's choice, see notes)
-    lams = np.linspace(-10, 10, 21)
-    gen, gd_err, preds, gd_preds = [], 0.0, {}, {}
-    for lam in lams:
-        W1, f = xp.transfer(lam, task)
-        preds[lam], gd_preds[lam] = f, xp.transfer_gd(W1, task)
-        gen.append(np.mean((f[1:] - truth[1:]) ** 2))
-        gd_err = max(gd_err, float(np.max(np.abs(gd_preds[lam] - f))))
-    gen = np.array(gen)
-    ratio = sp.lambdify((sy.lam, ap.sa, ap.sb), sp.diff(REGISTRY["LR-D.3"].printed, sy.lam), "numpy")
-    grid = np.linspace(-30, 30, 121)
-    fig, axes = plt.subplots(1, 2, figsize=(8, 3.5))
-    for lam, col in ((-10.0, "C0"), (0.0, "C1"), (10.0, "C2")):
-        axes[0].plot(range(8), preds[lam], "-", color=col, label=f"lambda={lam:g} theory")
-        axes[0].plot(range(8), gd_preds[lam], "o", ms=4, color=col, label=f"lambda={lam:g} GD")
-    axes[0].set_xticks(range(8))
-    axes[0].set_xticklabels(ITEMS, fontsize=6, rotation=45)
-    axes[0].set_ylabel("predicted new feature")
-    axes[0].legend(fontsize=6)
-    axes[1].plot(lams, gen, "-", label="theory")
-    axes[1].set_xlabel("lambda")
-    axes[1].set_ylabel("generalisation loss (untrained items)")
-    axes[1].legend(fontsize=6)
-    fig.tight_layout()
-    report_figure(fig, "Transfer of a new feature learned on fish1 (hierarchy, converged nets): predicted feature per item "
-                       "(left) and the generalisation loss on the 7 untrained items vs lambda (right), ground truth 1 on "
-                       "the fish, 0 elsewhere. Only W1^T W1 matters; GD on the new row reproduces the formula.")
-    setup = Setup(scale="ci",
-                  ran={"task": "8-item hierarchy", "lambdas": (-10.0, 10.0, 21), "trained item": "fish1",
-                       "new-feature truth": "1 on the fish, 0 elsewhere (suite's choice)", "network": "converged (Thm C.3)",
-                       "dtype": "float64"},
-                  paper={"task": "8-item hierarchy", "trained item": "fish1", "network": "converged (Thm C.3)"},
-                  paper_source="paper L112-115, App D.3 L661-668 (lambda grid and ground truth not given)")
-    claim.reproduced(
-        claim.measure("steps of the generalisation loss on untrained items over 21 lambdas in [-10, 10]", np.diff(gen), "<", 0,
-                      source=paper("L115", "the generalization loss on untrained items with the new feature decreases as "
-                                           "a function of increasing")),
-        claim.measure("d/dlambda of the mode-weight ratio (mu_a - lam/2)/(mu_b - lam/2), s~ = (1, 0.5), (0.7, 0.5), "
-                      "lambda in [-30, 30]", np.concatenate([ratio(grid, 1.0, 0.5), ratio(grid, 0.7, 0.5)]), ">", 0,
-                      source=paper("L115", "as increases, networks more effectively transfer the hierarchical structure")),
-        claim.measure("lambda = -10: max |feature| on untrained items (maps only to the trained item)",
-                      float(np.max(np.abs(preds[-10.0][1:]))), "<", 0.05,
-                      source=reading("weights O(s~^2/lambda^2) ~ 1% on untrained items")),
-        claim.measure("GD on the new row (200 steps) vs Eqs. 186-187, max |diff|", gd_err, "<", 1e-10,
-                      source=reading("least squares converging geometrically, factor 2^-200")),
-        setup=setup)
+def test_transfer_of_a_new_feature_improves_with_lambda(claim, report_figure, transfer):
+    claim.reproduced(*evidence.transfer(transfer, REGISTRY["LR-D.3"].printed), setup=evidence.transfer_setup(transfer))
+    report_figure(*figures.transfer(transfer, evidence.TRUTHS))
 
 
 @pytest.mark.claim("LR-D.4")
-def test_fine_tuning_after_rebalancing(claim, report_figure):
-    base = hierarchy_task()
-    tasks = xp.fine_tuning_tasks(base)
-    lam_news = (-10.0, -1.0, 0.0, 1.0, 10.0)
-    losses = xp.fine_tuning_losses(base, tasks, lam_news, budget=2.0)
-    t = np.linspace(0, 3, 7)
-    same = xp.rebalance_identity(base, tasks["T1 feature added"], 0.5, t, pretrain="flow")
-    same_gd = xp.rebalance_identity(base, tasks["T1 feature added"], 0.5, t, pretrain="gd")
-    name = "T3 singular values x2"
-    t_gd, gd, th, (W1s, W2s) = xp.fine_tuning_gd(base, tasks[name], lam_news, lr=2e-3, steps=2000, every=200)
-    gd_dev = float(np.max(np.abs(gd - th) / np.maximum(th, 1e-3)))
-    fig, ax = plt.subplots(figsize=(6.5, 3.8))
-    tt = np.linspace(0, 4, 81)
-    for k, ln in enumerate(lam_news):
-        curve = tasks[name].loss(so.blocks(so.qq_exact(tt, W1s[k], W2s[k], tasks[name].svd, ln), 8)["W2W1"])
-        ax.semilogy(tt, curve - tasks[name].loss_constant + 1e-16, color=f"C{k}", label=f"lambda_new={ln:g}")
-        ax.semilogy(t_gd, gd[:, k] + 1e-16, "o", ms=3, color=f"C{k}")
-    ax.set_xlabel("t / tau of fine-tuning")
-    ax.set_ylabel("excess loss")
-    ax.legend(fontsize=6)
-    report_figure(fig, "Fine-tuning the pretrained hierarchy net on T3 (singular values x2) after re-balancing to lambda_new: "
-                       "exact solution (lines) and batched GD, lr 2e-3 (markers). Larger |lambda_new| converges faster; "
-                       "+-lambda_new coincide here.")
-    grid = np.stack(list(losses.values()))                 # (task, lambda_new)
-    setup = Setup(scale="ci",
-                  ran={"task": "8-item hierarchy", "fine-tuning tasks": "feature added, reversal, singular values x2",
-                       "re-balancing": "Thm 5.2 maps (function kept)", "lambda_new": lam_news, "budget t/tau": 2.0,
-                       "lambda_init": 0.5, "dtype": "float64"},
-                  paper={"task": "8-item hierarchy", "fine-tuning tasks": "feature added, reversal, singular values x2",
-                         "re-balancing": "Thm 5.2 maps (function kept)"},
-                  paper_source="paper L116, App D.4 L669-676 (lambda values and budgets masked; catalogue Sec 10)")
-    better = paper("L673", "fine-tuning performance improves as networks are re-balanced to larger values of and, "
-                           "conversely, decreases as approaches 0")
-    claim.reproduced(
-        claim.measure("excess loss after t/tau = 2 at lambda_new = 1 over lambda_new = 0, per task", grid[:, 3] / grid[:, 2],
-                      "<", 1, source=better),
-        claim.measure("excess loss at lambda_new = 10 over lambda_new = 1, per task", grid[:, 4] / grid[:, 3], "<", 1,
-                      source=better),
-        claim.measure("not re-balanced vs re-balanced to lambda_init = 0.5 (another R), flow pre-training: QQ^T trajectories, "
-                      "max rel diff", same, "<=", 1e-9,
-                      source=paper("L673", "they perform similarly on the new tasks to networks that are re-balanced to")),
-        claim.measure("same after GD pre-training (lr 5e-3): max rel diff", same_gd, "<=", 1e-2,
-                      source=reading("GD moves the balance by O(lr^2) per step: O(lr) overall")),
-        claim.measure("GD (lr 2e-3) vs the exact solution on T3, max relative excess-loss error (floor 1e-3)", gd_dev, "<", 0.05,
-                      source=reading("O(lr) at lr 2e-3")),
-        setup=setup)
+def test_fine_tuning_after_rebalancing(claim, report_figure, fine_tuning):
+    claim.reproduced(*evidence.fine_tuning(fine_tuning), setup=evidence.fine_tuning_setup(fine_tuning))
+    report_figure(*figures.fine_tuning(fine_tuning))

@@ -9,11 +9,12 @@ import sympy as sp
 from numerics.lazy_rich import comparisons as cmp
 from numerics.lazy_rich import experiments as xp
 from numerics.lazy_rich import solution as so
-from numerics.lazy_rich.init import balance, lambda_balanced_init
+from numerics.lazy_rich.init import balance, lambda_balanced_init, layer_singular_values
 from numerics.lazy_rich.tasks import hierarchy_task, random_task
 from numerics.metrics import rel_err
 from theory.lazy_rich import setting as su
 from theory.registry import REGISTRY
+from verify.lazy_rich import evidence
 from verify.measurement import paper, reading
 from verify.properties import search
 from verify.strategies import BalancedProblem, balanced_problems
@@ -33,7 +34,11 @@ def test_algorithm1_builds_lambda_balanced_weights_for_any_shape(claim):
     task = random_task(3, 5, 9, np.random.default_rng(0))
     W1, W2 = lambda_balanced_init(-1.7, 3, 3, 5, np.random.default_rng(1), syx=task.syx)
     given = max(rel_err(W2 @ W1, task.syx), np.max(np.abs(balance(W1, W2) + 1.7 * np.eye(3))))
+    printed = REGISTRY["LR-Alg1"].printed
     claim.holds(
+        claim.measure("Alg. 1's layer singular values vs the printed S1, S2, lambda in [-10, 10], s in [1e-3, 10], max rel "
+                      "err", evidence.layer_values_error(printed.S1, printed.S2, layer_singular_values), "<=", 1e-12,
+                      source=ROUNDOFF),
         claim.measure("worst relative max(|balance - lambda I|, |W2W1 - target|), Ni, No <= 6, lambda in [-10, 10], "
                       "scale in [1e-3, 10]", result, source=ROUNDOFF),
         claim.measure("from a given Syx, (3,3,5), lambda -1.7: max(rel |W2W1 - Syx|, |balance + 1.7 I|)", given,
@@ -42,17 +47,14 @@ def test_algorithm1_builds_lambda_balanced_weights_for_any_shape(claim):
 
 @pytest.mark.claim("LR-A2", "LR-DefA.1")
 def test_balance_definition_matches_the_printed_form(claim):
-    eq = REGISTRY["LR-DefA.1"].printed
     errs = []
     for ni, no, lam in [(2, 5, 1.3), (5, 2, -0.4), (3, 3, 0.0)]:
         nh = min(ni, no)
         W1, W2 = lambda_balanced_init(lam, ni, nh, no, np.random.default_rng(ni), scale=0.7)
-        vals = {su.W1: sp.ImmutableMatrix(W1), su.W2: sp.ImmutableMatrix(W2), su.Ni: ni, su.Nh: nh, su.No: no, su.lam: lam}
-        lhs = np.array(sp.Matrix(eq.lhs.subs(vals).doit()).evalf(), dtype=float)
-        rhs = np.array(sp.Matrix(eq.rhs.subs(vals).as_explicit()).evalf(), dtype=float)
-        errs.append(np.max(np.abs(lhs - rhs)))
-    claim.defined(claim.measure("printed W2^TW2 - W1W1^T - lambda I on Alg. 1 inits, max entry", max(errs), "<=", 1e-12,
-                                source=ROUNDOFF),
+        vals = {su.W1: W1, su.W2: W2, su.Ni: ni, su.Nh: nh, su.No: no, su.lam: lam}
+        errs += [evidence.equation_residual(REGISTRY[cid].printed, vals) for cid in ("LR-A2", "LR-DefA.1")]
+    claim.defined(claim.measure("printed W2^TW2 - W1W1^T = lambda I (A2 and Def A.1) on Alg. 1 inits, max entry",
+                                max(errs), "<=", 1e-12, source=ROUNDOFF),
                   note="(2,2,5) lambda 1.3, (5,2,2) lambda -0.4, (3,3,3) lambda 0")
 
 
@@ -70,7 +72,14 @@ def test_lambda_balance_feasibility_needs_the_hidden_width(claim):
     proj = np.max(np.abs(balance(W1, W2) - 1.2 * (np.eye(4) - pad @ pad.T)))
     W1t, W2t, _ = xp.integrate(task, W1, W2, np.linspace(0, 5, 6))
     dead = max(np.max(np.abs(pad.T @ W1t)), np.max(np.abs(W2t @ pad)))
+    a3 = REGISTRY["LR-A3"].printed
     claim.defined(
+        claim.measure("printed Nh = min(Ni, No) at the padded (3,4,3) net (outside A3): |Nh - min(Ni, No)|",
+                      evidence.equation_residual(a3, {su.Ni: 3, su.Nh: 4, su.No: 3}), "==", 1,
+                      source=reading("the padded net is the case A3 excludes")),
+        claim.measure("printed Nh = min(Ni, No) at Alg. 1's (5,3,3) and (2,2,6): |Nh - min(Ni, No)|",
+                      max(evidence.equation_residual(a3, {su.Ni: a, su.Nh: b, su.No: c}) for a, b, c in ((5, 3, 3), (2, 2, 6))),
+                      "==", 0, source=reading("Alg. 1 builds nets inside A3")),
         claim.measure("Nh = 5 > Ni = 3: min eigenvalue of the balance on null(W1^T), 200 Gaussian draws (so lambda I "
                       "needs lambda >= 0)", float(worst), ">=", -1e-10,
                       source=reading("eigenvalue round-off of a 2 x 2 projection")),
@@ -82,7 +91,8 @@ def test_lambda_balance_feasibility_needs_the_hidden_width(claim):
 @pytest.mark.claim("LR-A4")
 def test_zero_balanced_is_lambda_zero(claim):
     W1, W2 = lambda_balanced_init(0.0, 4, 3, 3, np.random.default_rng(7), scale=0.8)
-    claim.defined(claim.measure("Alg. 1 at lambda = 0: max |W2^TW2 - W1W1^T|", float(np.max(np.abs(W2.T @ W2 - W1 @ W1.T))),
+    residual = evidence.equation_residual(REGISTRY["LR-A4"].printed, {su.W1: W1, su.W2: W2, su.Ni: 4, su.Nh: 3, su.No: 3})
+    claim.defined(claim.measure("printed W2^TW2 = W1W1^T on Alg. 1 at lambda = 0: max |lhs - rhs|", residual,
                                 "<=", 1e-13, source=ROUNDOFF))
 
 

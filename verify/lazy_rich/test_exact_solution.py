@@ -20,10 +20,12 @@ from numerics.lazy_rich import solution as so
 from numerics.lazy_rich.init import lambda_balanced_init
 from numerics.lazy_rich.tasks import Task, hierarchy_task
 from numerics.metrics import rel_err
+from numerics.closed_forms import compiled
 from theory.lazy_rich.symbols import lam as LAM
+from theory.lazy_rich.symbols import s as s_sym
 from theory.registry import REGISTRY
 from verify.lazy_rich import checks as ch
-from verify.lazy_rich.sizes import SIZES
+from numerics.lazy_rich import configs
 from verify.measurement import exact, paper, reading
 from verify.properties import search
 from verify.strategies import BalancedProblem, balanced_problems
@@ -96,6 +98,9 @@ def test_eigendecomposition_of_F(claim):
     drawn = search(lambda p: cmp.eigen_error(so.spectrum, xp.problem_from_numbers(**asdict(p))[0], p.lam), ("<=", 1e-12),
                    p=balanced_problems())
     pr = REGISTRY["LR-Lem4.2"].printed
+    s_lam = compiled((LAM, s_sym), pr.S_lam)
+    s_lam_err = max(rel_err(so.spectrum(task.svd, lam).s_lam, s_lam(lam, task.svd.s))
+                    for task, lam in ((xp.problem(ni, no, lam, seed=ni * 7 + no)[0], lam) for ni, no, lam in CONFIGS))
     limits = [sp.limit(pr.H, LAM, 0), sp.limit(pr.H, LAM, sp.oo) - 1, sp.limit(pr.H, LAM, -sp.oo) + 1,
               sp.simplify(sp.limit(pr.G, LAM, sp.oo) - 1 / sp.sqrt(2))]
     claim.holds(
@@ -105,6 +110,8 @@ def test_eigendecomposition_of_F(claim):
                       "[-10, 10]", drawn, source=reading("round-off of a <= 12 x 12 matrix")),
         claim.measure("per-mode block: max |P^T P - I|, |F P - P Gamma| (sympy, else 60 digits)",
                       ch.mode_eigen_residual(pr.F, pr.P, pr.Gamma), "<=", 1e-45, source=reading("60-digit evaluation")),
+        claim.measure("printed S~_lam = (S~^2 + lambda^2/4)^(1/2) vs the eigenvalues of F in numerics, 25 tasks, max rel "
+                      "err", s_lam_err, "<=", 1e-14, source=reading("round-off of a square root")),
         claim.measure("limits H -> 0 (lambda -> 0), +-1 (lambda -> +-oo), G -> 1/sqrt2: nonzero differences",
                       sum(1 for v in limits if v != 0), "==", 0, source=exact("sympy limit")))
 
@@ -116,7 +123,16 @@ def test_initialisation_variables_project_Q0_on_the_eigenbasis(claim):
     drawn = search(lambda p: cmp.init_variable_error(so.init_variables, *xp.problem_from_numbers(**asdict(p)), p.lam),
                    ("<=", 1e-13), p=balanced_problems())
     same = reading("the same products of orthonormal matrices in another order")
-    claim.holds(claim.measure("Q0^T P vs [B/sqrt2, -C/sqrt2, D], 25 nets (5 shapes x 5 lambdas), max rel err", max(errs),
+    pr = REGISTRY["LR-Eq10-12"].printed
+    printed = []
+    for ni, no, lam in [(2, 4, 1.3), (5, 3, -0.7)]:
+        task, W1, W2 = xp.problem(ni, no, lam, seed=33 + ni)
+        numeric = so.init_variables(W1, W2, so.spectrum(task.svd, lam))
+        printed += [rel_err(cmp.printed_theorem_value(getattr(pr, name), 0.0, W1, W2, task.svd, lam), value)
+                    for name, value in zip("BCD", numeric)]
+    claim.holds(
+        claim.measure("printed B, C, D by substitution vs numerics, (2,2,4) lambda 1.3 and (5,3,3) lambda -0.7, max rel "
+                      "err", max(printed), "<=", 1e-12, source=same),claim.measure("Q0^T P vs [B/sqrt2, -C/sqrt2, D], 25 nets (5 shapes x 5 lambdas), max rel err", max(errs),
                               "<=", 1e-13, source=same),
                 claim.measure("same, worst over drawn nets and tasks (Ni, No <= 6, lambda in [-10, 10], scale in "
                               "[1e-3, 10])", drawn, source=same))
@@ -162,17 +178,17 @@ def test_printed_matrix_form_equals_the_vectorised_solution(claim):
 
 
 @pytest.mark.claim("LR-Thm4.3")
-@pytest.mark.parametrize("size", SIZES)
-def test_exact_solution_matches_batched_gradient_descent(claim, size):
+def test_exact_solution_matches_batched_gradient_descent(claim, scale):
     """Many seeds and lambdas as one torch program; GD deviates from the flow by O(lr)."""
-    members = [(lam, seed) for lam in (-2.0, -0.5, 0.0, 0.5, 2.0) for seed in range(size["gd_seeds"])]
-    lrs = (4e-3, 2e-3, 1e-3)
+    config = configs.GRADIENT_DESCENT[scale]
+    members = [(lam, seed) for lam in config.lams for seed in config.seeds]
+    lrs = config.lrs
     devs = cmp.gd_deviation_from_theorem(so.qq_exact, members, lrs)
     slope = float(np.polyfit(np.log(lrs), np.log(devs), 1)[0])
     claim.holds(claim.measure("log-log slope of the max deviation GD vs Thm 4.3 in lr (4e-3, 2e-3, 1e-3)", slope,
                               "within", (0.85, 1.15), source=reading("first-order GD error: slope 1 +- 0.15")),
                 claim.measure("max rel deviation at lr 1e-3", devs[-1], "<", 1e-2, source=reading("O(lr) at lr 1e-3")),
-                note=f"{len(members)} nets (5 lambdas x {size['gd_seeds']} seeds, (5,3,3), P = 10) as one batch, t/tau up to 2")
+                note=f"{len(members)} nets (5 lambdas x {len(config.seeds)} seeds, (5,3,3), P = 10) as one batch, t/tau up to 2")
 
 
 @pytest.mark.claim("LR-ThmB.5")
@@ -192,7 +208,13 @@ def test_stable_form_equals_theorem_and_reaches_far_times(claim):
         limit = np.concatenate([task.svd.V * spc.g * (1 - spc.h), task.svd.U * spc.g * (1 + spc.h)]) * np.sqrt(2)
         finite.append(bool(np.all(np.isfinite(qq))))
         lim_err.append(rel_err(qq[-1], (limit * spc.s_lam) @ limit.T / 2))
+    pr = REGISTRY["LR-ThmB.5"].printed
+    task, W1, W2 = xp.problem(2, 4, 1.3, seed=33)
+    printed = rel_err(cmp.printed_theorem_value(pr.Z * sp.Inverse(pr.A) * pr.Z.T, 0.9, W1, W2, task.svd, 1.3),
+                      so.qq_stable(0.9, W1, W2, task.svd, 1.3)[0])
     claim.holds(
+        claim.measure("printed Z A^-1 Z^T by substitution vs the stable form, (2,2,4), lambda 1.3, t/tau = 0.9, rel err",
+                      printed, "<=", 1e-12, source=reading("the same solution in two forms; round-off of a 6 x 6 solve")),
         claim.measure(f"stable form vs Thm 4.3 on {len(errs)} nets with B invertible, max rel diff", max(errs), "<=", 1e-10,
                       source=reading("plain form's round-off grows with cond(A) ~ e^{2 S_lam t} <= e^{50}")),
         claim.measure("finite at t/tau = 50|lambda| and 1e4 (5 nets, |lambda| up to 20)", all(finite), "==", True,

@@ -16,8 +16,9 @@ from theory.lazy_rich import random_init as ri
 from theory.lazy_rich import symbols as sy
 from theory.registry import REGISTRY
 from verify.lazy_rich import checks as ch
-from verify.lazy_rich.sizes import SIZES
-from verify.measurement import Setup, exact, paper, reading
+from numerics.lazy_rich import configs
+from verify.lazy_rich import evidence, figures
+from verify.measurement import exact, paper, reading
 
 #: |z| <= 4: a 4-standard-error band (false alarm ~6e-5 per comparison under the CLT, seeds fixed)
 Z_BAND = reading("4 standard errors of the Monte Carlo mean")
@@ -30,28 +31,30 @@ def _eval(expr, ni, nh, no, **extra):
 
 
 @pytest.mark.claim("LR-ThmA.3")
-@pytest.mark.parametrize("size", SIZES)
-def test_balance_statistics_of_gaussian_layers(claim, size):
-    printed, corrected = REGISTRY["LR-ThmA.3"].printed, REGISTRY["LR-ThmA.3"].corrected
-    draws = size["moment_draws"]
-    mo = cmp.balance_moments(printed.mean, printed.var_prefactor, (40, 120, 250), 1 / 40, 1 / 120, draws, seed=0)
+def test_balance_statistics_of_gaussian_layers(claim, scale):
+    config = configs.MOMENTS[scale]
     sd, _ = xp.balance_spread()
     # the pooled variance ratio has relative s.e. ~ sqrt(2/(draws - 1))/sqrt(#entries) < 1%; 5% is >= 5 s.e.
     five = reading("pooled variance ratio: 5% is >= 5 standard errors")
-    common = [claim.measure("z of the mean diagonal vs (No s2^2 - Ni s1^2)", mo["z_mean"], "within", (-4, 4), source=Z_BAND),
-              claim.measure("off-diagonal Var / (No s2^4 + Ni s1^4)", mo["off_ratio"], "within", (0.95, 1.05), source=five),
-              claim.measure("entrywise off-diagonal s.d. at widths x4 over x1 at fixed ratios (k^-1/2 = 0.5: converges "
-                            "in probability entrywise)", sd[-1] / sd[0], "within", (0.45, 0.55),
-                            source=reading("two draws per width: 10% of 0.5"))]
-    diagonal = "diagonal Var / prefactor vs M's {} diagonal {}"
+
+    def side(form, name, source):
+        mo = cmp.balance_moments(form.mean, form.var_prefactor, (40, 120, 250), 1 / 40, 1 / 120, config.draws,
+                                 seed=config.seeds[0])
+        return [claim.measure("z of the mean diagonal vs (No s2^2 - Ni s1^2)", mo["z_mean"], "within", (-4, 4),
+                              source=Z_BAND),
+                claim.measure("off-diagonal Var / (No s2^4 + Ni s1^4)", mo["off_ratio"], "within", (0.95, 1.05),
+                              source=five),
+                claim.measure("entrywise off-diagonal s.d. at widths x4 over x1 at fixed ratios (k^-1/2 = 0.5: "
+                              "converges in probability entrywise)", sd[-1] / sd[0], "within", (0.45, 0.55),
+                              source=reading("two draws per width: 10% of 0.5")),
+                claim.measure(f"diagonal Var / prefactor vs M's {name} diagonal {form.m_diagonal}", mo["diag_ratio"],
+                              "within", (0.95 * form.m_diagonal, 1.05 * form.m_diagonal), source=source)]
     claim.erratum(
-        printed=common + [claim.measure(diagonal.format("printed", printed.m_diagonal), mo["diag_ratio"], "within",
-                                        (0.95 * printed.m_diagonal, 1.05 * printed.m_diagonal),
-                                        source=paper("L242-272 (reconstructed, catalogue)",
-                                                     "M with fours across the diagonal and ones elsewhere"))],
-        corrected=common + [claim.measure(diagonal.format("corrected", corrected.m_diagonal), mo["diag_ratio"], "within",
-                                          (0.95 * corrected.m_diagonal, 1.05 * corrected.m_diagonal), source=five)],
-        note=f"LeCun (40,120,250), {draws} draws, seed 0; widths x1, x2, x4 at fixed ratios for the convergence")
+        printed=side(REGISTRY["LR-ThmA.3"].printed, "printed", paper("L242-272 (reconstructed, catalogue)",
+                                                                     "M with fours across the diagonal and ones elsewhere")),
+        corrected=side(REGISTRY["LR-ThmA.3"].corrected, "corrected", five),
+        note=f"LeCun (40,120,250), {config.draws} draws, seed {config.seeds[0]}; widths x1, x2, x4 at fixed ratios for "
+             "the convergence")
 
 
 @pytest.mark.claim("LR-Tab1")
@@ -119,26 +122,8 @@ def test_table3_special_cases(claim):
 
 
 @pytest.mark.claim("LR-Fig1C")
-def test_lecun_balance_looks_like_a_scaled_identity(claim, report_figure):
-    bal = xp.sample_balance(40, 120, 250, 1 / 40, 1 / 120, 1, seed=7)[0]
-    pred = _eval(REGISTRY["LR-Fig1C"].printed, 40, 120, 250)
-    diag, off = np.diag(bal), bal[np.triu_indices(120, 1)]
-    fig, ax = plt.subplots(figsize=(4.5, 4), layout="tight")   # constrained layout divides by zero here
-    im = ax.imshow(bal, cmap="RdBu_r", vmin=-2.5, vmax=2.5)
-    fig.colorbar(im, ax=ax)
-    ax.set_title(f"LeCun (40,120,250): W2^T W2 - W1 W1^T; E[lambda] = {pred:.3f}", fontsize=8)
-    report_figure(fig, "Balance matrix of one LeCun draw (Fig. 1C, seed 7): diagonal mean close to No/Nh - 1 = 1.083, "
-                       "off-diagonal noise of s.d. ~ sqrt(No/Nh^2 + 1/Ni).")
-    sd = np.sqrt(250 / 120 ** 2 + 1 / 40)
-    se = sd * np.sqrt(2) / np.sqrt(120)            # s.e. of the diagonal mean of one draw
-    setup = Setup(scale="ci", ran={"dims (Ni, Nh, No)": (40, 120, 250), "init": "LeCun", "draws": 1, "dtype": "float64"},
-                  paper={"dims (Ni, Nh, No)": (40, 120, 250), "init": "LeCun", "draws": 1},
-                  paper_source="paper L693 (dimensions), Fig. 1C (one heat map)")
-    claim.reproduced(
-        claim.measure("diagonal mean minus No/Nh - 1, in units of its standard error", (diag.mean() - pred) / se,
-                      "within", (-4, 4), source=paper("L281", "visually similar to a scaled identity matrix")),
-        claim.measure("diagonal mean over the off-diagonal s.d. (the identity stands out of the noise)",
-                      diag.mean() / off.std(), ">", 4, source=reading("a diagonal 4 s.d. above the noise is visible")),
-        claim.measure("off-diagonal s.d. / sqrt(No/Nh^2 + 1/Ni)", off.std() / sd, "within", (0.95, 1.05),
-                      source=reading("7140 entries: 5% is many standard errors")),
-        setup=setup)
+def test_lecun_balance_looks_like_a_scaled_identity(claim, report_figure, scale, lecun_balance):
+    predicted = _eval(REGISTRY["LR-Fig1C"].printed, 40, 120, 250)
+    claim.reproduced(*evidence.fig1c(lecun_balance, predicted), setup=evidence.fig1c_setup(lecun_balance))
+    if scale == "ci":
+        report_figure(*figures.fig1c(lecun_balance, predicted))

@@ -21,8 +21,9 @@ from numerics.metrics import rel_err
 from theory.lazy_rich import symbols as sy
 from theory.registry import REGISTRY
 from verify.lazy_rich import checks as ch
-from verify.lazy_rich.sizes import SIZES
-from verify.measurement import Setup, exact, paper, reading
+from numerics.lazy_rich import configs
+from verify.lazy_rich import evidence, figures
+from verify.measurement import exact, paper, reading
 
 ARCHS = xp.ARCHS
 GRAMS = REGISTRY["LR-ThmC.3"].printed     # per-mode converged Grams (S_lam - lam/2, S_lam + lam/2)
@@ -74,15 +75,18 @@ def test_convergence_to_the_global_minimum_and_converged_grams(claim):
 @pytest.mark.claim("LR-ThmC.4")
 def test_large_layer_gram_tends_to_identity_only_if_it_is_the_narrow_side(claim):
     pr = REGISTRY["LR-ThmC.4"].printed
+    corrected = REGISTRY["LR-ThmC.4"].corrected
     dist = cmp.gram_limit_distances(GRAMS.gram_in, GRAMS.gram_out)
     near = reading("converged Grams differ from lambda x projector by O(s~^2/lambda^2) (<= 2e-3 at lambda = 20)")
-    series = claim.measure("expansions in 1/lambda that differ from the Taylor series of (sqrt(lam^2 + 4s^2) +- lam)/2",
-                           ch.series_mismatches(pr.series_big, pr.series_small), "==", 0, source=exact("sympy series"))
+
+    def series(form):
+        return claim.measure("expansions in 1/lambda that differ from the Taylor series of (sqrt(lam^2 + 4s^2) +- lam)/2",
+                             ch.series_mismatches(form.series_big, form.series_small), "==", 0, source=exact("sympy series"))
     claim.erratum(
-        printed=[series,
+        printed=[series(pr),
                  claim.measure("max over 3 architectures, lambda = 20, 80 of ||W2W2^T/lambda - I|| and ||W1^TW1/|lambda| - I|| "
                                "(at -lambda)", max(max(d[0], d[1]) for d in dist.values()), "<", 1e-2, source=near)],
-        corrected=[series,
+        corrected=[series(corrected),
                    claim.measure("same, against the projectors U~U~^T and V~V~^T", max(max(d[2], d[3]) for d in dist.values()),
                                  "<", 1e-2, source=near),
                    claim.measure("distance to the projector at lambda = 80 over lambda = 20 (O(lambda^-2) decay)",
@@ -93,11 +97,12 @@ def test_large_layer_gram_tends_to_identity_only_if_it_is_the_narrow_side(claim)
 
 
 @pytest.mark.claim("LR-Sec5-Rep-claims")
-@pytest.mark.parametrize("size", SIZES)
-def test_converged_representations_of_the_hierarchy(claim, report_figure, size):
+def test_converged_representations_of_the_hierarchy(claim, report_figure, scale):
     lams = (-10.0, 0.0, 10.0)
-    task, W1s, W2s, W1T, W2T = xp.train_hierarchy(lams, steps=size["rep_steps"])
-    v = cmp.representation_stats(GRAMS.gram_in, GRAMS.gram_out, task, lams, W1s, W2s, W1T, W2T)
+    config = configs.HIERARCHY[scale]
+    task, W1s, W2s, W1T, W2T = xp.train_hierarchy(lams, steps=config.steps, seed=config.seeds[0])
+    own = REGISTRY["LR-Sec5-Rep-claims"].printed
+    v = cmp.representation_stats(own.gram_in, own.gram_out, task, lams, W1s, W2s, W1T, W2T)
     fig, axes = plt.subplots(2, 4, figsize=(8, 4.2))
     titles = [f"lambda={lam:g}" for lam in lams] + ["large Gaussian"]
     for k in range(4):
@@ -106,7 +111,7 @@ def test_converged_representations_of_the_hierarchy(claim, report_figure, size):
             ax.imshow(G, cmap="RdBu_r", vmin=-np.abs(G).max(), vmax=np.abs(G).max())
             ax.set_xticks([]), ax.set_yticks([])
             ax.set_title(("W1^T W1 " if row == 0 else "W2 W2^T ") + titles[k], fontsize=7)
-    report_figure(fig, f"Hierarchy task (8 items, X = sqrt8 I): simulated converged weight Grams (GD, lr 5e-3, {size['rep_steps']} "
+    report_figure(fig, f"Hierarchy task (8 items, X = sqrt8 I): simulated converged weight Grams (GD, lr 5e-3, {config.steps} "
                        "steps) for lambda = -10, 0, 10 and a large unbalanced Gaussian init, against Thm C.3. lambda = 0: both "
                        "hierarchical; lambda = +10: W2W2^T ~ 10 I, W1^TW1 ~ V~S~^2V~^T/10; lambda = -10: the mirror image; "
                        "large Gaussian: unstructured.")
@@ -146,7 +151,8 @@ def test_kernel_distance_properties(claim):
 def test_ntk_formula_and_its_static_limit(claim):
     task, W1, W2 = xp.problem(5, 3, -1.1, seed=13, n_samples=7)
     W1t, W2t, _ = xp.integrate(task, W1, W2, np.linspace(0, 3, 4))
-    err = cmp.ntk_formula_error(GRAMS.gram_in, GRAMS.gram_out, task.X, W1t, W2t, -1.1)
+    own = REGISTRY["LR-ThmC.5"].printed
+    err = cmp.ntk_formula_error(own.gram_in, own.gram_out, task.X, W1t, W2t, -1.1)
     lams = np.array([5.0, 20.0, 80.0])
     slopes = {}
     for name, sign in (("square (4,4,4)", 1), ("square (4,4,4)", -1), ("funnel (6,2,2)", 1), ("inverted funnel (2,2,6)", -1)):
@@ -181,62 +187,10 @@ def test_converged_layer_singular_values(claim):
                       "<=", 1e-9, source=reading("1e-13 relative to lambda")))
 
 
-ARCH_PAPER = {"architectures": "funnel, square, inverted funnel", "task": "random regression",
-              "measure": "kernel distance S(NTK(0), NTK(t)) (Fort et al.)"}
-
-
-def arch_setup(extra, stated=None):
-    """Fig. 5's setup: what the paper states (``stated`` adds to it) beside what ran (``extra``)."""
-    stated = dict(ARCH_PAPER, **(stated or {}))
-    return Setup(scale="ci", ran=dict(stated, **extra), paper=stated,
-                 paper_source="paper L105, App E.7 L703-706 (dimensions, lambda range, P, lr masked; suite defaults of "
-                              "catalogue Sec 10)")
-
-
 @pytest.mark.claim("LR-Sec5-Arch")
-def test_kernel_movement_by_architecture(claim, report_figure):
-    lams = np.linspace(-20, 20, 11)
-    t_end, lr = 8.0, 4e-3
-    fine = np.linspace(-20, 20, 81)
-    fig, ax = plt.subplots(figsize=(6.5, 4))
-    table, sim_dev = {}, 0.0
-    for (name, (ni, no)), col in zip(ARCHS.items(), ("C0", "C1", "C2")):
-        table[name] = kernel_movement(ni, no, lams)[1]
-        sim = xp.gd_kernel_movement(ni, no, lams, t_end, lr)
-        sim_dev = max(sim_dev, float(np.max(np.abs(sim - kernel_movement(ni, no, lams, t_end=t_end)[1]))))
-        ax.plot(fine, kernel_movement(ni, no, fine, t_end=t_end)[1], color=col, label=f"{name}: theory t/tau = {t_end:g}")
-        ax.plot(lams, table[name], "--", color=col, lw=1, label=f"{name}: theory t -> oo")
-        ax.plot(lams, sim, "o", color=col, ms=4, label=f"{name}: GD")
-    ax.set_xlabel("lambda")
-    ax.set_ylabel("kernel distance S(NTK(0), NTK(t))")
-    ax.legend(fontsize=6)
-    report_figure(fig, "NTK movement by architecture (Fig. 5B): closed-form kernel distance at t/tau = 8 (solid) and at "
-                       "convergence (dashed), batched GD at t/tau = 8 (markers, lr 4e-3). Funnels are lazy for lambda -> +oo "
-                       "and delayed-rich for lambda -> -oo, inverted funnels the mirror image, square nets symmetric.")
-    f, s, i = table["funnel (6,2,2)"], table["square (4,4,4)"], table["inverted funnel (2,2,6)"]
-    times = xp.delay_times((5.0, 10.0, 20.0))
-    words = paper("L105", "funnel networks enter the lazy regime as , while inverted-funnel networks do so as")
-    claim.reproduced(
-        claim.measure("funnel: S at lambda = +20 over S at -20", f[-1] / f[0], "<", 1, source=words),
-        claim.measure("inverted funnel: S at lambda = -20 over S at +20", i[0] / i[-1], "<", 1, source=words),
-        claim.measure("square: max |S(lambda) - S(-lambda)| over the 11 lambdas", float(np.max(np.abs(s - s[::-1]))), "<", 0.05,
-                      source=paper("L105", "square networks this behavior is discussed in Section 5")),
-        claim.measure("S at lambda = 0 over the lazy side's S (funnel +20, square 20, inverted -20)",
-                      np.array([f[5] / f[-1], s[5] / s[-1], i[5] / i[0]]), ">", 1,
-                      source=paper("L105", "Across all architectures, as , the networks consistently transition into the rich regime")),
-        claim.measure("inverted funnel, lambda = 5, 10, 20: steps of the 1%-residual time (delay grows with |lambda|)",
-                      np.diff(times), ">", 0, source=paper("L105", "with the magnitude of determining the length of the delay")),
-        claim.measure("lazy sides at |lambda| = 20: max S", float(max(f[-1], i[0], s[0])), "<", 0.01,
-                      source=reading("a lazy kernel moves < 1%")),
-        claim.measure("moving sides at |lambda| = 20 (funnel -20, inverted +20): min S", float(min(f[0], i[-1])), ">", 0.1,
-                      source=reading("a rich kernel moves > 10%")),
-        claim.measure("lambda = 0: min S over architectures", float(min(f[5], s[5], i[5])), ">", 0.02,
-                      source=reading("not lazy: > 2%")),
-        claim.measure("GD vs closed form at t/tau = 8: max |dS|", sim_dev, "<", 0.02, source=reading("O(lr) at lr 4e-3")),
-        setup=arch_setup({"dims": "(6,2,2), (4,4,4), (2,2,6)", "P": 8, "lambdas (Fig. 5B)": len(lams),
-                          "lambda range": (-20.0, 20.0), "init scale": 0.2, "lr": lr,
-                          "horizon t/tau": "8 (GD) and oo (closed form)", "dtype": "float64"},
-                         stated={"lambdas (Fig. 5B)": 11}))
+def test_kernel_movement_by_architecture(claim, report_figure, architectures):
+    claim.reproduced(*evidence.architectures(architectures), setup=evidence.architectures_setup(architectures))
+    report_figure(*figures.architectures(architectures))
 
 
 @pytest.mark.claim("LR-ThmC.6")
@@ -261,41 +215,3 @@ def test_delayed_rich_rate_is_inverse_in_lambda(claim):
         without=claim.measure("inverted funnel at lambda = -5, -20, -40: late rates over s~_min^2", other / s2, "<", 5,
                               source=slow),
         counterexample="inverted funnel with lambda < 0: the late rate grows like |lambda| (lazy, fast)")
-
-
-@pytest.mark.claim("LR-Sec5-Arch")
-def test_kernel_distance_over_time(claim, report_figure):
-    """Fig. 5C: S(NTK(0), NTK(t)) over time per architecture and lambda; closed form (lines), batched GD (markers)."""
-    lams, T, lr = (-8.0, 0.0, 8.0), 60.0, 2e-2
-    fine = np.linspace(0, T, 151)
-    curves, gd, t_gd, dev = xp.kernel_distance_over_time(lams, T, lr, int(3.0 / lr), fine)
-    fig, axes = plt.subplots(1, 3, figsize=(8, 3.2), sharey=True)
-    for ax, name in zip(axes, ARCHS):
-        for lam, col in zip(lams, ("C0", "C1", "C2")):
-            ax.plot(fine, curves[name, lam], color=col, label=f"lambda={lam:g} theory")
-            ax.plot(t_gd, gd[name, lam], "o", ms=3, color=col, label=f"lambda={lam:g} GD")
-        ax.set_title(name, fontsize=8)
-        ax.set_xlabel("t / tau = lr * steps")
-    axes[0].set_ylabel("kernel distance S(NTK(0), NTK(t))")
-    axes[0].legend(fontsize=6)
-    fig.tight_layout()
-    report_figure(fig, "Fig. 5C: kernel distance from the initial NTK over time, closed form (Thm B.5, lines) and batched "
-                       "GD, lr 2e-2 (markers), lambda = -8, 0, 8. Lazy sides (funnel +8, inverted funnel -8, square +-8) stay "
-                       "near 0; lambda = 0 moves early (rich); the delayed-rich sides (funnel -8, inverted funnel +8) move late.")
-    at2 = int(np.argmin(np.abs(fine - 2.0)))
-    f, i, s = "funnel (6,2,2)", "inverted funnel (2,2,6)", "square (4,4,4)"
-    delayed = np.array([[curves[n, lam][at2], curves[n, lam][-1]] for n, lam in ((f, -8.0), (i, 8.0))])
-    lazy = max(curves[f, 8.0][-1], curves[i, -8.0][-1], curves[s, 8.0][-1], curves[s, -8.0][-1])
-    claim.reproduced(
-        claim.measure("delayed-rich sides (funnel -8, inverted +8): S at t/tau = 2 over S at 60 (static first, moving later)",
-                      delayed[:, 0] / delayed[:, 1], "<", 1,
-                      source=paper("L105", "indicating an initial lazy phase followed by a delayed rich phase")),
-        claim.measure("same ratio (suite's reading: less than a quarter early)", delayed[:, 0] / delayed[:, 1], "<", 0.25,
-                      source=reading("the delay is visible")),
-        claim.measure("delayed-rich sides: S at t/tau = 60", delayed[:, 1], ">", 0.05, source=reading("a moving kernel")),
-        claim.measure("lazy sides: max S at t/tau = 60", float(lazy), "<", 0.01, source=reading("a lazy kernel moves < 1%")),
-        claim.measure("lambda = 0: min S at t/tau = 60 over architectures", float(min(curves[n, 0.0][-1] for n in ARCHS)),
-                      ">", 0.05, source=reading("a rich kernel moves > 5%")),
-        claim.measure("GD vs closed form, max |dS|", dev, "<", 0.02, source=reading("O(lr) at lr 2e-2")),
-        setup=arch_setup({"dims": "(6,2,2), (4,4,4), (2,2,6)", "P": 8, "lambdas over time": lams,
-                          "init scale": 0.2, "lr": lr, "horizon t/tau": T, "dtype": "float64"}))

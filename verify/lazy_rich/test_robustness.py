@@ -17,7 +17,7 @@ from numerics.lazy_rich import comparisons as cmp
 from theory.lazy_rich import robustness as rb
 from theory.registry import REGISTRY
 from verify.measurement import exact, paper, reading
-from verify.lazy_rich.sizes import CI, FULL, SIZES
+from numerics.lazy_rich import configs
 
 LAMS = (-3.0, -2.0, -1.0, 0.0, 1.0, 2.0, 3.0)
 SIGMA_IN, SIGMA_W = 0.3, 0.1
@@ -26,28 +26,28 @@ Z_BAND = reading("4 standard errors of the Monte Carlo mean")
 
 
 @lru_cache(maxsize=None)
-def sweep(kind: str, n_in: int, n_out: int, size_name: str):
+def sweep(kind: str, n_in: int, n_out: int, scale: str):
     """Cached: the claim tests and the Fig. 4E figure share the Monte Carlo runs."""
-    draws = {"ci": CI, "full": FULL}[size_name]["noise_draws"]
+    config = configs.NOISE[scale]
     if kind == "input":
-        return cmp.noise_sweep(REGISTRY["LR-Robust-Input"].printed, kind, n_in, n_out, LAMS, SIGMA_IN, draws)
-    return cmp.noise_sweep(REGISTRY["LR-Robust-Param"].printed.loss, kind, n_in, n_out, LAMS, SIGMA_W, draws)
+        return cmp.noise_sweep(REGISTRY["LR-Robust-Input"].printed, kind, n_in, n_out, LAMS, SIGMA_IN, config.draws,
+                               config.seeds[0])
+    return cmp.noise_sweep(REGISTRY["LR-Robust-Param"].printed.loss, kind, n_in, n_out, LAMS, SIGMA_W, config.draws,
+                           config.seeds[0])
 
 
 @pytest.mark.claim("LR-Robust-Input")
-@pytest.mark.parametrize("size", SIZES)
-def test_input_noise_loss_is_independent_of_lambda(claim, size):
-    _, _, _, z = sweep("input", 5, 3, size["name"])
+def test_input_noise_loss_is_independent_of_lambda(claim, scale):
+    _, _, _, z = sweep("input", 5, 3, scale)
     claim.holds(claim.measure(f"z of the Monte Carlo mean vs c + sigma^2/2 ||Syx||^2 (no lambda) at lambda = {list(LAMS)}",
                               z, "within", (-4, 4), source=Z_BAND),
-                note=f"(5,3,3), P = 12, sigma = {SIGMA_IN}, {size['noise_draws']} draws per lambda, seeds 10-16")
+                note=f"(5,3,3), P = 12, sigma = {SIGMA_IN}, {configs.NOISE[scale].draws} draws per lambda")
 
 
 @pytest.mark.claim("LR-Robust-Param")
-@pytest.mark.parametrize("size", SIZES)
-def test_weight_noise_loss_is_minimal_at_lambda_zero(claim, size):
+def test_weight_noise_loss_is_minimal_at_lambda_zero(claim, scale):
     forms = REGISTRY["LR-Robust-Param"].printed
-    z = np.concatenate([sweep("weight", *shape, size["name"])[3] for shape in ((4, 4), (5, 3), (2, 6))])
+    z = np.concatenate([sweep("weight", *shape, scale)[3] for shape in ((4, 4), (5, 3), (2, 6))])
     mini = cmp.weight_noise_minimiser(forms.w1_sq, forms.w2_sq)
     claim.holds(
         claim.measure("z of the Monte Carlo mean vs Eq. 173 for (4,4,4), (5,3,3), (2,2,6) at 7 lambdas", z, "within", (-4, 4),
@@ -58,7 +58,7 @@ def test_weight_noise_loss_is_minimal_at_lambda_zero(claim, size):
                       mini["curvature"], ">", 0, source=exact("grid of the sympy second derivative")),
         claim.measure("Ni != No: numeric argmin vs s~(No - Ni)/sqrt(NiNo) (derived), worst of (6,2), (2,6), (10,3)",
                       mini["unequal"], "<=", 1e-6, source=reading("bounded minimisation, xatol 1e-10, of a smooth convex function")),
-        note=f"sigma = {SIGMA_W}, {size['noise_draws']} draws per lambda, seeds 20-26")
+        note=f"sigma = {SIGMA_W}, {configs.NOISE[scale].draws} draws per lambda")
 
 
 @pytest.mark.claim("LR-Robust-Input", "LR-Robust-Param")
@@ -88,7 +88,7 @@ def test_noise_loss_against_lambda_figure(claim, report_figure):
     report_figure(fig, "Fig. 4E: loss of converged nets under noise against lambda. Left: iid input noise, flat in lambda "
                        "(Eq. 172). Right: iid weight noise, Eq. (173) with the per-mode norms of Eqs. (174)-(175) (lines), "
                        "minimal at lambda = 0 for the square net and shifted for funnel / inverted funnel; Monte Carlo "
-                       f"markers ({CI['noise_draws']} draws, 2 s.e. bars).")
+                       f"markers ({configs.NOISE['ci'].draws} draws, 2 s.e. bars).")
     claim.holds(claim.measure("input noise: z of the markers vs the line", z_in, "within", (-4, 4), source=Z_BAND),
                 claim.measure("weight noise: z of the markers vs the line from the per-mode norms", np.concatenate(on_line),
                               "within", (-4, 4), source=Z_BAND))

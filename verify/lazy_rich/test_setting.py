@@ -16,6 +16,7 @@ from numerics.train import ensemble_loss, gd_step
 from theory.conventions import convention, flow_time
 from theory.lazy_rich import setting as su
 from theory.registry import REGISTRY
+from verify.lazy_rich import evidence
 from verify.measurement import paper, reading
 
 ROUNDOFF = reading("float64 round-off of products of O(1) matrices")
@@ -102,9 +103,9 @@ def test_whitened_inputs(claim):
     errs = []
     for n, P in [(2, 2), (5, 10), (8, 25), (6, 6)]:
         X = whitened_inputs(n, P, np.random.default_rng(n + P))
-        errs.append(np.max(np.abs(X @ X.T / P - np.eye(n))))
+        errs.append(evidence.equation_residual(REGISTRY["LR-A1"].printed, {su.X: X, su.P: P, su.Ni: n}))
     with pytest.raises(ValueError):
         whitened_inputs(5, 4, np.random.default_rng(0))
-    claim.defined(claim.measure("max |XX^T/P - I| over (Ni, P) = (2,2), (5,10), (8,25), (6,6)", max(errs), "<=", 1e-12,
+    claim.defined(claim.measure("printed XX^T/P = I: max |lhs - rhs| over (Ni, P) = (2,2), (5,10), (8,25), (6,6)", max(errs), "<=", 1e-12,
                                 source=reading("QR-based whitening: round-off of P-term sums")),
                   note="P < Ni raises (A1 needs P >= Ni)")

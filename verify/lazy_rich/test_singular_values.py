@@ -23,7 +23,7 @@ def test_transition_function_solves_the_mode_ode(claim):
               for s, s0 in ((1.7, 1e-3), (0.4, 1.2), (2.5, 0.0)) for t in (0.2, 2.0) for tau in (1.0, 3.3)]
     claim.holds(claim.measure(f"max |tau s' - (lam^2 + 4 s^2)^(1/2)(s~ - s)| and |s(0) - s0| at 50 digits over {len(points)} "
                               "points (lambda both signs and 0, s0 below/above s~ and 0, tau != 1)",
-                              ch.gamma_residual(THM.trajectory, points), "<=", 1e-40,
+                              ch.gamma_residual(THM.trajectory, THM.mode_rhs, points), "<=", 1e-40,
                               source=reading("evaluation at 50 digits")))
 
 
@@ -106,10 +106,13 @@ def test_singular_value_trajectories_across_lambda(claim, report_figure):
 def test_rich_order_and_lazy_common_rate(claim):
     pr = REGISTRY["LR-Sec5-SV-claims"].printed
     st = cmp.rich_lazy_stats(THM.gamma, S_TASK)
+    rich = int(ch.rich_limit_residual(THM.gamma, pr.gamma_rich) != 0)
     shallow = cmp.shallow_limit_errors(sp.exp(-sp.Abs(sy.lam) * sy.t / sy.tau))
     slope = float(np.polyfit(np.log(list(shallow)), np.log(list(shallow.values())), 1)[0])
     lazy_gap = float(np.max(cmp.lazy_limit_sups(THM.gamma, pr.gamma_lazy, (40.0,))))
     claim.holds(
+        claim.measure("gamma(lambda = 0) - the printed sigmoidal limit is nonzero", rich, "==", 0,
+                      source=exact("sympy simplify")),
         claim.measure("lambda = 0, s0 = 1e-3: half-rise times ordered largest s~ first", st["ordered"], "==", True,
                       source=paper("L82-87", "the most salient features are learned first")),
         claim.measure("half-rise times vs (tau/2s~) ln(s~/s0), worst relative distance", st["close"], "<=", 0.15,
