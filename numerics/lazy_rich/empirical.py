@@ -14,11 +14,18 @@ import numpy as np
 
 from numerics.lazy_rich import kernels as kn
 from numerics.lazy_rich import solution as so
-from numerics.lazy_rich.configs import (ARCHITECTURES, Architectures, Balance, FineTuning, Framing,
-                                        ScaleMap, Transfer)
-from numerics.lazy_rich.experiments import (balanced_family, fine_tuning_tasks, integrate,
-                                            new_feature_row)
+from numerics.lazy_rich.configs import (
+    ARCHITECTURES,
+    Architectures,
+    Balance,
+    FineTuning,
+    Framing,
+    ScaleMap,
+    Transfer,
+)
+from numerics.lazy_rich.experiments import balanced_family, fine_tuning_tasks
 from numerics.lazy_rich.init import lambda_balanced_init, weights_from_product
+from numerics.lazy_rich.runs import integrate, new_feature_row
 from numerics.lazy_rich.tasks import Task, hierarchy_task, random_task
 from numerics.lazy_rich.training import linear_ensemble, train_linear
 from numerics.models import torch_threads

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from numerics.linalg import random_orthogonal
 from numerics.validation import finite_array
-from numerics.linalg import random_orthogonal  # noqa: F401  (re-exported)
 
 
 def layer_singular_values(s, lam: float) -> tuple[np.ndarray, np.ndarray]:

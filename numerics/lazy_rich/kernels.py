@@ -4,6 +4,7 @@ NTK ordering: row/column (i, p) -> i * P + p (output index major, sample index m
 from __future__ import annotations
 
 import numpy as np
+
 from numerics.metrics import kernel_distance  # noqa: F401  (re-exported)
 
 

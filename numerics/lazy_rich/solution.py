@@ -16,8 +16,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from numerics.validation import finite_array
 from numerics.lazy_rich.tasks import TaskSVD
+from numerics.validation import finite_array
 
 
 def f_matrix(syx, lam: float) -> np.ndarray:

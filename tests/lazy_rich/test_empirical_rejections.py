@@ -38,7 +38,8 @@ def _balance(diagonal, seed=0):
     rng = np.random.default_rng(seed)
     noise = rng.normal(0, 0.2, (4, 120, 120))
     bal = (noise + np.swapaxes(noise, 1, 2)) / np.sqrt(2) + diagonal * np.eye(120)
-    off = bal[:, *np.triu_indices(120, 1)]
+    rows, cols = np.triu_indices(120, 1)
+    off = bal[:, rows, cols]
     picks = rng.integers(0, off.shape[1], (4, 500, 120))
     return empirical.BalanceRun(bal, np.take_along_axis(off[:, None], picks, axis=2).mean(axis=2), None)
 

@@ -4,7 +4,12 @@ import pytest
 
 from numerics.lazy_rich import kernels as kn
 from numerics.lazy_rich import solution as so
-from numerics.lazy_rich.init import balance, lambda_balanced_init, layer_singular_values, weights_from_product
+from numerics.lazy_rich.init import (
+    balance,
+    lambda_balanced_init,
+    layer_singular_values,
+    weights_from_product,
+)
 from numerics.lazy_rich.tasks import random_task, task_svd, whitened_inputs
 from numerics.lazy_rich.training import train_linear
 from theory.conventions import MEAN_HALF, convention

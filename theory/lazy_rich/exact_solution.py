@@ -6,7 +6,7 @@ matrices for the MatrixSymbols (small sizes, float or rational entries)."""
 import sympy as sp
 
 from theory.lazy_rich.setting import GRAD_W1, GRAD_W2, W1, W2
-from theory.lazy_rich.symbols import G, H, S_LAM, lam, s
+from theory.lazy_rich.symbols import S_LAM, G, H, lam, s
 from theory.registry import Forms, register
 
 n, m, k, h_ = sp.symbols("n m k h", positive=True, integer=True)
