@@ -10,18 +10,48 @@ Time is t/tau = lr x steps (tau = 1/lr on the 1/2-mean loss).
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
+import numpy as np
+
+from numerics.lazy_rich import _args
 from numerics.ran import Config, Scales, seeds
+
+#: fields that must be positive; every other number must be finite, every other integer >= 1
+POSITIVE = {"init_scale", "lr", "horizon", "lam_max", "curve_lam", "curve_horizon", "early", "budget",
+            "sigma_input", "sigma_weight"}
 
 #: the three architectures of Fig. 5 (Ni, No) with Nh = min(Ni, No) (suite's choice: Fig. 5A
 #: masks the sizes; catalogue Sec 10)
 ARCHITECTURES = (("funnel (6,2,2)", 6, 2), ("square (4,4,4)", 4, 4), ("inverted funnel (2,2,6)", 2, 6))
 
 
+@dataclass(frozen=True, kw_only=True)
+class LazyRichConfig(Config):
+    """A configuration of an LR- run: its fields are checked when it is made (a clear error naming
+    the field, never a run that diverges or hangs on a bad value)."""
+
+    def __post_init__(self):
+        super().__post_init__()
+        for f in dataclasses.fields(self):
+            value, name = getattr(self, f.name), f"{type(self).__name__}.{f.name}"
+            if f.name == "seeds":
+                _args.seeds(value, name)
+            elif f.name == "trained_item":
+                _args.count(value, name, 0)
+            elif isinstance(value, (int, np.integer)) and not isinstance(value, bool):
+                _args.count(value, name)
+            elif isinstance(value, float):
+                _args.scalar(value, name, positive=f.name in POSITIVE)
+            elif isinstance(value, tuple) and all(isinstance(v, (int, float)) for v in value):
+                for i, v in enumerate(value):
+                    _args.scalar(v, f"{name}[{i}]", positive=f.name in ("lrs", "target_variances"))
+
+
 # ------------------------------------------------------------------------- empirical claims
 @dataclass(frozen=True, kw_only=True)
-class Framing(Config):
+class Framing(LazyRichConfig):
     """Fig. 1B (LR-Framing): three lambdas at one absolute scale on one random task, trained by GD;
     two init draws per lambda give the seed-to-seed baseline.  Released settings:
     ``qqt_dynamics_figure.ipynb`` ((3,3,3), P = 10, lr 2e-4, 50,000 steps, lambda -50, 0.01, 50,
@@ -46,7 +76,7 @@ FRAMING = Scales(ci=Framing(scale="ci", seeds=seeds("ci", 3)),
 
 
 @dataclass(frozen=True, kw_only=True)
-class Balance(Config):
+class Balance(LazyRichConfig):
     """Fig. 1C (LR-Fig1C): the balance of one LeCun draw at (Ni, Nh, No) = (40, 120, 250) (App E.3
     l.693), one draw per seed, against a permutation null of its own off-diagonal entries."""
 
@@ -60,7 +90,7 @@ BALANCE = Scales(ci=Balance(scale="ci", seeds=seeds("ci", 4)),
 
 
 @dataclass(frozen=True, kw_only=True)
-class Architectures(Config):
+class Architectures(LazyRichConfig):
     """Fig. 5B/C (LR-Sec5-Arch): kernel distance from the initial NTK over eleven lambdas (the one
     number E.7 gives) for three architectures, closed form and batched GD; every other value is
     masked, so these are the suite's choices."""
@@ -84,7 +114,7 @@ ARCH = Architectures(scale="ci", seeds=seeds("ci", 3))
 
 
 @dataclass(frozen=True, kw_only=True)
-class ScaleMap(Config):
+class ScaleMap(LazyRichConfig):
     """App A.4 (LR-A.4): kernel distance and loss over absolute scale x lambda for the three
     architectures of Fig. 5, from the closed form; the grid and sizes are masked in the text and
     the A.4 script is not in the released repository, so these are the suite's choices."""
@@ -100,7 +130,7 @@ SCALE_MAP = ScaleMap(scale="ci", seeds=seeds("ci", 3))
 
 
 @dataclass(frozen=True, kw_only=True)
-class Transfer(Config):
+class Transfer(LazyRichConfig):
     """App D.3 (LR-D.3): a new feature learned on one hierarchy item by a new output row, from the
     converged network at each lambda (Thm C.3); the lambda grid is masked (catalogue Sec 10)."""
 
@@ -113,7 +143,7 @@ TRANSFER = Transfer(scale="ci")
 
 
 @dataclass(frozen=True, kw_only=True)
-class FineTuning(Config):
+class FineTuning(LazyRichConfig):
     """App D.4 (LR-D.4): fine-tuning the pretrained hierarchy network after re-balancing to
     lambda_new on three tasks; lambda_new values, budget and lambda_init are masked (suite's
     choices, catalogue Sec 10)."""
@@ -134,7 +164,7 @@ FINE_TUNING = FineTuning(scale="ci")
 
 # ------------------------------------------------------- exact claims checked on larger samples
 @dataclass(frozen=True, kw_only=True)
-class Moments(Config):
+class Moments(LazyRichConfig):
     """LR-ThmA.3: Monte Carlo draws of the LeCun balance at (40, 120, 250)."""
 
     seeds: tuple[int, ...]
@@ -146,7 +176,7 @@ MOMENTS = Scales(ci=Moments(scale="ci", seeds=seeds("ci", 1), draws=200),
 
 
 @dataclass(frozen=True, kw_only=True)
-class Noise(Config):
+class Noise(LazyRichConfig):
     """LR-Robust-Input / LR-Robust-Param: Monte Carlo draws of the noisy loss per lambda."""
 
     seeds: tuple[int, ...]
@@ -161,7 +191,7 @@ NOISE = Scales(ci=Noise(scale="ci", seeds=seeds("ci", 1), draws=20_000),
 
 
 @dataclass(frozen=True, kw_only=True)
-class GradientDescent(Config):
+class GradientDescent(LazyRichConfig):
     """LR-Thm4.3: batched GD of (5,3,3) nets against the exact solution, ``len(seeds)`` inits per
     lambda, at three learning rates to t/tau = 2."""
 
@@ -176,7 +206,7 @@ GRADIENT_DESCENT = Scales(ci=GradientDescent(scale="ci", seeds=seeds("ci", 4)),
 
 
 @dataclass(frozen=True, kw_only=True)
-class Hierarchy(Config):
+class Hierarchy(LazyRichConfig):
     """LR-Sec5-Rep-claims: GD on the hierarchy from lambda-balanced inits and one large Gaussian
     init (Fig. 4B-D), lr 5e-3."""
 

@@ -81,9 +81,9 @@ def invertible_b_init(task, lam: float, seed: int, scale: float, max_draws: int 
     At lambda = 0 a square even-dimensional random init has B singular with probability 1/2 (the
     relative rotation has det -1, hence an eigenvalue -1: a reversed mode, LR-D.2), and then the
     flow stalls at a saddle; Thm B.5 / C.3 assume B invertible."""
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(_integer(seed, "seed"))
     n_in, n_out = task.svd.n_in, task.svd.n_out
-    for _ in range(max_draws):
+    for _ in range(_integer(max_draws, "max_draws", 1)):
         W1, W2 = lambda_balanced_init(lam, n_in, min(n_in, n_out), n_out, rng, scale=scale)
         if np.linalg.cond(so.init_variables(W1, W2, so.spectrum(task.svd, lam))[0]) < 1e6:
             return W1, W2
@@ -98,7 +98,9 @@ def balanced_family(task, lams, scales, rng: np.random.Generator, max_draws: int
     1/2).  Returns [[(W1, W2) per lambda] per scale]."""
     n_in, n_out = task.svd.n_in, task.svd.n_out
     nh = min(n_in, n_out)
-    for _ in range(max_draws):
+    if not scales or any(not (np.isfinite(a) and a > 0) for a in scales):
+        raise ValueError(f"scales={scales!r} must be positive absolute scales")
+    for _ in range(_integer(max_draws, "max_draws", 1)):
         U, s, Vt = np.linalg.svd(rng.standard_normal((n_out, nh)) @ rng.standard_normal((nh, n_in)),
                                  full_matrices=False)
         R = random_orthogonal(nh, rng)

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from numerics.lazy_rich import solution as so
+from numerics.lazy_rich._args import count, scalar, weights
 from numerics.lazy_rich.configs import GradientDescent, Hierarchy, Noise
 from numerics.lazy_rich.experiments import (
     aligned_problem,
@@ -79,6 +80,9 @@ def integrate(task, W1, W2, t_eval):
 
 def flow(task, W1, W2, lam: float, t) -> FlowRun:
     """The gradient flow of (W1, W2) on ``task`` sampled at ``t`` (t/tau)."""
+    if not isinstance(task, Task):
+        raise TypeError(f"task must be a numerics.lazy_rich.tasks.Task, got {type(task).__name__}")
+    W1, W2 = weights(W1, W2)
     W1t, W2t, drift = integrate(task, W1, W2, t)
     t = np.asarray(t, dtype=float)
     loss = task.loss(W2t @ W1t)[:, None]
@@ -213,7 +217,11 @@ class ContinualRun:
 
 def continual(tasks, W1, W2, *, horizon: float, lr: float, records: int = 8) -> ContinualRun:
     """GD through ``tasks``, ``horizon`` (t/tau) on each, restarting from the last weights."""
-    steps = int(round(horizon / lr))
+    horizon, lr = scalar(horizon, "horizon", positive=True), scalar(lr, "lr", positive=True)
+    steps = count(int(round(horizon / lr)), "horizon / lr")
+    count(records, "records")
+    if steps % records:
+        raise ValueError(f"records={records} must divide the {steps} steps per task")
     sims, w1, w2 = [], W1[None], W2[None]
     for task in tasks:
         trajectory = train_linear(w1, w2, task.X, task.Y, lr=lr, steps=steps, record_every=steps // records)
@@ -226,6 +234,10 @@ def continual(tasks, W1, W2, *, horizon: float, lr: float, records: int = 8) -> 
 def chained(tasks, W1, W2, lam: float, durations, grid=None, solver=so.qq_exact) -> ContinualRun:
     """The closed form along a task sequence, restarted at each switch through the Thm 5.2 weights
     (QQ^T determines the dynamics; R is irrelevant): W2W1 on ``grid`` points per task (2: its ends)."""
+    if len(tasks) != len(durations):
+        raise ValueError(f"durations has {len(durations)} entries for {len(tasks)} tasks")
+    for T in durations:
+        scalar(T, "durations", positive=True)
     products, times, t0 = [], [], 0.0
     for task, T in zip(tasks, durations):
         t = np.linspace(0, T, grid or 2)
@@ -253,6 +265,8 @@ def new_feature_row(W1, task, item: int = 0, y_new: float = 1.0, steps: int = 20
 
 def one_step(task, W1, W2, lr: float) -> tuple[np.ndarray, np.ndarray]:
     """One full-batch GD step on the 1/2-mean loss (any Sxx): (W1, W2) after it."""
+    W1, W2 = weights(W1, W2)
+    lr = scalar(lr, "lr", positive=True)
     E = task.syx - W2 @ W1 @ task.sxx
     return W1 + lr * W2.T @ E, W2 + lr * E @ W1.T
 

@@ -11,6 +11,7 @@ from functools import cached_property
 
 import numpy as np
 
+from numerics.lazy_rich._args import count, generator
 from numerics.validation import finite_array
 
 
@@ -86,25 +87,13 @@ class Task:
         return 0.5 * np.sum(err ** 2, axis=(-2, -1)) / self.n_samples
 
 
-def _count(value, name: str, least: int = 1) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < least:
-        raise ValueError(f"{name}={value!r} must be an integer >= {least}")
-    return int(value)
-
-
-def _generator(rng) -> np.random.Generator:
-    if not isinstance(rng, np.random.Generator):
-        raise TypeError(f"rng must be a numpy.random.Generator, got {type(rng).__name__}")
-    return rng
-
-
 def whitened_inputs(n_in: int, n_samples: int, rng: np.random.Generator, centred: bool = False) -> np.ndarray:
     """X = sqrt(P) * (orthonormal rows), so Sxx = X X^T / P = I exactly (LR-A1; needs P >= Ni).
 
     ``centred``: the released generator (``utils.py`` ``whiten``: standardise, PCA, rescale by
     sqrt(P/(P-1))), whose rows are also orthogonal to the ones vector (needs P > Ni)."""
-    n_in, n_samples = _count(n_in, "n_in"), _count(n_samples, "n_samples")
-    rng = _generator(rng)
+    n_in, n_samples = count(n_in, "n_in"), count(n_samples, "n_samples")
+    rng = generator(rng)
     if n_samples < n_in + centred:
         raise ValueError(f"n_samples={n_samples} < n_in={n_in}{' + 1' if centred else ''}: Sxx = I "
                          f"needs P >= Ni{' + 1 for centred inputs' if centred else ''} (LR-A1)")
@@ -124,7 +113,7 @@ def random_task(n_in: int, n_out: int, n_samples: int, rng: np.random.Generator,
     if not (np.isfinite(target_std) and target_std > 0):
         raise ValueError(f"target_std={target_std!r} must be positive and finite")
     X = whitened_inputs(n_in, n_samples, rng, centred)
-    return Task(X, target_std * rng.standard_normal((_count(n_out, "n_out"), n_samples)))
+    return Task(X, target_std * rng.standard_normal((count(n_out, "n_out"), n_samples)))
 
 
 #: LR-T2 labels, rows = items (fish1, fish2, bird1, bird2, algae1, algae2, flower1, flower2),
