@@ -215,6 +215,8 @@ class Hierarchy(LazyRichConfig):
     lams: tuple[float, ...] = (-10.0, 0.0, 10.0)
     lr: float = 5e-3
     init_scale: float = 0.03
+    #: large N(0, 1) inits (Fig. 4D), one generator each (seeds + 1, + 2, ...)
+    large_inits: int = 4
 
 
 HIERARCHY = Scales(ci=Hierarchy(scale="ci", seeds=seeds("ci", 1), steps=4000),

@@ -180,7 +180,7 @@ def reversed_modes(run: BatchRun) -> np.ndarray:
 @dataclass(frozen=True)
 class HierarchyRun:
     """LR-Sec5-Rep-claims: the hierarchy task, lambdas, initial and final weights of the lambda-balanced
-    inits followed by one large Gaussian init (each (K, 8, 8))."""
+    inits followed by the large Gaussian inits (each (K, 8, 8))."""
 
     task: Task
     lams: tuple[float, ...]
@@ -191,17 +191,18 @@ class HierarchyRun:
 
 
 def hierarchy(config: Hierarchy) -> HierarchyRun:
-    """Fig. 4B-D: lambda-balanced inits with B invertible at ``config.lams`` plus one N(0, 1) init,
-    batched GD on the hierarchy for ``config.steps`` steps."""
+    """Fig. 4B-D: lambda-balanced inits with B invertible at ``config.lams`` plus ``config.large_inits``
+    N(0, 1) inits, batched GD on the hierarchy for ``config.steps`` steps."""
     if not isinstance(config, Hierarchy):
         raise TypeError(f"config must be a configs.Hierarchy, got {type(config).__name__}")
     task = hierarchy_task()
     seed = config.seeds[0]
     W1s, W2s = map(list, zip(*[invertible_b_init(task, lam, seed=seed, scale=config.init_scale)
                                for lam in config.lams]))
-    big = np.random.default_rng(seed + 1)
-    W1s.append(big.standard_normal((8, 8)))
-    W2s.append(big.standard_normal((8, 8)))
+    for k in range(config.large_inits):
+        big = np.random.default_rng(seed + 1 + k)
+        W1s.append(big.standard_normal((8, 8)))
+        W2s.append(big.standard_normal((8, 8)))
     run = batch(task, W1s, W2s, config.lams, lr=config.lr, steps=config.steps, record_every=config.steps)
     return HierarchyRun(task, tuple(config.lams), run.W1, run.W2, run.W1t[-1], run.W2t[-1])
 

@@ -262,7 +262,8 @@ def hierarchy_nets():
 
 def _structured_grams(v) -> bool:
     """The criteria of verify's LR-Sec5-Rep-claims check under its reading (the weight Grams)."""
-    return v["sim_err"] <= 1e-2 and v["struct"] < 0.05 and 2 * v["keep"] < v["to_task"] and v["gram_out_to_eye"] < 0.1
+    return (v["sim_err"] <= 1e-2 and v["struct"] < 0.05 and np.all(v["lazy_big"] < v["rich_small"])
+            and np.all(v["to_task"] > v["to_task_rich"]) and v["gram_out_to_eye"] < 0.1)
 
 
 @pytest.mark.rejects("LR-Sec5-Rep-claims")
