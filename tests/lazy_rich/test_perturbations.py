@@ -425,3 +425,14 @@ def test_every_claim_with_a_refutable_kind_has_a_rejects_test():
                for mark in f.pytestmark if mark.name == "rejects" for cid in mark.args}
     claims = {c.id for c in REGISTRY if c.paper == "lazy_rich" and c.kind not in ("empirical", "definition")}
     assert claims == covered, claims ^ covered
+
+
+@pytest.mark.rejects("LR-ThmC.4")
+def test_layer_limit_check_reads_the_limit_each_form_names():
+    """The erratum's two sides differ only in the limit they name: the check measures each form
+    against its own limit, so naming the projector passes and naming the identity fails."""
+    c, grams = REGISTRY["LR-ThmC.4"], REGISTRY["LR-ThmC.3"].printed
+    sides = ev.layer_limits(c.printed, c.corrected, grams)
+    assert not all(m.passed for m in sides["printed"]) and all(m.passed for m in sides["corrected"])
+    swapped = ev.layer_limits(c.corrected, c.printed, grams)
+    assert all(m.passed for m in swapped["printed"]) and not all(m.passed for m in swapped["corrected"])

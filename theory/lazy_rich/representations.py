@@ -7,6 +7,10 @@ from theory.registry import Forms, register
 #: converged per-mode Gram entries (Thm C.3): W1^T W1 -> V~(S~_lam - lam/2)V~^T, W2 W2^T -> U~(S~_lam + lam/2)U~^T
 GRAM_IN = S_LAM - lam / 2
 GRAM_OUT = S_LAM + lam / 2
+#: main text l.96 as printed: the large layer's Gram / |lam| -> identity as lam -> +oo (output) or -oo (input)
+IDENTITY_LIMIT = sp.Symbol("I")
+#: the corrected limit: the rank-min(Ni, No) projector U~U~^T (V~V~^T for lam -> -oo)
+PROJECTOR_LIMIT = sp.Symbol("U~U~^T")
 #: Taylor series of (sqrt(lam^2 + 4 s^2) +- lam)/2 for lam -> +oo (C.4)
 SERIES_BIG = lam + s ** 2 / lam - s ** 4 / lam ** 3
 SERIES_SMALL = s ** 2 / lam - s ** 4 / lam ** 3
@@ -31,13 +35,14 @@ register(
     statement=r"\lambda\to+\infty: W_2W_2^T/\lambda\to I (task-agnostic), \lambda W_1^TW_1\to\tilde V\tilde S^2\tilde V^T;"
               r" \lambda\to-\infty: W_1^TW_1/|\lambda|\to I, |\lambda|W_2W_2^T\to\tilde U\tilde S^2\tilde U^T "
               r"(the representations converge to an identity matrix)",
-    printed=Forms(series_big=SERIES_BIG, series_small=SERIES_SMALL), expected="erratum",
-    corrected=Forms(series_big=SERIES_BIG, series_small=SERIES_SMALL),
+    printed=Forms(series_big=SERIES_BIG, series_small=SERIES_SMALL, limit=IDENTITY_LIMIT),
+    expected="erratum",
+    corrected=Forms(series_big=SERIES_BIG, series_small=SERIES_SMALL, limit=PROJECTOR_LIMIT),
     corrected_statement="W2W2^T/lambda -> U~U~^T (a rank-min(Ni,No) projector), which is I only when "
                         "No <= Ni; likewise W1^TW1/|lambda| -> V~V~^T = I only when Ni <= No (E6).",
     reconstructed=True,
-    notes="The printed limit (the identity) and the corrected one (the projector U~U~^T, V~V~^T) are matrices of "
-          "the task's singular vectors, measured on converged networks; the forms hold the layer series.")
+    notes="The limits are named matrices: I (printed) and the projector U~U~^T (V~V~^T for lambda -> -oo, "
+          "corrected), built from the task's singular vectors and measured on converged networks.")
 
 register(
     id="LR-Sec5-Rep-claims", paper="lazy_rich", where="Sec 5, l.93-99; Fig. 4", kind="limit",
