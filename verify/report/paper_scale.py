@@ -87,9 +87,9 @@ def write_data(name: str, *, claim: str, verdict: str, measurements, flop: float
     return write_json(Path(out_dir) / "data" / f"{name}.json", doc)
 
 
-def folders(reports_dir: Path) -> list[Path]:
+def folders(reports_dir: Path, root: Path = ROOT) -> list[Path]:
     """Where paper-scale records are read: the repository's, then the reports folder's own."""
-    out = [ROOT / "reports" / FOLDER]
+    out = [root / "reports" / FOLDER]
     mine = Path(reports_dir).resolve() / FOLDER
     return out + ([mine] if mine != out[0].resolve() else [])
 
@@ -114,7 +114,7 @@ def read(reports_dir: Path, root: Path = ROOT) -> dict[str, dict]:
     """claim ID -> its newest paper-scale row (verdict, faithful, device, started, wall_s, commit,
     file, code_changed: the deciding files changed since, None when the record has no hashes)."""
     out: dict[str, dict] = {}
-    for folder in folders(reports_dir):
+    for folder in folders(reports_dir, root):
         for path in sorted(folder.glob("*.json")) if folder.is_dir() else []:
             try:
                 doc = json.loads(path.read_text(encoding="utf-8"))

@@ -29,7 +29,7 @@ from matplotlib.ft2font import FT2Font  # noqa: E402
 from theory.verdicts import PRECEDENCE  # noqa: E402
 from verify.measurement import fmt  # noqa: E402
 from verify.report import files  # noqa: E402
-from verify.report.findings import count_text, counts, findings, verdict_label  # noqa: E402
+from verify.report.findings import count_text, counts, findings  # noqa: E402
 from verify.report.forms import COLOURS, part_text  # noqa: E402
 from verify.report.paper_scale import staleness  # noqa: E402
 from verify.report.record import figure_order, headline, paper_title  # noqa: E402
@@ -337,9 +337,10 @@ def _findings(pages: Pages, doc: dict, found: dict, heading: str):
                     size=FONT + 0.5, bold=True)
         for f in items:
             stale = f" [(!) {f.stale}]" if f.stale else ""
-            text = wrap(f"{f.claim} ({f.where}): {f.text}{stale}", full_w - 1.25)
+            scale = f"[at paper scale; ci {f.ci_verdict}] " if f.ci_verdict else ""
+            text = wrap(f"{scale}{f.claim} ({f.where}): {f.text}{stale}", full_w - 1.25)
             pages.room(len(text) * FONT * LEADING / 72)
-            pages.put(MARGIN + 0.1, pages.y, verdict_label(f), bbox=dict(
+            pages.put(MARGIN + 0.1, pages.y, f.verdict, bbox=dict(
                 boxstyle="square,pad=0.15", ec="none", fc=COLOURS[f.verdict]), size=FONT - 0.5)
             pages.lines(MARGIN + 1.25, text)
         pages.y -= 0.05

@@ -40,7 +40,6 @@ BLACKBOARD = {"R": "ℝ", "N": "ℕ", "Z": "ℤ", "Q": "ℚ", "C": "ℂ", "E": "
 ACCENTS = {"hat": "\u0302", "tilde": "\u0303", "bar": "\u0304", "overline": "\u0304",
            "dot": "\u0307", "ddot": "\u0308", "vec": "\u20d7", "widehat": "\u0302",
            "widetilde": "\u0303"}
-_GROUP = r"\{((?:[^{}]|\{[^{}]*\})*)\}"
 
 
 def _group_end(s: str, start: int) -> int:
@@ -95,11 +94,27 @@ def clean(latex: str) -> str:
     s = re.sub(r"\\(" + "|".join(ACCENTS) + r")\s*(\\[A-Za-z]+|[A-Za-z])",
                lambda m: _accent(GREEK.get(m[2].lstrip("\\"), m[2]), m[1]), s)
     s = re.sub(r"\\([A-Za-z]+)", lambda m: GREEK.get(m[1], SYMBOLS.get(m[1], m[1])), s)
-    s = re.sub(r"\\([,;:! ])", " ", s).replace(r"\|", "‖").replace("\\{", "{").replace("\\}", "}")
-    s = re.sub(r"\^" + _GROUP, lambda m: "^" + _paren(m[1]), s)
-    s = re.sub(r"_" + _GROUP, lambda m: "_" + _paren(m[1]), s)
-    s = s.replace("{", "").replace("}", "").replace("\\", "")
+    s = re.sub(r"\\([,;:! ])", " ", s).replace(r"\|", "‖").replace("\\{", "\x01").replace("\\}", "\x02")
+    s = _scripts(s)
+    # grouping braces go; a set's braces (\{ \}) stay
+    s = s.replace("{", "").replace("}", "").replace("\\", "").replace("\x01", "{").replace("\x02", "}")
     return re.sub(r"[ \t]+", " ", s).strip()
+
+
+def _scripts(s: str) -> str:
+    """``x^{...}`` and ``x_{...}`` as ``x^(...)`` / ``x_(...)`` (a single symbol bare), groups
+    nested to any depth kept whole."""
+    out, k = [], 0
+    while k < len(s):
+        if s[k] in "^_" and s[k + 1:k + 2] == "{":
+            end = _group_end(s, k + 1)
+            inner = _scripts(s[k + 2:end - 1]).replace("{", "").replace("}", "")
+            out.append(s[k] + _paren(inner))
+            k = end
+        else:
+            out.append(s[k])
+            k += 1
+    return "".join(out)
 
 
 def _paren(text: str) -> str:
