@@ -244,3 +244,46 @@ def test_big(claim):
     doc = json.loads((reports / "claims.json").read_text())
     row = doc["claims"][0]["paper_scale"]
     assert row["file"] == "paper_scale/test_big.json" and row["code_changed"] == []
+
+
+LAW = """
+import pytest
+from theory.registry import REGISTRY
+from verify.measurement import reading
+
+@pytest.mark.claim({ids})
+def test_{name}(claim):
+    REGISTRY["BL-Eq(7)"].printed
+    claim.holds(claim.measure("residual", 0.0, "<=", 1e-12, source=reading("float64 rounding")))
+"""
+
+
+def test_claim_blocks_keep_tests_in_several_files_with_their_verdict_under_xdist(pytester):
+    """BL-Eq(7) has a test in each of two files, one shared with BA-Eq(3); other files hold other
+    claims: under -n 2 every claim is judged from all its tests' checks, as in a serial run."""
+    pytester.makepyfile(
+        test_one=LAW.format(ids='"BL-Eq(7)"', name="law"),
+        test_two=LAW.format(ids='"BL-Eq(7)", "BA-Eq(3)"', name="shared"),
+        test_three=LAW.format(ids='"BL-Eq(13)"', name="other"),
+        test_four=LAW.format(ids='"BA-Eq(3)"', name="again") + "\ndef test_plain():\n    pass\n")
+    serial, parallel = pytester.path / "serial", pytester.path / "parallel"
+    pytester.runpytest_subprocess("-p", "no:cacheprovider", "--no-pdf", f"--reports-dir={serial}")
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--no-pdf", "-n", "2",
+                                           f"--reports-dir={parallel}", "-v")
+    result.stdout.fnmatch_lines(["*scheduling tests via ClaimBlockScheduling*"])
+
+    def claims(folder):
+        doc = json.loads((folder / "claims.json").read_text())
+        return {c["id"]: (c["checks"], c["tests"]) for c in doc["claims"]}
+    assert claims(serial) == claims(parallel)
+    assert claims(parallel)["BL-Eq(7)"][0] == 2 and claims(parallel)["BA-Eq(3)"][0] == 2
+
+
+def test_block_scopes_end_at_verdict_items_and_leave_other_tests_alone():
+    from verify.plugin import block_scopes
+    ids = ["a.py::t1", "b.py::t2", "b.py::claim[X]", "a.py::t3", "a.py::claim[Y]",
+           "a.py::claim[Z]", "c.py::plain", "c.py::other"]
+    scopes = block_scopes(ids)
+    assert scopes["a.py::t1"] == scopes["b.py::t2"] == scopes["b.py::claim[X]"]
+    assert scopes["a.py::t3"] == scopes["a.py::claim[Y]"] == scopes["a.py::claim[Z]"]
+    assert len({scopes[i] for i in ids}) == 4
