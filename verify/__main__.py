@@ -4,8 +4,9 @@
 ``python -m verify findings [--reports-dir DIR]``: what the suite found, as Markdown
 (:mod:`verify.report.findings`), to paste into the README's first screen.
 
-Both read ``claims.json`` alone (never the registry); a missing or damaged record, or an unknown
-claim ID (with a did-you-mean), is a one-line error and exit status 2.
+Both read ``claims.json`` alone (never the registry), with the committed paper-scale records as
+every report does; a missing or damaged record, or an unknown claim ID (with a did-you-mean), is
+a one-line error and exit status 2.
 """
 from __future__ import annotations
 
@@ -25,7 +26,8 @@ def _record(parser, reports_dir: Path) -> dict:
         parser.error(f"RecordDamaged: {exc}")
     if doc is None:
         parser.error(f"no record at {path}: run pytest verify (or pass --reports-dir)")
-    return doc
+    from verify.report.paper_scale import attach
+    return attach(doc, reports_dir)  # as every report: the repository's paper-scale records
 
 
 def main(argv=None) -> int:

@@ -25,6 +25,7 @@ from verify.report.text import clean, commit_text
 #: the verdicts a findings list names (every other verdict is a confirmation)
 FOUND = tuple(v for v in PRECEDENCE if v not in ("holds", "defined"))
 LINE = 220  # characters a finding's text is cut to
+SIDE = 90  # characters of each side of an erratum
 
 
 @dataclass(frozen=True)
@@ -49,6 +50,26 @@ def _form(parts: list[dict], statement: str) -> str:
     return "; ".join(part_text(p) for p in parts) if parts else clean(statement)
 
 
+def _body(part: dict) -> str:
+    return clean(part["latex"]) if "latex" in part else part.get("text", "")
+
+
+def _erratum(rec: dict) -> str:
+    """Printed against corrected: the first part that differs (parts are paired by name), each
+    side cut to a readable length."""
+    printed, corrected = rec.get("printed", []), rec.get("corrected", [])
+    by_name = {p["name"]: p for p in corrected}
+    pairs = [(p, by_name[p["name"]]) for p in printed
+             if p["name"] in by_name and _body(p) != _body(by_name[p["name"]])]
+    if pairs:
+        (p, c), more = pairs[0], len(pairs) - 1
+        name = f"{p['name']}: " if p["name"] else ""
+        return (f"printed {name}{_cut(_body(p), SIDE)} -> corrected {_cut(_body(c), SIDE)}"
+                + (f" (and {more} more part{'s' * (more > 1)})" if more else ""))
+    return (f"printed {_cut(_form(printed, rec.get('statement', '')), SIDE)} -> corrected "
+            f"{_cut(_form(corrected, rec.get('corrected_statement', '')), SIDE)}")
+
+
 def is_decisive(m: dict) -> bool:
     kind = m.get("source_kind") or str(m.get("source", "")).split(" ")[0].rstrip(":")
     return kind in DECISIVE_KINDS
@@ -67,6 +88,31 @@ def deciding_numbers(ms: list[dict], most: int = 2) -> str:
     return "; ".join(out)
 
 
+def why(rec: dict) -> str:
+    """Why an empirical claim is not settled, from its record (the verdict rule's reason, without
+    repeating the measurements): '' when nothing needs saying."""
+    ms = rec.get("measurements") or []
+    if not ms:
+        return rec.get("evidence", "")
+    decisive = [m for m in ms if is_decisive(m)]
+    if not decisive:
+        return ("no criterion from the paper, its code, an exact computation or a same-run "
+                "baseline was measured; the suite's readings decide nothing on their own")
+    readings: dict[str, bool] = {}
+    for m in decisive:
+        if m.get("interpretation"):
+            readings[m["interpretation"]] = readings.get(m["interpretation"], True) and bool(m["passed"])
+    if len(set(readings.values())) > 1:
+        return "the sentence is ambiguous and its readings disagree: " + "; ".join(
+            f"under '{k}' it {'holds' if ok else 'fails'}" for k, ok in readings.items())
+    unfaithful = [s for s in rec.get("setups") or [] if not s.get("faithful")]
+    if unfaithful:
+        outcome = ("every stated criterion passes" if all(m.get("passed") for m in decisive)
+                   else "a stated criterion fails")
+        return f"{outcome}, but the run is not faithful; {faithful_cost(unfaithful)}"
+    return ""
+
+
 def faithful_cost(setups: list[dict]) -> str:
     costs = sorted({s["cost"] for s in setups if s.get("cost") and not s.get("faithful")})
     return "a faithful run: " + " / ".join(costs) if costs else ""
@@ -76,8 +122,7 @@ def _text(rec: dict, verdict: str) -> str:
     ps = rec.get("paper_scale") or {}
     source = ps if verdict == ps.get("verdict") and ps.get("faithful") else rec
     if verdict == "erratum":
-        return (f"printed {_form(rec.get('printed', []), rec.get('statement', ''))} -> corrected "
-                f"{_form(rec.get('corrected', []), rec.get('corrected_statement', ''))}")
+        return _erratum(rec)
     if verdict == "holds-if":
         return f"holds if {clean(rec.get('condition', ''))}"
     numbers = deciding_numbers(source.get("measurements") or [])

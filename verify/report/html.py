@@ -18,7 +18,7 @@ from pathlib import Path
 from theory.verdicts import PRECEDENCE
 from verify.measurement import fmt
 from verify.report import files
-from verify.report.findings import count_text, counts, findings, verdict_label
+from verify.report.findings import count_text, counts, findings, verdict_label, why
 from verify.report.forms import COLOURS
 from verify.report.paper_scale import staleness
 from verify.report.record import figure_order, headline, paper_title
@@ -112,8 +112,8 @@ def _details(rec: dict, figures: list[dict]) -> str:
     if rec.get("notes"):
         out.append(f"<p><b>Notes:</b> {E(rec['notes'])}</p>")
     out.append(_measurements(rec.get("measurements") or []))
-    if rec["verdict"] in ("inconclusive", "untested", "supported") or not rec.get("measurements"):
-        out.append(f"<p><b>Evidence:</b> {E(rec.get('evidence', ''))}</p>")
+    if rec["verdict"] in ("inconclusive", "untested", "supported") and why(rec):
+        out.append(f"<p><b>Why:</b> {E(why(rec))}</p>")
     setups = rec.get("setups") or []
     out += [_setup(s, f" {k} of {len(setups)}" if len(setups) > 1 else "")
             for k, s in enumerate(setups, 1)]

@@ -141,7 +141,7 @@ def attach(doc: dict, reports_dir: Path) -> dict:
 def staleness(row: dict) -> str:
     """'' when the deciding code is as recorded, else what a reader must know."""
     if row.get("code_changed") is None:
-        return "recorded before deciding-code hashes: may predate the code that decides it"
+        return "paper-scale record made before deciding-code hashes: may predate its code"
     if row["code_changed"]:
         return "predates the code that decides it (changed since: " + ", ".join(row["code_changed"]) + ")"
     return ""

@@ -29,7 +29,7 @@ from matplotlib.ft2font import FT2Font  # noqa: E402
 from theory.verdicts import PRECEDENCE  # noqa: E402
 from verify.measurement import fmt  # noqa: E402
 from verify.report import files  # noqa: E402
-from verify.report.findings import count_text, counts, findings  # noqa: E402
+from verify.report.findings import count_text, counts, findings, why  # noqa: E402
 from verify.report.forms import COLOURS, part_text  # noqa: E402
 from verify.report.paper_scale import staleness  # noqa: E402
 from verify.report.record import figure_order, headline, paper_title  # noqa: E402
@@ -116,9 +116,9 @@ class Pages:
                      colour="#555555")
             self.y -= (FONT + 1) * LEADING / 72 * 1.4
 
-    def put(self, x_in, y_in, text, size=FONT, bold=False, colour="black", **kw):
+    def put(self, x_in, y_in, text, size=FONT, bold=False, colour="black", va="top", **kw):
         """Text at (x, y) inches from the bottom left; a multi-line text steps ``LEADING``."""
-        self.fig.text(x_in / PAGE[0], y_in / PAGE[1], text, fontsize=size, va="top",
+        self.fig.text(x_in / PAGE[0], y_in / PAGE[1], text, fontsize=size, va=va,
                       weight="bold" if bold else "normal", color=colour, parse_math=False,
                       linespacing=LEADING, **kw)
 
@@ -164,8 +164,8 @@ def _verdict_cell(rec: dict) -> list[str]:
 def _cells(rec: dict) -> list[list[str]]:
     where = rec["where"] + (" [reconstructed]" if rec.get("reconstructed") else "")
     body = []
-    if rec["verdict"] in ("inconclusive", "untested", "supported") or not rec.get("measurements"):
-        body.append(rec.get("evidence", ""))
+    if rec["verdict"] in ("inconclusive", "untested", "supported") and why(rec):
+        body.append(why(rec))
     for m in rec.get("measurements") or []:
         body.append(("✓ " if m.get("passed") else "✗ ") + measured(m))
     setups = rec.get("setups") or []
@@ -482,7 +482,8 @@ def _bench_page(pages: Pages, bench: dict, name: str):
                     (MARGIN / PAGE[0], (pages.y - height + 0.02) / PAGE[1]),
                     (PAGE[0] - 2 * MARGIN) / PAGE[0], (height + 0.01) / PAGE[1],
                     transform=pages.fig.transFigure, color="#f2f2f2", zorder=0))
-            pages.put(MARGIN, pages.y, "\n".join(left))
-            pages.put(val_x, pages.y, "\n".join(right))
+            baseline = pages.y - 0.8 * FONT / 72  # cells on one baseline, whatever their glyphs
+            pages.put(MARGIN, baseline, "\n".join(left), va="baseline")
+            pages.put(val_x, baseline, "\n".join(right), va="baseline")
             pages.y -= height
     pages.continued = ""

@@ -13,6 +13,7 @@ import textwrap
 from pathlib import Path
 
 from verify.measurement import fmt, measurement_line
+from verify.report.findings import why
 from verify.report.forms import part_text
 from verify.report.paper_scale import staleness
 from verify.report.record import headline, paper_title
@@ -71,8 +72,8 @@ def show_record(rec: dict, doc: dict, reports_dir: Path) -> str:
     if rec.get("measurements"):
         body.append("Measurements (value against criterion, [source]):")
         body += _measurements(rec["measurements"], sources)
-    if rec["verdict"] in ("inconclusive", "untested", "supported") or not rec.get("measurements"):
-        body += _block("Evidence", rec.get("evidence", ""))
+    if rec["verdict"] in ("inconclusive", "untested", "supported") and why(rec):
+        body += _block("Why", why(rec))
     setups = rec.get("setups") or []
     for k, setup in enumerate(setups, 1):
         body.append(f"Setup {k} of {len(setups)}:" if len(setups) > 1 else "Setup:")
