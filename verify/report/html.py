@@ -201,6 +201,7 @@ tr.target td{background:#fff8e1}
 button.toggle{border:none;background:none;cursor:pointer;font-size:14px;padding:0 4px}
 .badge{padding:1px 5px;border-radius:3px;white-space:nowrap}
 table.ms{font-size:12px;margin:4px 0;table-layout:auto}
+table.ms td:first-child,table.ms th:first-child{width:1.2em}
 table.ms td,table.ms th{border:1px solid #e5e5e5;padding:2px 4px;overflow-wrap:anywhere;
      vertical-align:top}
 tr.bad td{background:#fff3f3} .small{font-size:11px;color:#666} .stale{color:#b71c1c}

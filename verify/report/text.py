@@ -70,6 +70,11 @@ def _commands(s: str) -> str:
             out.append(f"{_paren(first)}/{_paren(_commands(s[end1 + 1:end2 - 1]))}")
             k = end2
             continue
+        bare = re.match(r"\s*(\\[A-Za-z]+|[A-Za-z0-9])", s[end1:]) if name.endswith("frac") else None
+        if bare:  # \frac{a}2: a one-token denominator without braces
+            out.append(f"{_paren(first)}/{bare[1]}")
+            k = end1 + bare.end()
+            continue
         if name == "sqrt":
             out.append(f"√{_paren(first)}")
         elif name == "mathbb":

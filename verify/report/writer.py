@@ -81,7 +81,16 @@ def render(reports: Path, doc: dict, progress=print, workers: int | None = None)
     import concurrent.futures as cf
     import multiprocessing
     import os
-    jobs = [("paper", p) for p in dict.fromkeys(c["paper"] for c in doc["claims"])]
+    papers = list(dict.fromkeys(c["paper"] for c in doc["claims"]))
+    # the heaviest first, so that two processes finish together (text and figures cost the most)
+    owner = {c["id"]: c["paper"] for c in doc["claims"]}
+    weight = {p: 0 for p in papers}
+    for c in doc["claims"]:
+        weight[c["paper"]] += len(c.get("measurements", [])) + 3
+    for f in doc.get("figures", []):
+        for p in {owner[c] for c in f["claims"] if c in owner}:
+            weight[p] += 40
+    jobs = [("paper", p) for p in sorted(papers, key=weight.get, reverse=True)]
     jobs += [("summary", ""), ("html", "")]
     names = {"summary": "summary.pdf", "html": "html/"}
     # a small record renders faster in this process than a second one starts
@@ -104,4 +113,5 @@ def render(reports: Path, doc: dict, progress=print, workers: int | None = None)
                 out[(kind, paper)] = future.result()
                 progress(f"wrote {names.get(kind) or paper + '.pdf'}")
     progress(f"reports written in {time.perf_counter() - start:.1f} s")
-    return [path for job in jobs for path in out[job]]
+    order = [("paper", p) for p in papers] + jobs[-2:]
+    return [path for job in order for path in out[job]]
