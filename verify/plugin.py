@@ -272,7 +272,7 @@ def _scheduler_class():
 DISTRIBUTED = ("load", "loadscope", "loadfile", "loadgroup", "worksteal")
 
 
-@dataclass
+@dataclass(eq=False)  # a plugin object is hashed by identity
 class ClaimsSession:
     """The plugin's state for one pytest session (one per config; pytester nests them)."""
 

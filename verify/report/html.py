@@ -1,12 +1,14 @@
-"""The HTML report ``reports/html/``: ``index.html`` (summary and every claim) and one page per
-paper, rendered from the merged record like the PDFs.
+"""The HTML report ``reports/html/``: ``index.html`` (what the suite found, headline verdict counts,
+a legend of every verdict, every claim) and one page per paper, rendered from the record alone
+like the PDFs and written atomically.
 
 Each page has a claims table that sorts (click a heading) and filters (verdict, kind, text); each
 claim's full evidence -- statement, printed and corrected forms as MathML (latex2mathml, so no
-network is needed to view it), every measurement against its criterion with its source, the
-setup and its deviations -- unfolds in place.  Figures are the run's SVG files, captioned with
-their claim IDs; claims link to their figures and figures to their claims.  The record's
-provenance heads and ends every page.
+network is needed to view it), every measurement against its criterion with its source and
+absolute values, every run's setup and its deviations, the paper-scale record -- unfolds in place.
+A link to a claim (``page.html#claim-ID``) unfolds it and lands below the sticky table header.
+Figures are the run's SVG files, captioned with their claim IDs; claims link to their figures and
+figures to their claims.  The record's provenance heads and ends every page.
 """
 from __future__ import annotations
 

@@ -1,15 +1,19 @@
-"""The PDFs of ``reports/``, rendered from the merged record (``claims.json``) and its figure files.
+"""The PDFs of ``reports/``, rendered from the merged record (``claims.json``) alone and its figure
+files, each written atomically (:mod:`.files`).
 
-Per paper: the claims table (ID, where, verdict with its baseline and any paper-scale verdict,
-measurements against their criteria and the setup), the errata pages (statement as printed,
-printed form, counterexample, condition, corrected form, the measurements of both sides), then
-the reproduced figures in the paper's order, each captioned once with its claim IDs.
-``summary.pdf``: verdict counts per paper, the claims that differ from their baseline, and a page
-each for ``bench.json`` / ``full_scale.json`` when present.
+Per paper: what the suite found in it (:mod:`.findings`), the claims table (ID, where, headline
+verdict with its baseline, the ci verdict beside a faithful paper-scale one, measurements against
+their criteria and every run's setup), the errata pages (statement and forms as recorded,
+counterexample, condition, corrected form, the measurements of both sides), then the reproduced
+figures in the paper's order, each captioned once with its claim IDs.  ``summary.pdf``: page 1
+opens with what the suite found, per paper by title; then headline verdict counts per paper with
+a legend of every verdict, the claims that differ from their baseline, the paper-scale verdicts,
+and a table per section of ``bench.json`` / ``full_scale.json`` when present.
 
-Every page is A4 and carries the record's provenance in its footer.  Text is wrapped by its
-measured width in the font it is drawn in, so it never leaves its cell or the page; maths is
-drawn as clean Unicode text (the HTML report renders it as MathML).
+Every page is A4 and carries the record's provenance in its footer; a page that continues a
+section or a claim says so in a "(continued)" header.  Text is wrapped by its measured width in
+the font it is drawn in, so it never leaves its cell or the page; maths is drawn as clean Unicode
+text (:func:`verify.report.text.clean`; the HTML report renders it as MathML).
 """
 from __future__ import annotations
 
@@ -374,7 +378,7 @@ def write_summary(reports: Path, doc: dict) -> Path:
     return _pdf(path, fill, "Claims suite: summary", provenance_line(doc))
 
 
-PAPER_COL = 1.6  # inches: the paper column of the summary's count table
+PAPER_COL = 1.0  # inches: the paper column of the summary's count table
 MEANING = {
     "holds": "confirmed (an empirical claim: by a faithful run)",
     "defined": "a definition, its consistency checked",
@@ -391,7 +395,7 @@ MEANING = {
 def _verdict_page(pages: Pages, papers, doc):
     table = {p: counts(doc, p) for p in papers}
     pages.new_page()
-    ax = pages.fig.add_axes([0.12, 0.64, 0.5, 0.26])
+    ax = pages.fig.add_axes([0.2, 0.64, 0.42, 0.26])
     left = [0] * len(papers)
     for verdict in PRECEDENCE[::-1]:
         values = [table[p][verdict] for p in papers]
@@ -407,13 +411,14 @@ def _verdict_page(pages: Pages, papers, doc):
     col_w = (PAGE[0] - 2 * MARGIN - PAPER_COL) / (len(cols) + 1)
     step = FONT * LEADING / 72
     pages.put(MARGIN, pages.y, "paper", bold=True)
-    heads = [wrap(v.replace("-", "- "), col_w - 0.05, bold=True) for v in cols + ["total"]]
+    heads = [wrap(v.replace("-", "- "), col_w - 0.04, FONT - 1, bold=True) for v in cols + ["total"]]
     for k, head in enumerate(heads):
         pages.put(MARGIN + PAPER_COL + k * col_w, pages.y,
-                  "\n".join(h.replace("- ", "-") for h in head), bold=True)
+                  "\n".join(h.replace("- ", "-") for h in head), size=FONT - 1, bold=True)
     pages.y -= step * (max(len(h) for h in heads) + 0.3)
     for p in papers:
-        name = wrap(paper_title(doc, p), PAPER_COL - 0.1)
+        prefix = doc.get("papers", {}).get(p, {}).get("prefix", "")
+        name = wrap(f"{prefix}* {p}" if prefix else p, PAPER_COL - 0.1)  # titles: page 1
         pages.put(MARGIN, pages.y, "\n".join(name))
         for k, v in enumerate(cols):
             pages.put(MARGIN + PAPER_COL + k * col_w, pages.y, str(table[p][v]))
@@ -430,14 +435,15 @@ def _verdict_page(pages: Pages, papers, doc):
     for r in records:
         ps = r.get("paper_scale")
         if ps:
-            flag = f" (!) {staleness(ps)}" if staleness(ps) else ""
+            flag = " (!)" if staleness(ps) else ""
             scale.append(f"{r['id']}: paper scale {ps['verdict']} "
                          f"({'faithful' if ps.get('faithful') else 'not faithful'}) on {ps['device']}, "
                          f"{ps.get('started')}, commit {commit_text(ps.get('commit'), ps.get('dirty'))}; "
                          f"ci {r['verdict']}{flag}")
     if scale:
         pages.y -= step
-        pages.lines(MARGIN, ["Paper-scale verdicts (reports/paper_scale/)"], bold=True)
+        pages.lines(MARGIN, ["Paper-scale verdicts (reports/paper_scale/; (!): the record predates "
+                             "the code that decides it, or predates deciding-code hashes)"], bold=True)
         pages.continued = "Paper-scale verdicts"
         pages.lines(MARGIN + 0.2, [line for s in scale for line in wrap(s, PAGE[0] - 2 * MARGIN - 0.2)])
         pages.continued = ""
