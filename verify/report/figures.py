@@ -103,7 +103,8 @@ def save(fig, folder: Path, name: str) -> dict:
     paths = {}
     for ext, kw in (("svg", {}), ("png", {"dpi": PNG_DPI})):
         path = folder / f"{name}.{ext}"
-        write_with(path, lambda tmp: fig.savefig(tmp, format=ext, bbox_inches=bbox, **kw))
+        write_with(path, lambda tmp, ext=ext, kw=kw: fig.savefig(tmp, format=ext, bbox_inches=bbox,
+                                                                 **kw))
         paths[ext] = f"{folder.name}/{path.name}"
     plt.close(fig)
     return paths

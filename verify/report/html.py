@@ -12,7 +12,6 @@ figures to their claims.  The record's provenance heads and ends every page.
 """
 from __future__ import annotations
 
-import collections
 import html
 import re
 from pathlib import Path
@@ -131,6 +130,10 @@ def _details(rec: dict, figures: list[dict]) -> str:
     return "".join(out)
 
 
+def _stale_mark(ps: dict) -> str:
+    return f' <b title="{E(staleness(ps))}">(!)</b>' if ps and staleness(ps) else ""
+
+
 def _table(records: list[dict], figures: list[dict]) -> str:
     kinds = sorted({r["kind"] for r in records})
     rows = []
@@ -148,7 +151,7 @@ def _table(records: list[dict], figures: list[dict]) -> str:
             f'{" <b title=differs>(!)</b>" if differs else ""}'
             f'{"<br><span class=small>ci: " + E(ci) + "</span>" if ci else ""}</td>'
             f'<td>{E(expected)}</td><td>{E(ps.get("verdict", ""))}'
-            f'{" <b title=" + chr(34) + E(staleness(ps)) + chr(34) + ">(!)</b>" if ps and staleness(ps) else ""}'
+            f'{_stale_mark(ps)}'
             f'</td><td><button class="toggle" aria-expanded="false">▸</button> '
             f'{E(clean(rec.get("title") or "evidence"))}</td></tr>'
             f'<tr class="detail" hidden><td colspan="7">{_details(rec, figures)}</td></tr>')
