@@ -82,13 +82,14 @@ def plan(n_seeds: int, n_cells: int, chunk_seeds: int, chunk_cells: int) -> list
     return out
 
 
-def _plain(value):
-    """A JSON-exact copy: numpy scalars and arrays as Python numbers and lists (floats keep all
-    their digits in JSON, so equal fingerprints mean equal settings)."""
+def _canonical(value):
+    """The settings as hashed by :func:`fingerprint`: numpy scalars and arrays as Python numbers
+    and lists, keys sorted, every digit kept, anything else refused (a record's JSON converter,
+    ``verify.measurement.as_json``, summarises large arrays and so cannot serve here)."""
     if isinstance(value, dict):
-        return {str(k): _plain(v) for k, v in sorted(value.items())}
+        return {str(k): _canonical(v) for k, v in sorted(value.items())}
     if isinstance(value, (list, tuple, np.ndarray)):
-        return [_plain(v) for v in value]
+        return [_canonical(v) for v in value]
     if isinstance(value, np.generic):
         return value.item()
     if value is None or isinstance(value, (bool, int, float, str)):
@@ -98,8 +99,8 @@ def _plain(value):
 
 
 def fingerprint(fn, config: dict, cells, seeds, chunk_seeds: int, chunk_cells: int) -> str:
-    doc = {"fn": f"{fn.__module__}.{fn.__qualname__}", "config": _plain(config),
-           "cells": _plain(list(cells)), "seeds": _plain(list(seeds)),
+    doc = {"fn": f"{fn.__module__}.{fn.__qualname__}", "config": _canonical(config),
+           "cells": _canonical(list(cells)), "seeds": _canonical(list(seeds)),
            "chunk": [int(chunk_seeds), int(chunk_cells)]}
     return hashlib.sha256(json.dumps(doc, sort_keys=True).encode()).hexdigest()[:20]
 

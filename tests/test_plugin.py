@@ -60,6 +60,9 @@ def test_matching_verdicts_pass_and_write_the_record_pdfs_and_html(pytester):
     assert rank["verdict"] == "erratum" and rank["counterexample"] == "A = I_4 gives -4"
     assert [m["role"] for m in rank["measurements"]] == ["printed", "corrected"]
     assert rank["run"]["generated"] == doc["generated"]
+    # self-contained: the statement and both forms as LaTeX and sympy.srepr, the paper's title
+    assert rank["statement"] and rank["printed"][0]["latex"] and rank["corrected"][0]["srepr"]
+    assert doc["papers"]["bias"]["title"].startswith("Bias-mediated") and doc["format"] == 3
     [figure] = doc["figures"]
     assert figure["claims"] == ["BL-Eq(7)"] and (reports / figure["svg"]).exists()
     assert (reports / "bias.pdf").stat().st_size > 5000 and (reports / "summary.pdf").exists()

@@ -2,13 +2,15 @@
 same folder, then renamed over the target (``os.replace``, atomic on one file system).  A reader,
 or a run interrupted by SIGINT or SIGKILL at any moment, sees each report either as it was or
 complete as new, never half written; an interrupted writer removes its temporary file (a killed
-one leaves a ``.<name>.*.tmp`` that no reader looks at).
+one leaves a ``.<name>.*.tmp`` that no reader looks at).  Temporary files still pending when the
+process exits (a KeyboardInterrupt between two statements) are removed at exit.
 
 Writers of ``claims.json`` and ``timings.json`` read, merge and write under one lock
 (:func:`lock`, the ``filelock`` library), so concurrent runs sharing a reports folder lose nothing.
 """
 from __future__ import annotations
 
+import atexit
 import json
 import os
 import tempfile
@@ -23,20 +25,34 @@ class ReportsNotWritable(OSError):
     """The reports folder cannot be written: checked before any test runs."""
 
 
+#: temporary files of this process not yet renamed: removed at exit whatever interrupted their
+#: writer, even between two statements of :func:`write_with`
+_PENDING: set[Path] = set()
+
+
+@atexit.register
+def _remove_pending() -> None:
+    for tmp in list(_PENDING):
+        tmp.unlink(missing_ok=True)
+
+
 def write_with(path: Path, write, mode: int = 0o644) -> Path:
     """Call ``write(temporary_path)`` and rename the result to ``path``."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    os.close(fd)
     tmp = Path(name)
+    _PENDING.add(tmp)
     try:
+        os.close(fd)
         write(tmp)
         os.chmod(tmp, mode)
         os.replace(tmp, path)
     except BaseException:
         tmp.unlink(missing_ok=True)
+        _PENDING.discard(tmp)
         raise
+    _PENDING.discard(tmp)
     return path
 
 
