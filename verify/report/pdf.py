@@ -33,12 +33,12 @@ from matplotlib.ft2font import FT2Font  # noqa: E402
 from theory.verdicts import PRECEDENCE  # noqa: E402
 from verify.measurement import fmt  # noqa: E402
 from verify.report import files  # noqa: E402
-from verify.report.findings import count_text, counts, findings, why  # noqa: E402
+from verify.report.findings import count_text, counts, deciding_numbers, findings, why  # noqa: E402
 from verify.report.forms import COLOURS, part_text  # noqa: E402
 from verify.report.paper_scale import staleness  # noqa: E402
 from verify.report.record import figure_order, headline, paper_title  # noqa: E402
 from verify.report.text import (clean, commit_text, measured, provenance_line, run_line,  # noqa: E402
-                                setup_lines)
+                                setup_summary)
 
 PAGE = (8.27, 11.69)  # A4 portrait, inches
 MARGIN = 0.5  # inches, left and right
@@ -166,21 +166,26 @@ def _verdict_cell(rec: dict) -> list[str]:
 
 
 def _cells(rec: dict) -> list[list[str]]:
+    """The four cells of a claim's row.  The measurements are cut to fit :data:`ROW_LINES` (the
+    rest: ``python -m verify show``), but every run's setup keeps its summary line."""
     where = rec["where"] + (" [reconstructed]" if rec.get("reconstructed") else "")
+    text_w = COLUMNS[3][1] - 0.1
     body = []
+    ps = rec.get("paper_scale") or {}
+    if ps.get("faithful") and headline(rec)[0] != rec["verdict"]:
+        body.append(f"paper scale (faithful, commit {commit_text(ps.get('commit'), ps.get('dirty'))}): "
+                    f"{deciding_numbers(ps.get('measurements') or [])}; the ci run:")
     if rec["verdict"] in ("inconclusive", "untested", "supported") and why(rec):
         body.append(why(rec))
-    for m in rec.get("measurements") or []:
-        body.append(("✓ " if m.get("passed") else "✗ ") + measured(m))
+    body += [("✓ " if m.get("passed") else "✗ ") + measured(m) for m in rec.get("measurements") or []]
     setups = rec.get("setups") or []
-    for k, setup in enumerate(setups, 1):
-        label = f"setup {k}/{len(setups)}" if len(setups) > 1 else "setup"
-        body += [f"{label}: {line}" for line in setup_lines(setup)]
-    text_w = COLUMNS[3][1] - 0.1
+    runs = [line for k, setup in enumerate(setups, 1)
+            for line in wrap(f"{f'setup {k}/{len(setups)}' if len(setups) > 1 else 'setup'}: "
+                             f"{setup_summary(setup)}", text_w)]
     lines = [line for entry in body for line in wrap(entry, text_w)]
     return [wrap(rec["id"], COLUMNS[0][1] - 0.1), wrap(where, COLUMNS[1][1] - 0.1),
             [line for v in _verdict_cell(rec) for line in wrap(v, COLUMNS[2][1] - 0.15)],
-            cut(lines, ROW_LINES, rec["id"])]
+            cut(lines, max(2, ROW_LINES - len(runs)), rec["id"]) + runs]
 
 
 def _table(pages: Pages, records: list[dict]):

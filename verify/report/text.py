@@ -150,6 +150,17 @@ def deviation_line(d: dict) -> str:
     return f"{d['setting']}: ran {fmt(d.get('ran'))}, paper {fmt(d.get('paper'))}{harmless}"
 
 
+def setup_summary(setup: dict) -> str:
+    """One run in one line: its name, scale, faithful or not, how many deviations and unknowns."""
+    name = f"{setup['name']}: " if setup.get("name") else ""
+    missing = [d for d in setup.get("deviations") or [] if not d.get("shown_harmless_by")]
+    unknown = len(setup.get("unknown") or [])
+    return (f"{name}{setup.get('scale', '?')} run, "
+            f"{'faithful' if setup.get('faithful') else 'not faithful'}"
+            + (f"; {len(missing)} deviations" if missing else "")
+            + (f" ({unknown} settings unknown)" if unknown else ""))
+
+
 def setup_lines(setup: dict | None) -> list[str]:
     """One run of an empirical claim: scale, faithful or not, unknown settings, each deviation,
     the cost."""
