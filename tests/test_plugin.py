@@ -283,7 +283,7 @@ def test_claim_blocks_keep_tests_in_several_files_with_their_verdict_under_xdist
 
 
 def test_block_scopes_end_at_verdict_items_and_leave_other_tests_alone():
-    from verify.plugin import block_scopes
+    from verify.blocks import block_scopes
     ids = ["a.py::t1", "b.py::t2", "b.py::claim[X]", "a.py::t3", "a.py::claim[Y]",
            "a.py::claim[Z]", "c.py::plain", "c.py::other"]
     scopes = block_scopes(ids)

@@ -18,15 +18,12 @@ what the controller needs -- a :class:`ChecksPayload` (claims, figures) or a
 of their test report, which pytest-xdist serialises with the report; the controller decodes it
 into the same types and hands a typed :class:`~verify.report.record.RunRecord` to the writer.
 
-Under pytest-xdist, the tests of claims that share tests (joined file by file, so a module's
-fixtures run once) and their verdict items form one block, run in order on one worker: workers
-order their items block by block, each ending with its verdict items, and the controller's
-scheduler (:class:`ClaimBlockScheduling`, through xdist's public ``pytest_xdist_make_scheduler``
-hook) sends each block to one worker.  A serial run and ``-n auto`` give the same record.
+Under pytest-xdist, the tests of claims that share tests and their verdict items form one block
+run in order on one worker (:mod:`verify.blocks`), so a serial run and ``-n auto`` give the same
+record.
 """
 from __future__ import annotations
 
-import re
 import shlex
 import time
 from dataclasses import dataclass, field
@@ -35,6 +32,7 @@ from pathlib import Path
 import pytest
 
 from theory.names import did_you_mean
+from verify.blocks import DISTRIBUTED, order_blocks, scheduler_class
 from verify.outcome import ClaimRecorder, ClaimResult
 from verify.profiles import register_profiles
 from verify.report import record as R
@@ -47,8 +45,6 @@ PLUGIN = "claims-session"
 SESSION = pytest.StashKey["ClaimsSession"]()
 FIGURES = pytest.StashKey[list]()
 VERDICT = pytest.StashKey["VerdictPayload"]()
-#: the node ID of a verdict item (the xdist scheduler tells blocks apart by them)
-VERDICT_ID = re.compile(r"::claim\[.*\]$")
 
 
 class VerdictRegression(Exception):
@@ -121,6 +117,11 @@ def pytest_generate_tests(metafunc):
 
 def claim_ids(item) -> tuple[str, ...]:
     return tuple(i for m in item.iter_markers("claim") for i in m.args)
+
+
+def _ids_of(item) -> tuple[str, ...]:
+    """The claims of a test, or the one claim a verdict item judges."""
+    return (item.claim_id,) if isinstance(item, VerdictItem) else claim_ids(item)
 
 
 @pytest.fixture
@@ -234,42 +235,6 @@ def _moved(record: R.ClaimRecord, previous: dict | None) -> str:
         lines = [f"deciding: {measurement_line(m)}" for m in record.measurements
                  if not m["passed"]][:5]
     return "".join(line + "\n" for line in lines)
-
-
-def block_scopes(nodeids) -> dict[str, str]:
-    """The xdist scope of each node ID of a worker's collection ordered by
-    :meth:`ClaimsSession.order_blocks`: a block runs up to the verdict items that end it; the
-    items after the last verdict item (tests of no judged claim) are a scope each."""
-    nodeids = list(nodeids)
-    last = max((k for k, n in enumerate(nodeids) if VERDICT_ID.search(n)), default=-1)
-    out, scope, after_verdict = {}, 0, False
-    for k, nodeid in enumerate(nodeids):
-        verdict = bool(VERDICT_ID.search(nodeid))
-        if (after_verdict and not verdict) or k > last:
-            scope += 1
-        out[nodeid] = f"claims-block-{scope}"
-        after_verdict = verdict
-    return out
-
-
-def _scheduler_class():
-    from xdist.scheduler import LoadScopeScheduling
-
-    class ClaimBlockScheduling(LoadScopeScheduling):
-        """xdist's scope scheduling with a claim block (:func:`block_scopes`) as the scope."""
-
-        def schedule(self):
-            if self.collection is None and self.registered_collections:
-                self._claim_scopes = block_scopes(next(iter(self.registered_collections.values())))
-            super().schedule()
-
-        def _split_scope(self, nodeid):
-            return self._claim_scopes.get(nodeid, nodeid)
-    return ClaimBlockScheduling
-
-
-#: xdist distribution modes under which the claim blocks are kept together
-DISTRIBUTED = ("load", "loadscope", "loadfile", "loadgroup", "worksteal")
 
 
 @dataclass(eq=False)  # a plugin object is hashed by identity
@@ -400,36 +365,8 @@ class ClaimsSession:
             out.append(item)
             for cid in sorted(verdicts.get(index, [])):
                 out.append(VerdictItem.from_parent(item.parent, name=f"claim[{cid}]", claim_id=cid))
-        items[:] = self.order_blocks(out) if self.blocks else out
-
-    @staticmethod
-    def order_blocks(items) -> list:
-        """The items block by block (files joined by the claims their tests share, in the order
-        of their first item), each block's verdict items last; tests of no claim at the end."""
-        def ids_of(item):
-            return (item.claim_id,) if isinstance(item, VerdictItem) else claim_ids(item)
-        parent: dict[str, str] = {}
-
-        def find(x):
-            while parent.setdefault(x, x) != x:
-                x = parent[x]
-            return x
-        first_file: dict[str, str] = {}
-        for item in items:
-            file = item.nodeid.split("::")[0]
-            for cid in ids_of(item):
-                a, b = find(file), find(first_file.setdefault(cid, file))
-                if a != b:
-                    parent[max(a, b)] = min(a, b)
-        blocks: dict[str, tuple[list, list]] = {}
-        plain = []
-        for item in items:
-            if not ids_of(item):
-                plain.append(item)
-                continue
-            tests, verdicts = blocks.setdefault(find(item.nodeid.split("::")[0]), ([], []))
-            (verdicts if isinstance(item, VerdictItem) else tests).append(item)
-        return [i for tests, verdicts in blocks.values() for i in tests + verdicts] + plain
+        items[:] = order_blocks(out, _ids_of, lambda item: isinstance(item, VerdictItem)) \
+            if self.blocks else out
 
     def pytest_report_collectionfinish(self, config, items):
         if not self.judged:
@@ -446,7 +383,7 @@ class ClaimsSession:
     @pytest.hookimpl(optionalhook=True, tryfirst=True)
     def pytest_xdist_make_scheduler(self, config, log):
         if config.getvalue("dist") in DISTRIBUTED:
-            return _scheduler_class()(config, log)
+            return scheduler_class()(config, log)
         return None
 
     @pytest.hookimpl(optionalhook=True)
