@@ -5,6 +5,7 @@ folder changes no file; a read-only reports folder fails before the first test; 
 run says so in its record; timings merge like claims."""
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -70,10 +71,9 @@ def old_and_new(tmp_path_factory):
     return old, report_files(old), report_files(reference), seconds
 
 
-@pytest.mark.skipif(not __import__("shutil").which("pdfinfo"), reason="poppler-utils not installed")
+@pytest.mark.skipif(not shutil.which("pdfinfo"), reason="poppler-utils not installed")
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGKILL])
 def test_an_interrupted_rendering_leaves_each_report_old_or_complete_new(old_and_new, tmp_path, sig):
-    import shutil
     folder, old, new, seconds = old_and_new
     for fraction in (0.15, 0.45, 0.75):
         work = tmp_path / f"r{fraction}"
