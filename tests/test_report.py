@@ -223,7 +223,6 @@ def rendered(tmp_path_factory):
                                          ("BL-Eq(7)", "BA-Eq(3)"), "verify/t.py::test_a")])
     write_paper_scale(reports / "paper_scale", {})
     P.attach(doc, reports)
-    R.JsonRecord  # noqa: B018 -- the record types are what merge wrote
     from verify.report.files import write_json
     write_json(reports / "claims.json", doc)
     render(reports, doc, progress=lambda message: None, workers=1)
