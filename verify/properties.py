@@ -104,10 +104,13 @@ def search(prop, criterion, examples=(), **strategies) -> SearchResult:
         if isinstance(value, (np.bool_, np.floating, np.integer)):
             value = value.item()
         if isinstance(value, float) and value != value:
+            # a NaN is the worst value there is: recorded as text, never compared
+            stats["worst"] = "NaN"
             raise _Falsified(f"{_plain(kwargs)} (value NaN)")
         stats["n"] += 1
         ok = crit.test(value)
-        if stats["worst"] is None or _worse(crit.op, value, stats["worst"]) or not ok:
+        if stats["worst"] is None or (stats["worst"] != "NaN" and _worse(crit.op, value, stats["worst"])) \
+                or not ok:
             stats["worst"] = value
         if not ok:
             raise _Falsified(f"{_plain(kwargs)} (value {fmt(value)})")
