@@ -55,12 +55,15 @@ def pdf_pages(data: bytes) -> int | None:
 def old_and_new(tmp_path_factory):
     """A reports folder holding the reports of record A and, as claims.json, record B (as after a
     run wrote its record and began rendering); and B's reports rendered elsewhere."""
+    from verify.report import paper_scale
     from verify.report.writer import render
     lazy = [c.id for c in REGISTRY if c.paper == "lazy_rich"]
     old_doc = make_record(lazy[:5], "2026-01-01T00:00:00+00:00")
     new_doc = make_record(lazy[:40] + [c.id for c in REGISTRY if c.paper == "bias"][:15],
                           "2026-01-02T00:00:00+00:00")
     reference = tmp_path_factory.mktemp("new")
+    # as python -m verify.report does: the repository's paper-scale records beside the claims
+    paper_scale.attach(new_doc, reference)
     start = time.perf_counter()
     render(reference, new_doc, progress=lambda m: None, workers=1)
     seconds = time.perf_counter() - start
