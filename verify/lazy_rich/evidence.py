@@ -26,6 +26,7 @@ from numerics.lazy_rich.empirical import ALG1, HIERARCHY, RELEASED_TASK
 from numerics.lazy_rich.experiments import (
     horizon,
     problem,
+    problem_from_numbers,
     reversal_problem,
     reversed_mode,
 )
@@ -52,7 +53,9 @@ from verify.measurement import (
     released,
     stated,
 )
+from verify.properties import search
 from verify.statements import LEVEL, each, within_baseline
+from verify.strategies import BalancedProblem, balanced_problems
 
 REPO = "Nico31415/LinearNetworkDynamics"
 NOTEBOOK = f"{REPO}/qqt_dynamics_figure.ipynb"
@@ -903,9 +906,24 @@ def riccati_exact(rhs) -> list[Measurement]:
                     "lambda in {1, -4, 9/4}, non-symmetric Syx", nonzero, "==", 0, source=exact("sympy simplify"))]
 
 
-def riccati_search(rhs, searched) -> list[Measurement]:
-    """LR-Lem4.1 on drawn nets (``searched``: the hypothesis search of :func:`riccati_residual`) and a
-    control outside A2."""
+#: hypothesis examples pinned for LR-Lem4.1: a funnel at lambda -10 and an inverted funnel at 0
+RICCATI_EXAMPLES = [
+    dict(p=BalancedProblem(n_in=6, n_out=1, lam=-10.0, scale=10.0, w1=[1.0] * 6, w2=[-2.0],
+                           syx=[0.5, -1.0, 2.0, 0.0, 1.0, 3.0], rot=0.0)),
+    dict(p=BalancedProblem(n_in=1, n_out=6, lam=0.0, scale=1e-3, w1=[1.0], w2=[1.0, 0, -1.0, 2.0, 0, 0],
+                           syx=[1.0, 2.0, 0, 0, -1.0, 0.5], rot=0.0))]
+
+
+def drawn(error, threshold: float, examples=()):
+    """The hypothesis search of ``error(problem, lam)`` over drawn balanced nets and tasks."""
+    return search(lambda p: error(problem_from_numbers(**dataclasses.asdict(p)), p.lam), ("<=", threshold),
+                  examples=examples, p=balanced_problems())
+
+
+def riccati_search(rhs) -> list[Measurement]:
+    """LR-Lem4.1 on drawn nets (a hypothesis search of :func:`riccati_residual`) and a control
+    outside A2."""
+    searched = drawn(lambda prob, lam: riccati_residual(rhs, *prob, lam), 1e-10, RICCATI_EXAMPLES)
     task, W1, W2 = problem(4, 4, 1.0, 7)
     unbalanced = riccati_residual(rhs, task, np.diag([1.5, 1.0, 1.0, 0.7]) @ W1, W2, 1.0)
     return [measure("worst relative Riccati residual, Ni, No <= 6, lambda in [-10, 10], scale in [1e-3, 10]", searched,
@@ -927,9 +945,10 @@ def fukumizu(flows) -> list[Measurement]:
                     source=reading("eigenvalues >= 1 up to round-off"))]
 
 
-def eigendecomposition(printed, searched, configs_) -> list[Measurement]:
-    """LR-Lem4.2: P and Gamma of numerics on 28 tasks and on drawn ones (``searched``), the printed
-    per-mode block, S~_lam and the limits of H~, G~."""
+def eigendecomposition(printed, configs_) -> list[Measurement]:
+    """LR-Lem4.2: P and Gamma of numerics on 28 tasks and on drawn ones, the printed per-mode
+    block, S~_lam and the limits of H~, G~."""
+    searched = drawn(lambda prob, lam: eigen_error(so.spectrum, prob[0], lam), 1e-12)
     errs = [eigen_error(so.spectrum, problem(ni, no, lam, seed=ni * 7 + no)[0], lam)
             for ni, no, lam in configs_ + [(4, 4, 25.0), (3, 6, -40.0)]]
     rng = np.random.default_rng(5)                    # rank-deficient task: s~ = 0 modes (h -> sgn lam)
@@ -953,8 +972,10 @@ def eigendecomposition(printed, searched, configs_) -> list[Measurement]:
                 sum(1 for v in limits if v != 0), "==", 0, source=exact("sympy limit"))]
 
 
-def initialisation_variables(printed, searched, configs_) -> list[Measurement]:
-    """LR-Eq10-12: the printed B, C, D by substitution and Q0^T P against numerics' B, C, D."""
+def initialisation_variables(printed, configs_) -> list[Measurement]:
+    """LR-Eq10-12: the printed B, C, D by substitution and Q0^T P against numerics' B, C, D, on
+    fixed and on drawn nets."""
+    searched = drawn(lambda prob, lam: init_variable_error(so.init_variables, *prob, lam), 1e-13)
     subs = []
     for ni, no, lam in [(2, 4, 1.3), (5, 3, -0.7)]:
         task, W1, W2 = problem(ni, no, lam, seed=33 + ni)

@@ -6,6 +6,8 @@ from __future__ import annotations
 import matplotlib.pyplot as plt
 import numpy as np
 
+from numerics.lazy_rich.runs import reversed_modes
+
 from numerics.lazy_rich.tasks import ITEMS
 
 
@@ -180,8 +182,9 @@ def continual(closed, sim):
                  "forgetting is 1/2(||S_k - S_i||^2 - ||S_j - S_i||^2) for every lambda.")
 
 
-def reversal(curve, gd, modes):
-    """Fig. 12: the reversed mode, the exact per-mode solution ``curve(lam, t)`` (lines) and GD ``modes``."""
+def reversal(curve, gd):
+    """Fig. 12: the reversed mode, the exact per-mode solution ``curve(lam, t)`` (lines) and GD's."""
+    modes = reversed_modes(gd)
     fig, ax = plt.subplots(figsize=(6.5, 3.8))
     tf = np.linspace(0, 8.0, 300)
     for k, v in enumerate(gd.lams):

@@ -3,7 +3,6 @@ a new feature (LR-D.3), fine-tuning after re-balancing (LR-D.4) -- computed from
 and checked against simulation.  Time is t/tau = lr x steps (tau = 1/lr, 1/2-mean loss)."""
 import pytest
 
-from numerics.lazy_rich.runs import reversed_modes
 from theory.registry import REGISTRY
 from verify.lazy_rich import evidence, figures
 
@@ -18,8 +17,7 @@ def test_forgetting_is_set_by_task_similarity(claim, report_figure, continual):
 def test_reversal_learning_needs_nonzero_lambda(claim, report_figure, reversal_flows, reversal_gd):
     formula = REGISTRY["LR-D.2"].printed
     claim.holds(*evidence.reversal(formula, reversal_flows, reversal_gd))
-    report_figure(*figures.reversal(lambda lam, t: evidence.reversal_curve(formula, lam, 1.0, 0.5, t), reversal_gd,
-                                    reversed_modes(reversal_gd)))
+    report_figure(*figures.reversal(lambda lam, t: evidence.reversal_curve(formula, lam, 1.0, 0.5, t), reversal_gd))
 
 
 @pytest.mark.claim("LR-D.3")
