@@ -1,4 +1,4 @@
-"""Gradient-flow integration over named parameter sets (DESIGN.md, "Simulation").
+"""Gradient-flow integration over named parameter sets (docs/DESIGN.md, "Simulation").
 
 ``integrate_flow(rhs, params, t_end)`` packs a dict of named arrays into one state vector,
 integrates with ``solve_ivp`` (DOP853, rtol 1e-10 by default, dense output) and unpacks again;

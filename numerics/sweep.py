@@ -32,6 +32,7 @@ import json
 import os
 import tempfile
 import time
+import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -39,6 +40,8 @@ import numpy as np
 from tqdm.auto import tqdm
 
 EXECUTORS = ("local", "inline", "dask")
+#: seconds to wait for a Dask scheduler before :class:`SchedulerUnreachable`
+CONNECT_TIMEOUT = 10.0
 
 
 @dataclass(frozen=True)
@@ -79,13 +82,14 @@ def plan(n_seeds: int, n_cells: int, chunk_seeds: int, chunk_cells: int) -> list
     return out
 
 
-def _plain(value):
-    """A JSON-exact copy: numpy scalars and arrays as Python numbers and lists (floats keep all
-    their digits in JSON, so equal fingerprints mean equal settings)."""
+def _canonical(value):
+    """The settings as hashed by :func:`fingerprint`: numpy scalars and arrays as Python numbers
+    and lists, keys sorted, every digit kept, anything else refused (a record's JSON converter,
+    ``verify.measurement.as_json``, summarises large arrays and so cannot serve here)."""
     if isinstance(value, dict):
-        return {str(k): _plain(v) for k, v in sorted(value.items())}
+        return {str(k): _canonical(v) for k, v in sorted(value.items())}
     if isinstance(value, (list, tuple, np.ndarray)):
-        return [_plain(v) for v in value]
+        return [_canonical(v) for v in value]
     if isinstance(value, np.generic):
         return value.item()
     if value is None or isinstance(value, (bool, int, float, str)):
@@ -95,8 +99,8 @@ def _plain(value):
 
 
 def fingerprint(fn, config: dict, cells, seeds, chunk_seeds: int, chunk_cells: int) -> str:
-    doc = {"fn": f"{fn.__module__}.{fn.__qualname__}", "config": _plain(config),
-           "cells": _plain(list(cells)), "seeds": _plain(list(seeds)),
+    doc = {"fn": f"{fn.__module__}.{fn.__qualname__}", "config": _canonical(config),
+           "cells": _canonical(list(cells)), "seeds": _canonical(list(seeds)),
            "chunk": [int(chunk_seeds), int(chunk_cells)]}
     return hashlib.sha256(json.dumps(doc, sort_keys=True).encode()).hexdigest()[:20]
 
@@ -147,9 +151,16 @@ class DaskExecutor(cf.Executor):
     """The ``concurrent.futures`` face of a Dask cluster, owning its client (``pure=False``:
     every chunk runs, none is taken from Dask's cache of equal calls)."""
 
-    def __init__(self, address: str):
+    def __init__(self, address: str, timeout: float | None = None):
         from distributed import Client
-        self.client = Client(address)
+        timeout = CONNECT_TIMEOUT if timeout is None else timeout
+        try:
+            self.client = Client(address, timeout=timeout)
+        except (OSError, TimeoutError, ValueError) as exc:
+            raise SchedulerUnreachable(
+                f"cannot reach the Dask scheduler at {address!r} within {timeout:g} s "
+                f"({type(exc).__name__}): start it, or run without --dask / "
+                "$DASK_SCHEDULER_ADDRESS to use this machine") from None
         self._executor = self.client.get_executor(pure=False)
 
     def submit(self, fn, /, *args, **kwargs):
@@ -196,13 +207,28 @@ def _save(path: Path, arrays: dict, seconds: float, print_: str) -> None:
     os.replace(tmp, path)   # atomic: a chunk file is complete or absent
 
 
+class ChunkFileDamaged(ValueError):
+    """A chunk file of a sweep cannot be read back (truncated, not an npz, missing fields)."""
+
+
+class SchedulerUnreachable(ConnectionError):
+    """The Dask scheduler named by ``address`` / ``$DASK_SCHEDULER_ADDRESS`` does not answer."""
+
+
 def _load(path: Path, print_: str):
-    with np.load(path) as z:
-        found = str(z["_fingerprint"])
-        if found != print_:
-            raise ValueError(f"{path} belongs to another sweep (fingerprint {found}, this sweep "
-                             f"{print_}): use another out_dir or delete it")
-        return {k[2:]: z[k] for k in z.files if k.startswith("a.")}, float(z["_seconds"])
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            found = str(z["_fingerprint"])
+            arrays = {k[2:]: z[k] for k in z.files if k.startswith("a.")}
+            seconds = float(z["_seconds"])
+    except (OSError, EOFError, ValueError, KeyError, zipfile.BadZipFile) as exc:
+        raise ChunkFileDamaged(
+            f"{path}: damaged chunk file ({type(exc).__name__}: {exc}); delete it and run the "
+            "same command again: the sweep recomputes that chunk and keeps the others") from None
+    if found != print_:
+        raise ValueError(f"{path} belongs to another sweep (fingerprint {found}, this sweep "
+                         f"{print_}): use another out_dir or delete it")
+    return arrays, seconds
 
 
 def _check_shapes(arrays: dict, chunk: Chunk, name: str):

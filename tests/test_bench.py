@@ -1,6 +1,7 @@
 """The benchmark's pieces on tiny sizes: the batched and looped runs agree exactly, both sides of
 the closed-form comparison agree, and the Fig. 1(b) timing path (a fraction of the grid, its Dask
-branch, the matmul ceiling, the paper-scale record) runs and reports its numbers (speed itself is
+branch, the matmul ceiling, the paper-scale data record, which verify writes and the bench reads)
+runs and reports its numbers (speed itself is
 measured by ``python -m numerics.bench``)."""
 import json
 
@@ -9,6 +10,7 @@ import pytest
 
 from numerics import bench, full_scale
 from numerics.rich_quick import single_neuron_teacher_student as ts
+from verify.report.paper_scale import write_data
 
 TINY = dict(ts.FIG1B_FULL, taus=(0.1, 1.0), deltas=(-1.0, 1.0), seeds=(0, 1, 2), d=6, n=40,
             n_test=50, h=8)
@@ -49,9 +51,9 @@ def test_the_dask_fraction_matches_the_in_process_one(monkeypatch):
 
 
 def test_a_paper_scale_record_is_read_back_with_its_share_of_the_float64_peak(tmp_path):
-    full_scale.write_record("grq-fig1b", claim="GRQ-Fig1", verdict="holds", checks=[], flop=6.7e15,
-                            wall_s=200.0, figure={"S": np.zeros((2, 2))}, out_dir=tmp_path,
-                            device="NVIDIA H100 80GB HBM3", started="2026-01-01T00:00:00Z")
+    write_data("grq-fig1b", claim="GRQ-Fig1", verdict="holds", measurements=[], flop=6.7e15,
+               wall_s=200.0, started="2026-01-01T00:00:00+00:00", figure={"S": np.zeros((2, 2))},
+               out_dir=tmp_path, device="NVIDIA H100 80GB HBM3")
     entry = bench.grq_fig1b(steps=3, seeds=1, dask=False, records=tmp_path, base=TINY)
     assert entry["paper_scale"]["fraction_of_float64_peak"] == pytest.approx(0.5)
     assert entry["paper_scale"]["verdict"] == "holds"

@@ -6,10 +6,12 @@ import pytest
 PASSING = """
 import pytest
 import matplotlib.pyplot as plt
+from theory.registry import REGISTRY
 from verify.measurement import exact, reading
 
 @pytest.mark.claim("BL-Eq(7)")
 def test_law(claim, report_figure):
+    REGISTRY["BL-Eq(7)"].printed  # a check reads the encoding it verifies
     claim.holds(claim.measure("residual", 0.0, "<=", 1e-12, source=reading("float64 rounding")))
     fig, ax = plt.subplots()
     ax.plot([0, 1], [0, 1], label="theory")
@@ -19,6 +21,7 @@ def test_law(claim, report_figure):
 
 @pytest.mark.claim("BL-Def-EffRank")
 def test_rank(claim):
+    REGISTRY["BL-Def-EffRank"].printed, REGISTRY["BL-Def-EffRank"].corrected
     claim.erratum(
         printed=claim.measure("printed rho(I_4) equals 4", -4.0, "==", 4.0, source=exact("sympy")),
         corrected=claim.measure("corrected rho(I_4) equals 4", 4.0, "==", 4.0, source=exact("sympy")),
@@ -27,10 +30,12 @@ def test_rank(claim):
 
 REGRESSION = """
 import pytest
+from theory.registry import REGISTRY
 from verify.measurement import reading
 
 @pytest.mark.claim("BL-Eq(7)")
 def test_law(claim):
+    REGISTRY["BL-Eq(7)"].printed
     claim.holds(claim.measure("max rel err", 0.3, "<=", 1e-8, source=reading("rtol 1e-10")),
                 counterexample="s=1, d=2")
 """
@@ -55,6 +60,9 @@ def test_matching_verdicts_pass_and_write_the_record_pdfs_and_html(pytester):
     assert rank["verdict"] == "erratum" and rank["counterexample"] == "A = I_4 gives -4"
     assert [m["role"] for m in rank["measurements"]] == ["printed", "corrected"]
     assert rank["run"]["generated"] == doc["generated"]
+    # self-contained: the statement and both forms as LaTeX and sympy.srepr, the paper's title
+    assert rank["statement"] and rank["printed"][0]["latex"] and rank["corrected"][0]["srepr"]
+    assert doc["papers"]["bias"]["title"].startswith("Bias-mediated") and doc["format"] == 3
     [figure] = doc["figures"]
     assert figure["claims"] == ["BL-Eq(7)"] and (reports / figure["svg"]).exists()
     assert (reports / "bias.pdf").stat().st_size > 5000 and (reports / "summary.pdf").exists()
@@ -102,15 +110,17 @@ def test_law_again(claim):
     assert not (reports / "claims.json").exists()
 
 
-def test_a_corrupt_record_is_set_aside_not_overwritten(pytester):
+def test_a_damaged_record_stops_the_run_before_any_test_and_is_kept(pytester):
     reports = pytester.path / "out"
     reports.mkdir()
     (reports / "claims.json").write_text("{not json")
-    result, _ = run(pytester, PASSING, "--no-pdf")
-    result.assert_outcomes(passed=4)
-    aside = list(reports.glob("claims.json.set-aside-*"))
-    assert len(aside) == 1 and aside[0].read_text() == "{not json"
-    result.stdout.fnmatch_lines(["*could not be merged into*set aside as claims.json.set-aside-*"])
+    (reports / "bias.pdf").write_text("the good old report")
+    result, _ = run(pytester, PASSING)
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*RecordDamaged: *claims.json is not a claims record*"])
+    assert "test_law" not in result.stdout.str()  # no test ran
+    assert sorted(p.name for p in reports.iterdir()) == ["bias.pdf", "claims.json"]
+    assert (reports / "claims.json").read_text() == "{not json"
 
 
 def test_a_test_that_raises_makes_its_claim_inconclusive(pytester):
@@ -166,9 +176,11 @@ def test_claim_and_paper_options_select_the_tests_of_those_claims(pytester):
 def test_a_selection_reports_only_the_claims_asked_for(pytester):
     result, reports = run(pytester, """
 import pytest
+from theory.registry import REGISTRY
 from verify.measurement import reading
 @pytest.mark.claim("BL-Eq(7)", "BA-Eq(3)")
 def test_shared(claim):
+    REGISTRY["BL-Eq(7)"].printed
     claim.holds(claim.measure("residual", 0.0, "<=", 1e-12, source=reading("float64 rounding")))
 """, "--paper", "bias", "--no-pdf")
     result.assert_outcomes(passed=2)   # the test and claim[BL-Eq(7)]; BA-Eq(3) is not judged
@@ -215,16 +227,66 @@ def test_xdist_gives_the_same_record_as_a_serial_run(pytester):
 def test_full_scale_tests_write_paper_scale_records_shown_beside_the_ci_verdict(pytester):
     result, reports = run(pytester, """
 import pytest
-from verify.measurement import Setup, paper
+from numerics.ran import Config, Ran
+from verify.measurement import Setup, paper, stated
 
 @pytest.mark.full
 @pytest.mark.claim("BL-Fig2")
 def test_big(claim):
+    ran = Ran.of(Config(scale="full"), "numerics.ran.seeds", n=4)
     claim.reproduced(claim.measure("loss falls", 0.1, "<", 1.0, source=paper("L1", "falls")),
-                     setup=Setup(scale="full", ran={"n": 4}, paper={"n": 4}, paper_source="L1"))
+                     setup=Setup(ran, {"n": stated(4, "L1")}))
 """, "--scale=full", "--no-pdf")
     record = json.loads((reports / "paper_scale" / "test_big.json").read_text())
     assert record["claims"]["BL-Fig2"]["verdict"] == "holds"
-    assert {"experiment", "device", "wall_seconds", "commit", "date"} <= record.keys()
+    assert record["claims"]["BL-Fig2"]["faithful"] is True
+    assert {"experiment", "device", "wall_s", "started", "commit", "dirty", "code"} <= record.keys()
+    # the deciding code: the test module and the runner's module, each with its hash
+    assert any(f.endswith("test_synthetic.py") for f in record["code"]) is False  # outside the suite
+    assert "numerics/ran.py" in record["code"]
     doc = json.loads((reports / "claims.json").read_text())
-    assert doc["claims"][0]["paper_scale"]["file"] == "paper_scale/test_big.json"
+    row = doc["claims"][0]["paper_scale"]
+    assert row["file"] == "paper_scale/test_big.json" and row["code_changed"] == []
+
+
+LAW = """
+import pytest
+from theory.registry import REGISTRY
+from verify.measurement import reading
+
+@pytest.mark.claim({ids})
+def test_{name}(claim):
+    REGISTRY["BL-Eq(7)"].printed
+    claim.holds(claim.measure("residual", 0.0, "<=", 1e-12, source=reading("float64 rounding")))
+"""
+
+
+def test_claim_blocks_keep_tests_in_several_files_with_their_verdict_under_xdist(pytester):
+    """BL-Eq(7) has a test in each of two files, one shared with BA-Eq(3); other files hold other
+    claims: under -n 2 every claim is judged from all its tests' checks, as in a serial run."""
+    pytester.makepyfile(
+        test_one=LAW.format(ids='"BL-Eq(7)"', name="law"),
+        test_two=LAW.format(ids='"BL-Eq(7)", "BA-Eq(3)"', name="shared"),
+        test_three=LAW.format(ids='"BL-Eq(13)"', name="other"),
+        test_four=LAW.format(ids='"BA-Eq(3)"', name="again") + "\ndef test_plain():\n    pass\n")
+    serial, parallel = pytester.path / "serial", pytester.path / "parallel"
+    pytester.runpytest_subprocess("-p", "no:cacheprovider", "--no-pdf", f"--reports-dir={serial}")
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--no-pdf", "-n", "2",
+                                           f"--reports-dir={parallel}", "-v")
+    result.stdout.fnmatch_lines(["*scheduling tests via ClaimBlockScheduling*"])
+
+    def claims(folder):
+        doc = json.loads((folder / "claims.json").read_text())
+        return {c["id"]: (c["checks"], c["tests"]) for c in doc["claims"]}
+    assert claims(serial) == claims(parallel)
+    assert claims(parallel)["BL-Eq(7)"][0] == 2 and claims(parallel)["BA-Eq(3)"][0] == 2
+
+
+def test_block_scopes_end_at_verdict_items_and_leave_other_tests_alone():
+    from verify.blocks import block_scopes
+    ids = ["a.py::t1", "b.py::t2", "b.py::claim[X]", "a.py::t3", "a.py::claim[Y]",
+           "a.py::claim[Z]", "c.py::plain", "c.py::other"]
+    scopes = block_scopes(ids)
+    assert scopes["a.py::t1"] == scopes["b.py::t2"] == scopes["b.py::claim[X]"]
+    assert scopes["a.py::t3"] == scopes["a.py::claim[Y]"] == scopes["a.py::claim[Z]"]
+    assert len({scopes[i] for i in ids}) == 4

@@ -113,3 +113,23 @@ def test_the_dask_address_comes_from_the_environment(monkeypatch):
     monkeypatch.setenv("DASK_SCHEDULER_ADDRESS", "tcp://127.0.0.1:1")
     monkeypatch.setattr(sw, "DaskExecutor", lambda address: ("dask", address))
     assert sw.make_executor() == (("dask", "tcp://127.0.0.1:1"), True)
+
+
+@pytest.mark.parametrize("damage", [b"", b"not a zip file", None])
+def test_a_damaged_chunk_file_is_named_with_what_to_do(reference, tmp_path, damage):
+    run(out_dir=tmp_path)
+    path = tmp_path / "chunk-00002.npz"
+    path.write_bytes(path.read_bytes()[:100] if damage is None else damage)
+    with pytest.raises(sw.ChunkFileDamaged, match=r"chunk-00002\.npz.*delete it and run the same "
+                                                  r"command again"):
+        run(out_dir=tmp_path)
+    path.unlink()
+    again = run(out_dir=tmp_path)
+    assert again.computed == [2] and same(again.arrays, reference.arrays)
+
+
+def test_an_unreachable_dask_scheduler_is_a_named_error(monkeypatch):
+    pytest.importorskip("distributed")
+    monkeypatch.setattr(sw, "CONNECT_TIMEOUT", 1.0)
+    with pytest.raises(sw.SchedulerUnreachable, match="cannot reach the Dask scheduler"):
+        run(executor="dask", address="tcp://127.0.0.1:9")

@@ -1,15 +1,14 @@
-"""``python -m theory [--paper KEY] [--missing]``: list the claims and their expected verdicts.
+"""``python -m theory [--paper KEY] [--missing]``: list the claims and their expected verdicts
+(``--missing``: the catalogue IDs not yet encoded).
 
-``python -m theory show ID [--reports-dir DIR]``: one claim in full -- statement, printed and
-corrected forms, and from the last run's ``claims.json`` its verdict, measurements against their
-criteria, setup and deviations, counterexample, condition and figures.  An unknown ID or paper
-gets a did-you-mean.
+``theory`` knows nothing of the run record: one claim's measured verdict and evidence is
+``python -m verify show ID``.  An unknown or empty paper key is a one-line usage error with a
+did-you-mean.
 """
 import argparse
 import collections
-import sys
-from pathlib import Path
 
+from theory.names import did_you_mean
 from theory.registry import PAPERS, load_all
 
 
@@ -19,26 +18,23 @@ def main(argv=None) -> int:
     parser.add_argument("--paper", help="only this paper's claims")
     parser.add_argument("--missing", action="store_true",
                         help="list the catalogue IDs not yet encoded instead")
-    commands = parser.add_subparsers(dest="command")
-    show = commands.add_parser("show", help="one claim in full, from the last run")
-    show.add_argument("id", help="claim ID, e.g. 'BL-Eq(13)'")
-    show.add_argument("--reports-dir", default="reports", type=Path)
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    if extra[:1] == ["show"]:
+        parser.error("'show' moved: python -m verify show ID (theory knows nothing of the run record)")
+    if extra:
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
+    if args.paper is not None and args.paper not in PAPERS:
+        parser.error("--paper: " + did_you_mean(args.paper, list(PAPERS), "paper"))
     registry = load_all()
-    from theory.names import did_you_mean
-    if args.command == "show":
-        if args.id not in registry:
-            print(did_you_mean(args.id, [c.id for c in registry], "claim"), file=sys.stderr)
-            return 2
-        from verify.report.show import show as render  # the run record's reader
-        print(render(registry[args.id], args.reports_dir))
-        return 0
-    if args.paper and args.paper not in PAPERS:
-        print(did_you_mean(args.paper, list(PAPERS), "paper"), file=sys.stderr)
-        return 2
     if args.missing:
-        for claim_id in registry.missing():
+        from theory.registry import catalogue_ids
+        owner = catalogue_ids()
+        missing = [i for i in registry.missing() if args.paper is None or owner[i] == args.paper]
+        for claim_id in missing:
             print(claim_id)
+        scope = f"paper {args.paper}" if args.paper else "the catalogue"
+        print(f"{len(missing)} IDs of {scope} not encoded" if missing else
+              f"every ID of {scope} is encoded ({len(registry)} claims registered)")
         return 0
     counts = collections.Counter()
     for claim in registry:

@@ -1,4 +1,4 @@
-"""Loss normalisations and clocks, and the one conversion between them (DESIGN.md, "Conventions").
+"""Loss normalisations and clocks, and the one conversion between them (docs/DESIGN.md, "Conventions").
 
 Each paper's own convention is written once, in its record in ``theory.papers``.
 

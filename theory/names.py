@@ -16,7 +16,7 @@ def suggest(value: str, choices) -> str:
         close = [folded[k] for k in difflib.get_close_matches(key, list(folded), n=3, cutoff=0.6)]
     return (f"did you mean {' or '.join(repr(c) for c in close)}?" if close else
             f"valid: {', '.join(choices)}" if len(choices) <= 12 else
-            f"{len(choices)} are registered; list them with 'python -m theory'")
+            f"{len(choices)} are known; list the claims with 'python -m theory'")
 
 
 def did_you_mean(value: str, choices, what: str) -> str:

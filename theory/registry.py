@@ -1,4 +1,4 @@
-"""The claim registry: one :class:`Claim` per catalogue ID (DESIGN.md, "A claim").
+"""The claim registry: one :class:`Claim` per catalogue ID (docs/DESIGN.md, "A claim").
 
 A claim carries its statement as printed, the sympy objects that encode it as printed, the
 corrected form beside it where the printed one fails, and the team's expected verdict (the
@@ -9,6 +9,7 @@ catalogue ID lists (``theory.papers``; the five papers' lists are the project's 
 from __future__ import annotations
 
 import importlib
+from contextlib import contextmanager
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -41,6 +42,19 @@ TITLES = _PaperField("title")
 #: for a side that is one object): an encoding a claim registers and no check reads is a
 #: defect, reported by the claim's verdict item (``unread``).
 READS: set[tuple[str, str, str]] = set()
+#: while positive, reads are not logged: a picture of a formula (a validity map, a report) reads
+#: the encodings without evaluating whether the claim holds
+_UNLOGGED = [0]
+
+
+@contextmanager
+def unlogged():
+    """Read encodings without counting as a check that evaluates them (validity maps, reports)."""
+    _UNLOGGED[0] += 1
+    try:
+        yield
+    finally:
+        _UNLOGGED[0] -= 1
 
 
 def _is_sympy(value) -> bool:
@@ -68,7 +82,7 @@ class Forms:
             value = object.__getattribute__(self, "_named")[name]
         except KeyError:
             raise AttributeError(f"form has no part {name!r}; it has {sorted(self._named)}") from None
-        if _is_sympy(value):
+        if _is_sympy(value) and not _UNLOGGED[0]:
             READS.update((*owner, name) for owner in object.__getattribute__(self, "_owner"))
         return value
 
@@ -161,7 +175,7 @@ class Claim:
 
     def __getattribute__(self, name):
         value = object.__getattribute__(self, name)
-        if name in ("printed", "corrected") and _is_sympy(value):
+        if name in ("printed", "corrected") and _is_sympy(value) and not _UNLOGGED[0]:
             READS.add((object.__getattribute__(self, "id"), name, ""))
         return value
 

@@ -1,4 +1,4 @@
-"""The verdict vocabulary of DESIGN.md, shared by the registry, the plugin and the reports.
+"""The verdict vocabulary of docs/DESIGN.md, shared by the registry, the plugin and the reports.
 
 The strings are part of the ``reports/claims.json`` format; other tools read them, so they never
 change spelling.
@@ -23,7 +23,7 @@ PRECEDENCE = (FAILS, NOT_REPRODUCED, ERRATUM, HOLDS_IF, INCONCLUSIVE, UNTESTED, 
               HOLDS)
 VERDICTS = frozenset(PRECEDENCE)
 
-#: The claim kinds of DESIGN.md.
+#: The claim kinds of docs/DESIGN.md.
 KINDS = frozenset(
     {"identity", "ode-solution", "conserved", "limit", "bound", "constant", "algorithm",
      "empirical", "definition"}

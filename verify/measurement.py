@@ -180,6 +180,8 @@ def fmt(value, digits: int = 3, items: int = 8) -> str:
         return f"{float(value):.{digits}g}"
     if isinstance(value, str):
         return value
+    if value is None:
+        return "none"
     if isinstance(value, dict):
         return "{" + ", ".join(f"{k}: {fmt(v, digits, items)}" for k, v in value.items()) + "}"
     arr = np.asarray(value, dtype=object) if not isinstance(value, np.ndarray) else value

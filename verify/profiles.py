@@ -1,4 +1,4 @@
-"""Hypothesis profiles (DESIGN.md, "Hypothesis"): ``ci`` (the default), ``dev`` and ``explore``.
+"""Hypothesis profiles (docs/DESIGN.md, "Hypothesis"): ``ci`` (the default), ``dev`` and ``explore``.
 
 Select one with ``pytest --hypothesis-profile=NAME``; an unknown name is a usage error naming
 these.  ``ci`` is deterministic and keeps no example database.  ``dev`` and ``explore`` keep

@@ -7,6 +7,9 @@ must meet, stated once.  The result records how many examples ran, the worst val
 hypothesis' shrunk counterexample when one fails; hand it to ``claim.measure(name, result,
 source=...)``.  Counterexamples found while exploring are pinned by passing them in
 ``examples`` (each becomes an ``@example``, replayed in every profile).
+
+What each search tried reaches the run record through its measurement (``examples``, worst
+value, ``counterexample``): ``claims.json``'s ``exploration`` lists them.
 """
 from __future__ import annotations
 
@@ -18,10 +21,6 @@ from hypothesis import example, given, settings
 from hypothesis.database import ExampleDatabase
 
 from verify.measurement import Criterion, fmt
-
-#: Every search run in this process: (property name, examples, worst, counterexample); the
-#: plugin writes it into the run record so an exploration says what it tried.
-LOG: list[dict] = []
 
 
 @dataclass
@@ -38,7 +37,8 @@ class _Falsified(AssertionError):
 
 
 def _plain(value):
-    """Drawn arguments as plain Python (arrays as nested lists), exact enough to pin as an @example."""
+    """Drawn arguments as plain Python, exact enough to pin as an @example: arrays as nested lists
+    (never summarised, unlike a record's ``as_json``), tuples kept, other objects as drawn."""
     if isinstance(value, dict):
         return {k: _plain(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
@@ -104,10 +104,13 @@ def search(prop, criterion, examples=(), **strategies) -> SearchResult:
         if isinstance(value, (np.bool_, np.floating, np.integer)):
             value = value.item()
         if isinstance(value, float) and value != value:
+            # a NaN is the worst value there is: recorded as text, never compared
+            stats["worst"] = "NaN"
             raise _Falsified(f"{_plain(kwargs)} (value NaN)")
         stats["n"] += 1
         ok = crit.test(value)
-        if stats["worst"] is None or _worse(crit.op, value, stats["worst"]) or not ok:
+        if stats["worst"] is None or (stats["worst"] != "NaN" and _worse(crit.op, value, stats["worst"])) \
+                or not ok:
             stats["worst"] = value
         if not ok:
             raise _Falsified(f"{_plain(kwargs)} (value {fmt(value)})")
@@ -123,7 +126,4 @@ def search(prop, criterion, examples=(), **strategies) -> SearchResult:
         result = SearchResult(True, stats["n"], stats["worst"], crit)
     except _Falsified as exc:
         result = SearchResult(False, stats["n"], stats["worst"], crit, str(exc))
-    LOG.append({"property": getattr(prop, "__qualname__", str(prop)), "examples": result.examples,
-                "worst": fmt(result.worst), "criterion": str(crit), "ok": result.ok,
-                "counterexample": result.counterexample})
     return result

@@ -66,7 +66,8 @@ def one_sided_p(smaller, larger, paired: bool = False) -> float:
 
 
 def direction(what: str, smaller, larger, *, source: Source, paired: bool = False,
-              names: tuple[str, str] = ("smaller", "larger")) -> Measurement:
+              names: tuple[str, str] = ("smaller", "larger"),
+              details: dict | None = None) -> Measurement:
     """The stated direction mean(smaller) < mean(larger) over seeds: a one-sided t-test at
     :data:`LEVEL`, with both seed means, spreads and counts in ``details``."""
     a, b = _seeds(smaller, names[0]), _seeds(larger, names[1])
@@ -76,10 +77,11 @@ def direction(what: str, smaller, larger, *, source: Source, paired: bool = Fals
                    LEVEL, source=source,
                    details={f"{names[0]} mean": float(a.mean()), f"{names[0]} sd": float(a.std(ddof=1)),
                             f"{names[1]} mean": float(b.mean()), f"{names[1]} sd": float(b.std(ddof=1)),
-                            "seeds": [int(a.size), int(b.size)]})
+                            "seeds": [int(a.size), int(b.size)], **(details or {})})
 
 
-def exceeds(what: str, values, threshold: float, *, source: Source) -> Measurement:
+def exceeds(what: str, values, threshold: float, *, source: Source,
+            details: dict | None = None) -> Measurement:
     """A population mean above ``threshold`` (e.g. 'most units' on average: 1/2): a one-sided
     one-sample t-test at :data:`LEVEL`, with the mean, spread and count in ``details``."""
     x = _seeds(values, "values")
@@ -90,17 +92,19 @@ def exceeds(what: str, values, threshold: float, *, source: Source) -> Measureme
     return measure(f"{what}: one-sided one-sample t-test p of a mean above {threshold:g} over "
                    f"{x.size} seeds", p, "<", LEVEL, source=source,
                    details={"mean": float(x.mean()), "sd": float(x.std(ddof=1)),
-                            "seeds": int(x.size)})
+                            "seeds": int(x.size), **(details or {})})
 
 
-def each(what: str, values, op: str, threshold, *, source: Source, least: int = 2) -> Measurement:
+def each(what: str, values, op: str, threshold, *, source: Source, least: int = 2,
+         details: dict | None = None) -> Measurement:
     """A statement about each trained network: every one of the (at least ``least``) seeds
-    passes ``value <op> threshold``; how many did is in ``details``."""
+    passes ``value <op> threshold``; how many did is in ``details``, beside the absolute values
+    the caller adds (``details``) when the value is relative."""
     x = _seeds(values, "values", least)
     passing = int(sum(Criterion(op, threshold).test(v) for v in x))
     return measure(f"{what}, every one of {x.size} seeds", x, op, threshold, source=source,
                    details={"seeds passing": passing, "seeds": int(x.size),
-                            "min": float(x.min()), "max": float(x.max())})
+                            "min": float(x.min()), "max": float(x.max()), **(details or {})})
 
 
 def ratio(what: str, numerator, denominator, op: str, threshold: float, *,

@@ -33,6 +33,8 @@ from functools import lru_cache
 
 import numpy as np
 
+from theory.registry import unlogged
+
 #: colour floor of the log scale, as a fraction of the tolerance: errors this far below it (round-off,
 #: exact zeros) are drawn in the lowest colour
 FLOOR = 1e-6
@@ -486,6 +488,14 @@ def caption(spec: MapSpec) -> str:
 def figure(spec: MapSpec):
     """``draw(compute(spec))``."""
     return draw(compute(spec))
+
+
+def map_of(specs: dict, claim_id: str):
+    """(figure, caption) of ``claim_id``'s map.  Its encodings are read unlogged: a map pictures
+    a formula, it is not the check that evaluates the claim (``theory.registry.unlogged``)."""
+    with unlogged():
+        spec = specs[claim_id]()
+        return figure(spec), caption(spec)
 
 
 # --- evaluating registry encodings over a grid ---------------------------------------------------

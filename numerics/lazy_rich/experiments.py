@@ -1,42 +1,41 @@
-"""Cases and runs of the LR- reproductions: problems with general parameters, reference gradient
-flows (``solve_ivp`` through :func:`numerics.ode.integrate_flow`), batched GD runs and the figure
-sweeps.  Every function returns numbers; none decides a verdict (that is ``verify``'s job).
-
-Time is the paper's dimensionless ``t / tau`` (tau = 1/lr on the 1/2-mean loss; k GD steps at
-learning rate lr are ``t / tau = k * lr``, ``theory.conventions.flow_time``).
+"""Cases of the LR- reproductions: problems with general parameters (a whitened task and a
+lambda-balanced init), task-aligned and reversed inits, converged networks, the tasks of the
+applications, and Monte Carlo samplers of balances and noisy losses.  Nothing here trains or
+integrates (that is :mod:`numerics.lazy_rich.runs`) or decides (that is ``verify``).
 """
 from __future__ import annotations
 
-import functools
-
 import numpy as np
-import sympy as sp
 
-from numerics.closed_forms import compiled
-from numerics.lazy_rich import kernels as kn
 from numerics.lazy_rich import solution as so
-from numerics.lazy_rich.init import (aligned_init, balance, balanced_weights, lambda_balanced_init,
-                                     layer_singular_values, random_orthogonal, weights_from_product)
-from numerics.lazy_rich.tasks import Task, hierarchy_task, random_task, whitened_inputs
-from numerics.lazy_rich.training import train_linear
-from numerics.metrics import rel_err
-from numerics.ode import integrate_flow
-from theory.lazy_rich import symbols as sy
+from numerics.lazy_rich.init import (
+    aligned_init,
+    balance,
+    balanced_weights,
+    lambda_balanced_init,
+    layer_singular_values,
+    random_orthogonal,
+)
+from numerics.lazy_rich.tasks import Task, random_task, whitened_inputs
 
-#: the three architectures of Fig. 5 (Ni, No) with Nh = min(Ni, No) (catalogue Sec 10 defaults)
-ARCHS = {"funnel (6,2,2)": (6, 2), "square (4,4,4)": (4, 4), "inverted funnel (2,2,6)": (2, 6)}
 
-
-def mode_function(expr):
-    """Vectorised float evaluation of a per-mode sympy formula in (lam, s~, s0, t, tau), compiled once."""
-    return compiled((sy.lam, sy.s, sy.s0, sy.t, sy.tau), expr)
+def _integer(value, name: str, least: int = 0) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < least:
+        raise ValueError(f"{name}={value!r} must be an integer >= {least}")
+    return int(value)
 
 
 # ---------------------------------------------------------------- problems with general parameters
+def horizon(task, lam: float, cap: float = 8.0) -> float:
+    """t/tau with S_lam,max t <= 25: beyond, e^{2 S_lam t} makes the plain Theorem 4.3 ill-conditioned
+    (LR-Impl)."""
+    return min(cap, 25.0 / np.sqrt(task.svd.s.max() ** 2 + lam ** 2 / 4))
+
+
 def problem(n_in: int, n_out: int, lam: float, seed: int, scale: float = 0.5, n_samples: int | None = None,
             target_std: float = 1.0):
     """A whitened random task and a random (non-aligned) lambda-balanced init with Nh = min(Ni, No)."""
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(_integer(seed, "seed"))
     task = random_task(n_in, n_out, n_samples or max(n_in, n_out) + 4, rng, target_std)
     W1, W2 = lambda_balanced_init(lam, n_in, min(n_in, n_out), n_out, rng, scale=scale)
     return task, W1, W2
@@ -63,16 +62,6 @@ def problem_from_numbers(n_in: int, n_out: int, lam: float, scale: float, w1, w2
     return Task(X, syx @ X), W1, W2
 
 
-def integrate(task, W1, W2, t_eval):
-    """Gradient flow of the weights (solve_ivp, rtol 1e-12) with the balance monitored:
-    (W1(t), W2(t)) with a leading time axis, and the balance drift."""
-    flow = integrate_flow(so.flow_rhs(task.syx, task.sxx), {"W1": W1, "W2": W2}, float(t_eval[-1]),
-                          t_eval=t_eval, rtol=1e-12, atol=1e-14,
-                          conserved={"balance": lambda p: balance(p["W1"], p["W2"])}, conservation_tol=1e-8)
-    W1t, W2t = np.moveaxis(flow.states["W1"], -1, 0), np.moveaxis(flow.states["W2"], -1, 0)
-    return W1t, W2t, flow.drift["balance"]
-
-
 def aligned_problem(n_in: int, n_out: int, s_task, s0, lam: float, seed: int):
     """A whitened task with prescribed singular values and a task-aligned lambda-balanced init."""
     rng = np.random.default_rng(seed)
@@ -92,13 +81,34 @@ def invertible_b_init(task, lam: float, seed: int, scale: float, max_draws: int 
     At lambda = 0 a square even-dimensional random init has B singular with probability 1/2 (the
     relative rotation has det -1, hence an eigenvalue -1: a reversed mode, LR-D.2), and then the
     flow stalls at a saddle; Thm B.5 / C.3 assume B invertible."""
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(_integer(seed, "seed"))
     n_in, n_out = task.svd.n_in, task.svd.n_out
-    for _ in range(max_draws):
+    for _ in range(_integer(max_draws, "max_draws", 1)):
         W1, W2 = lambda_balanced_init(lam, n_in, min(n_in, n_out), n_out, rng, scale=scale)
         if np.linalg.cond(so.init_variables(W1, W2, so.spectrum(task.svd, lam))[0]) < 1e6:
             return W1, W2
     raise RuntimeError(f"no init with invertible B in {max_draws} draws (lam={lam}, seed={seed})")
+
+
+def balanced_family(task, lams, scales, rng: np.random.Generator, max_draws: int = 20):
+    """One Gaussian draw N(0, 1) of both layers and one rotation R; for each absolute scale a of
+    ``scales`` the network function a^2 W2W1 rebalanced to every lambda of ``lams`` (Algorithm 1:
+    the same function at each lambda).  Redrawn until B is invertible (cond < 1e8) everywhere, the
+    hypothesis of Thm B.5 / C.3 (at lambda = 0 a square net has a reversed mode with probability
+    1/2).  Returns [[(W1, W2) per lambda] per scale]."""
+    n_in, n_out = task.svd.n_in, task.svd.n_out
+    nh = min(n_in, n_out)
+    if not scales or any(not (np.isfinite(a) and a > 0) for a in scales):
+        raise ValueError(f"scales={scales!r} must be positive absolute scales")
+    for _ in range(_integer(max_draws, "max_draws", 1)):
+        U, s, Vt = np.linalg.svd(rng.standard_normal((n_out, nh)) @ rng.standard_normal((nh, n_in)),
+                                 full_matrices=False)
+        R = random_orthogonal(nh, rng)
+        family = [[balanced_weights(U, a ** 2 * s, Vt.T, R, lam) for lam in lams] for a in scales]
+        if all(np.linalg.cond(so.init_variables(W1, W2, so.spectrum(task.svd, lam))[0]) < 1e8
+               for row in family for lam, (W1, W2) in zip(lams, row)):
+            return family
+    raise RuntimeError(f"no draw with B invertible at every lambda and scale in {max_draws} draws")
 
 
 def padded_init(n_in, n_hid, n_out, s, lam, seeds):
@@ -117,148 +127,6 @@ def padded_init(n_in, n_hid, n_out, s, lam, seeds):
     return W1, W2, R[:, m:]
 
 
-# ---------------------------------------------------------------- Sec 1 / Fig 1B and App A.4
-def same_function_inits(n_in, n_out, lams, scale, seed):
-    """Inits with one Gaussian network function W2W1(0) (same absolute scale), rebalanced to each lambda."""
-    rng = np.random.default_rng(seed)
-    nh = min(n_in, n_out)
-    product = scale ** 2 * rng.standard_normal((n_out, nh)) @ rng.standard_normal((nh, n_in))
-    U, s, Vt = np.linalg.svd(product, full_matrices=False)
-    R = random_orthogonal(nh, rng)
-    return product, [balanced_weights(U, s, Vt.T, R, lam) for lam in lams]
-
-
-def framing_run(seed, lams=(-2.0, 0.0, 2.0), lr=1e-2, T=12.0, scale=0.05):
-    """Fig. 1B: one task (seed - 1) and one network function (seed) rebalanced to each lambda,
-    trained by batched GD to t/tau = T, with the exact loss curves.  Returns half-loss times, NTK
-    movement, final input Grams, the loss-curve gap of lambda = 0 vs the last lambda, GD vs theory."""
-    task = random_task(5, 5, 10, np.random.default_rng(seed - 1))
-    _, inits = same_function_inits(5, 5, lams, scale, seed=seed)
-    W1s, W2s = np.stack([w[0] for w in inits]), np.stack([w[1] for w in inits])
-    hist = train_linear(W1s, W2s, task.X, task.Y, lr=lr, steps=int(round(T / lr)), record_every=int(round(0.4 / lr)))
-    t = np.linspace(0, T, 241)
-    theory = np.stack([task.loss(so.blocks(so.qq_exact(t, *inits[k], task.svd, lam), 5)["W2W1"])
-                       for k, lam in enumerate(lams)])
-    at_records = np.stack([task.loss(so.blocks(so.qq_exact(hist.time, *inits[k], task.svd, lam), 5)["W2W1"])
-                           for k, lam in enumerate(lams)])
-    final = [(hist.records["W1"][-1, k], hist.records["W2"][-1, k]) for k in range(len(lams))]
-    ntk_move = [float(kn.kernel_distance(kn.ntk(*inits[k], task.X), kn.ntk(*final[k], task.X))) for k in range(len(lams))]
-    grams_in = [float(np.linalg.norm(W1.T @ W1)) for W1, _ in final]
-    excess = theory - task.loss_constant
-    half = [float(t[np.argmax(e <= 0.5 * e[0])]) for e in excess]
-    gap = float(np.max(np.abs(theory[1] - theory[-1])) / theory[1][0])
-    gd_dev = float(np.max(np.abs(hist.loss.T - at_records) / at_records[:, :1]))
-    return dict(half=half, ntk_move=ntk_move, grams_in=grams_in, gap=gap, gd_dev=gd_dev, t=t, theory=theory,
-                hist=hist)
-
-
-def scale_lambda_maps(scales, lams, seed_task=3, seed_init=5):
-    """App A.4 on the closed form: per architecture, S(NTK(0), NTK(oo)) over (absolute scale, lambda),
-    the spread of the initial loss across lambda at each scale and |final loss - c|.
-
-    Init seed 5 keeps B invertible on the whole grid (seeds 4, 7, 9, 11 give the square net at
-    lambda = 0 a det -1 relative rotation, a reversed mode: B singular, LR-D.2)."""
-    maps, init_spread, final_err = {}, 0.0, 0.0
-    for name, (ni, no) in ARCHS.items():
-        task = random_task(ni, no, 8, np.random.default_rng(seed_task))
-        S = np.zeros((len(scales), len(lams)))
-        for a, scale in enumerate(scales):
-            _, inits = same_function_inits(ni, no, lams, scale, seed=seed_init)
-            losses0 = [task.loss(w[1] @ w[0]) for w in inits]
-            init_spread = max(init_spread, (max(losses0) - min(losses0)) / losses0[0])
-            for b, (lam, (W1, W2)) in enumerate(zip(lams, inits)):
-                spc = so.spectrum(task.svd, lam)
-                slow = np.min(spc.s_lam - spc.lam_perp)
-                bl = so.blocks(so.qq_stable([40 / slow], W1, W2, task.svd, lam)[0], ni)
-                final_err = max(final_err, abs(task.loss(bl["W2W1"]) - task.loss_constant))
-                S[a, b] = kn.kernel_distance(kn.ntk(W1, W2, task.X), kn.ntk_from_grams(bl["W1tW1"], bl["W2W2t"], task.X))
-        maps[name] = S
-    return maps, float(init_spread), float(final_err)
-
-
-# ---------------------------------------------------------------- representations and NTK (Sec 5, App C)
-def converged_grams(task, lam: float, gram_in, gram_out):
-    """W1^T W1 -> V~ gram_in(s~, lam) V~^T and W2 W2^T -> U~ gram_out(s~, lam) U~^T (per-mode formulas)."""
-    gi, go = mode_function(gram_in), mode_function(gram_out)
-    s = task.svd.s
-    return ((task.svd.V * gi(lam, s, 0, 0, 1)) @ task.svd.V.T, (task.svd.U * go(lam, s, 0, 0, 1)) @ task.svd.U.T)
-
-
-def kernel_movement(gram_in, gram_out, ni, no, lams, t_end=None, seed=5):
-    """Kernel distance S(NTK(0), NTK(t_end)) over lambdas on one task: t_end None uses the converged
-    per-mode Grams ``gram_in``/``gram_out`` (Thm C.3), a finite t_end the stable closed form (Thm B.5)."""
-    task = random_task(ni, no, 8, np.random.default_rng(seed))
-    out = []
-    for lam in lams:
-        W1, W2 = lambda_balanced_init(lam, ni, min(ni, no), no, np.random.default_rng(seed + 1), scale=0.2)
-        if t_end is None:
-            gi, go = converged_grams(task, lam, gram_in, gram_out)
-        else:
-            b = so.blocks(so.qq_stable([t_end], W1, W2, task.svd, lam)[0], ni)
-            gi, go = b["W1tW1"], b["W2W2t"]
-        out.append(float(kn.kernel_distance(kn.ntk(W1, W2, task.X), kn.ntk_from_grams(gi, go, task.X))))
-    return task, np.array(out)
-
-
-def gd_kernel_movement(ni, no, lams, t_end, lr, seed=5):
-    """Batched GD of the ``kernel_movement`` nets to t/tau = t_end: S(NTK(0), NTK(t_end)) per lambda."""
-    task = random_task(ni, no, 8, np.random.default_rng(seed))
-    inits = [lambda_balanced_init(lam, ni, min(ni, no), no, np.random.default_rng(seed + 1), scale=0.2) for lam in lams]
-    steps = int(round(t_end / lr))
-    hist = train_linear(np.stack([w[0] for w in inits]), np.stack([w[1] for w in inits]), task.X, task.Y,
-                        lr=lr, steps=steps, record_every=steps)
-    return np.array([kn.kernel_distance(kn.ntk(*inits[k], task.X),
-                                        kn.ntk(hist.records["W1"][-1, k], hist.records["W2"][-1, k], task.X))
-                     for k in range(len(lams))])
-
-
-def delay_times(lams, ni=2, no=6, tol=1e-2, seed=5):
-    """t/tau at which ||W2W1 - Syx|| / ||Syx|| first drops below ``tol`` (stable closed form), per lambda."""
-    task = random_task(ni, no, 8, np.random.default_rng(seed))
-    out = []
-    for lam in lams:
-        W1, W2 = lambda_balanced_init(lam, ni, min(ni, no), no, np.random.default_rng(seed + 1), scale=0.2)
-        t = np.linspace(0, 400, 4001)
-        fn = so.blocks(so.qq_stable(t, W1, W2, task.svd, lam), ni)["W2W1"]
-        res = np.linalg.norm(fn - task.syx, axis=(1, 2)) / np.linalg.norm(task.syx)
-        out.append(float(t[np.argmax(res < tol)]))
-    return out
-
-
-def kernel_distance_over_time(lams, T, lr, every, fine, seed=5):
-    """Fig. 5C: per architecture and lambda, S(NTK(0), NTK(t)) from the stable closed form on ``fine``
-    and from batched GD every ``every`` steps; returns (curves, gd curves, gd times, max |GD - theory|)."""
-    curves, gd, dev, t_gd = {}, {}, 0.0, None
-    for name, (ni, no) in ARCHS.items():
-        task = random_task(ni, no, 8, np.random.default_rng(seed))
-        inits = [lambda_balanced_init(lam, ni, min(ni, no), no, np.random.default_rng(seed + 1), scale=0.2) for lam in lams]
-        hist = train_linear(np.stack([w[0] for w in inits]), np.stack([w[1] for w in inits]), task.X, task.Y,
-                            lr=lr, steps=int(round(T / lr)), record_every=every)
-        t_gd = hist.time
-        for k, (lam, (W1, W2)) in enumerate(zip(lams, inits)):
-            K0 = kn.ntk(W1, W2, task.X)
-
-            def theory(t):
-                b = so.blocks(so.qq_stable(t, W1, W2, task.svd, lam), ni)
-                return kn.kernel_distance(K0, kn.ntk_from_grams(b["W1tW1"], b["W2W2t"], task.X))
-            gd[name, lam] = kn.kernel_distance(K0, kn.ntk(hist.records["W1"][:, k], hist.records["W2"][:, k], task.X))
-            dev = max(dev, float(np.max(np.abs(gd[name, lam] - theory(t_gd)))))
-            curves[name, lam] = theory(fine)
-    return curves, gd, t_gd, dev
-
-
-def train_hierarchy(lams, steps: int, lr: float = 5e-3, seed: int = 2, scale: float = 0.03):
-    """Hierarchy task, lambda-balanced inits with B invertible for ``lams`` plus one large unbalanced
-    Gaussian init (Fig. 4D), trained by batched GD: (task, initial W1s, W2s, final W1s, W2s)."""
-    task = hierarchy_task()
-    W1s, W2s = map(list, zip(*[invertible_b_init(task, lam, seed=seed, scale=scale) for lam in lams]))
-    big = np.random.default_rng(seed + 1)
-    W1s.append(big.standard_normal((8, 8)))
-    W2s.append(big.standard_normal((8, 8)))
-    hist = train_linear(np.stack(W1s), np.stack(W2s), task.X, task.Y, lr=lr, steps=steps, record_every=steps)
-    return task, W1s, W2s, hist.records["W1"][-1], hist.records["W2"][-1]
-
-
 # ---------------------------------------------------------------- noise robustness (App C.3)
 def converged(task, lam, seed):
     """A converged lambda-balanced net: W2W1 = Syx (Alg. 1 from Syx; Thm C.3 Grams)."""
@@ -272,6 +140,7 @@ def noise_task(n_in, n_out):
 
 def input_noise_losses(task, W1, W2, sigma: float, draws: int, seed: int) -> np.ndarray:
     """Sampled 1/2-mean losses of W2W1 on X + sigma N(0, 1) (iid input noise)."""
+    _integer(draws, "draws", 1)
     noise = np.random.default_rng(seed).standard_normal((draws,) + task.X.shape)
     err = W2 @ W1 @ (task.X + sigma * noise) - task.Y
     return 0.5 * np.sum(err ** 2, axis=(1, 2)) / task.n_samples
@@ -279,7 +148,8 @@ def input_noise_losses(task, W1, W2, sigma: float, draws: int, seed: int) -> np.
 
 def weight_noise_losses(task, W1, W2, sigma: float, draws: int, seed: int) -> np.ndarray:
     """Sampled 1/2-mean losses with iid N(0, sigma^2) noise on every entry of W1 and W2."""
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(_integer(seed, "seed"))
+    _integer(draws, "draws", 1)
     A = W1 + sigma * rng.standard_normal((draws,) + W1.shape)
     B = W2 + sigma * rng.standard_normal((draws,) + W2.shape)
     return 0.5 * np.sum((B @ A @ task.X - task.Y) ** 2, axis=(1, 2)) / task.n_samples
@@ -288,7 +158,11 @@ def weight_noise_losses(task, W1, W2, sigma: float, draws: int, seed: int) -> np
 # ---------------------------------------------------------------- random initialisations (App A.3)
 def sample_balance(n_in, n_hid, n_out, var1, var2, draws, seed):
     """(draws, Nh, Nh) balance matrices of Gaussian W1 (Nh x Ni), W2 (No x Nh)."""
-    rng = np.random.default_rng(seed)
+    for name, value in (("n_in", n_in), ("n_hid", n_hid), ("n_out", n_out), ("draws", draws)):
+        _integer(value, name, 1)
+    if not (np.isfinite(var1) and np.isfinite(var2) and var1 >= 0 and var2 >= 0):
+        raise ValueError(f"var1={var1!r}, var2={var2!r} must be finite and non-negative")
+    rng = np.random.default_rng(_integer(seed, "seed"))
     W1 = np.sqrt(var1) * rng.standard_normal((draws, n_hid, n_in))
     W2 = np.sqrt(var2) * rng.standard_normal((draws, n_out, n_hid))
     return balance(W1, W2)
@@ -315,32 +189,6 @@ def continual_tasks(n=5, P=25, count=4, seed=0):
     return [Task(X, rng.standard_normal((n, P))) for _ in range(count)]
 
 
-def chained_function(tasks, W1, W2, lam, durations, grid=None, solver=so.qq_exact):
-    """Network function W2W1 along a task sequence from the closed form, re-started at each switch
-    through the Thm 5.2 weights (QQ^T determines the dynamics; R is irrelevant)."""
-    products, times, t0 = [], [], 0.0
-    for task, T in zip(tasks, durations):
-        t = np.linspace(0, T, grid or 2)
-        fn = so.blocks(solver(t, W1, W2, task.svd, lam), W1.shape[1])["W2W1"]
-        products.append(fn)
-        times.append(t0 + t)
-        t0 += T
-        W1, W2 = weights_from_product(fn[-1], lam)
-    return np.concatenate(times), np.concatenate(products)
-
-
-def continual_gd(tasks, W1, W2, T, lr, records=8):
-    """GD through the task sequence, T (t/tau) per task: (times, W2W1 at each record)."""
-    steps = int(round(T / lr))
-    sims, w1, w2 = [], W1[None], W2[None]
-    for task in tasks:
-        hist = train_linear(w1, w2, task.X, task.Y, lr=lr, steps=steps, record_every=steps // records)
-        sims.append(hist.records["W2"][:, 0] @ hist.records["W1"][:, 0])
-        w1, w2 = hist.records["W1"][-1], hist.records["W2"][-1]
-    t = np.concatenate([k * T + np.linspace(0, T, records + 1) for k in range(len(tasks))])
-    return t, np.concatenate(sims)
-
-
 def reversal_problem(lam, s_task=(1.0, 0.8, 0.5), s0=0.5, seed=0):
     """Square (3,3,3) task-aligned init with the first left singular vector reversed (LR-D.2)."""
     rng = np.random.default_rng(seed)
@@ -356,35 +204,6 @@ def reversed_mode(task, W1t, W2t):
     return np.einsum("i,tij,j->t", task.svd.U[:, 0], W2t @ W1t, task.svd.V[:, 0])
 
 
-def reversal_gd(lams, lr, T, every):
-    """Batched GD of the ``reversal_problem`` nets: (times, reversed mode per lambda (T, K))."""
-    probs = [reversal_problem(lam) for lam in lams]
-    task = probs[0][0]
-    hist = train_linear(np.stack([p[1] for p in probs]), np.stack([p[2] for p in probs]), task.X, task.Y,
-                        lr=lr, steps=int(round(T / lr)), record_every=every)
-    modes = np.stack([reversed_mode(p[0], hist.records["W1"][:, k], hist.records["W2"][:, k])
-                      for k, p in enumerate(probs)], axis=1)
-    return hist.time, modes
-
-
-def transfer(lam, task, item=0, y_new=1.0):
-    """Converged W1 (Thm C.3 via Thm 5.2) and the predicted new feature on every item (Eqs. 186-187)."""
-    W1, _ = weights_from_product(task.syx, lam)
-    G = W1.T @ W1
-    Xi = task.X[:, item]
-    return W1, y_new * (Xi @ G @ task.X) / (Xi @ G @ Xi)
-
-
-def transfer_gd(W1, task, item=0, y_new=1.0, steps=200):
-    """GD on a new output row w only (from w = 0, W1 frozen), trained on ``item``: w W1 X on every item."""
-    h0 = W1 @ task.X[:, item]
-    w = np.zeros(W1.shape[0])
-    lr = 0.5 / (h0 @ h0)
-    for _ in range(steps):
-        w -= lr * (w @ h0 - y_new) * h0
-    return w @ W1 @ task.X
-
-
 def fine_tuning_tasks(base):
     """LR-D.4's three fine-tuning tasks built from the hierarchy ``base`` (catalogue protocol)."""
     t1 = base.Y.copy()
@@ -393,43 +212,3 @@ def fine_tuning_tasks(base):
     return {"T1 feature added": Task(base.X, t1),
             "T2 reversal": Task(base.X, (U * s) @ np.diag([-1.0] + [1.0] * 7) @ V.T @ base.X),
             "T3 singular values x2": Task(base.X, 2 * base.Y)}
-
-
-def fine_tuning_losses(base, tasks, lam_news, budget):
-    """Excess loss after fine-tuning for t/tau = ``budget`` (exact solution) from the pretrained
-    hierarchy net re-balanced to each lambda_new: {task: array over lam_news}."""
-    out = {}
-    for name, task in tasks.items():
-        row = []
-        for ln in lam_news:
-            W1, W2 = weights_from_product(base.syx, ln)
-            fn = so.blocks(so.qq_exact([budget], W1, W2, task.svd, ln), 8)["W2W1"][-1]
-            row.append(task.loss(fn) - task.loss_constant)
-        out[name] = np.array(row)
-    return out
-
-
-def rebalance_identity(base, task, lam_init, t, pretrain="flow", seed=3):
-    """Not re-balanced vs re-balanced to lambda_init (another R): max rel diff of the fine-tuning
-    QQ^T flows.  ``pretrain`` "flow" (gradient flow to t/tau = 40) or "gd" (lr 5e-3, 3000 steps)."""
-    rng = np.random.default_rng(seed)
-    W1p, W2p = invertible_b_init(base, lam_init, seed=4, scale=0.05)
-    if pretrain == "flow":
-        a, b, _ = integrate(base, W1p, W2p, np.array([0.0, 40.0]))
-        W1n, W2n = a[-1], b[-1]
-    else:
-        hist = train_linear(W1p[None], W2p[None], base.X, base.Y, lr=5e-3, steps=3000, record_every=3000)
-        W1n, W2n = hist.records["W1"][-1, 0], hist.records["W2"][-1, 0]
-    W1r, W2r = weights_from_product(W2n @ W1n, lam_init, R=random_orthogonal(8, rng))
-    a1, a2, _ = integrate(task, W1n, W2n, t)
-    b1, b2, _ = integrate(task, W1r, W2r, t)
-    return rel_err(so.qq_from_weights(a1, a2), so.qq_from_weights(b1, b2))
-
-
-def fine_tuning_gd(base, task, lam_news, lr, steps, every):
-    """Batched GD fine-tuning from the re-balanced nets: (times, excess loss (T, K), exact excess at the same times)."""
-    W1s, W2s = zip(*[weights_from_product(base.syx, ln) for ln in lam_news])
-    sim = train_linear(np.stack(W1s), np.stack(W2s), base.X, task.Y, lr=lr, steps=steps, record_every=every)
-    th = np.stack([task.loss(so.blocks(so.qq_exact(sim.time, W1s[k], W2s[k], task.svd, ln), 8)["W2W1"])
-                   for k, ln in enumerate(lam_news)], axis=1) - task.loss_constant
-    return sim.time, sim.loss - task.loss_constant, th, (W1s, W2s)

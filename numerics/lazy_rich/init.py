@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from numerics.lazy_rich._args import count, generator, scalar, weights
+from numerics.linalg import random_orthogonal
 from numerics.validation import finite_array
-from numerics.linalg import random_orthogonal  # noqa: F401  (re-exported)
 
 
 def layer_singular_values(s, lam: float) -> tuple[np.ndarray, np.ndarray]:
@@ -41,6 +42,8 @@ def lambda_balanced_init(lam: float, n_in: int, n_hid: int, n_out: int,
 
     ``scale`` is sigma of the Gaussian draws (the absolute scale).  Needs Nh = min(Ni, No) (A3).
     """
+    n_in, n_hid, n_out = count(n_in, "n_in"), count(n_hid, "n_hid"), count(n_out, "n_out")
+    lam, scale, rng = scalar(lam, "lam"), scalar(scale, "scale", nonnegative=True), generator(rng)
     if n_hid != min(n_in, n_out):
         raise ValueError(f"n_hid={n_hid} must equal min(n_in, n_out)={min(n_in, n_out)} (LR-A3)")
     if syx is None:
@@ -55,12 +58,13 @@ def lambda_balanced_init(lam: float, n_in: int, n_hid: int, n_out: int,
 
 def aligned_init(U, V, s0, lam: float, rng: np.random.Generator):
     """Task-aligned lambda-balanced init W1 = R S1(s0) V~^T, W2 = U~ S2(s0) R^T (LR-Thm5.1)."""
+    generator(rng)
     return balanced_weights(U, s0, V, random_orthogonal(len(np.atleast_1d(s0)), rng), lam)
 
 
 def balance(W1, W2) -> np.ndarray:
     """Balance matrix W2^T W2 - W1 W1^T (LR-DefA.1), batched over leading axes."""
-    W1, W2 = np.asarray(W1), np.asarray(W2)
+    W1, W2 = weights(W1, W2)
     return np.swapaxes(W2, -1, -2) @ W2 - W1 @ np.swapaxes(W1, -1, -2)
 
 

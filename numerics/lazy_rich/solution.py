@@ -16,8 +16,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from numerics.validation import finite_array
+from numerics.lazy_rich._args import count, weights
 from numerics.lazy_rich.tasks import TaskSVD
+from numerics.validation import finite_array
 
 
 def f_matrix(syx, lam: float) -> np.ndarray:
@@ -30,13 +31,16 @@ def f_matrix(syx, lam: float) -> np.ndarray:
 
 def qq_from_weights(W1, W2) -> np.ndarray:
     """QQ^T for Q = [W1^T; W2], batched over leading axes (LR-Eq3)."""
-    Q = np.concatenate([np.swapaxes(np.asarray(W1), -1, -2), np.asarray(W2)], axis=-2)
+    W1, W2 = weights(W1, W2)
+    Q = np.concatenate([np.swapaxes(W1, -1, -2), W2], axis=-2)
     return Q @ np.swapaxes(Q, -1, -2)
 
 
 def blocks(qq, n_in: int) -> dict:
     """The LR-Eq3 blocks of QQ^T: input Gram W1^T W1, function W2 W1, output Gram W2 W2^T."""
-    qq = np.asarray(qq)
+    qq, n_in = finite_array(qq, "qq"), count(n_in, "n_in")
+    if qq.ndim < 2 or qq.shape[-1] != qq.shape[-2] or qq.shape[-1] <= n_in:
+        raise ValueError(f"qq {qq.shape} must be square (..., Ni + No, Ni + No) with Ni = {n_in} < its size")
     return {"W1tW1": qq[..., :n_in, :n_in], "W2W1": qq[..., n_in:, :n_in],
             "W2W2t": qq[..., n_in:, n_in:]}
 
@@ -57,6 +61,8 @@ class Spectrum:
 
 def spectrum(svd: TaskSVD, lam: float) -> Spectrum:
     """Eigendecomposition F = P diag(gamma) P^T of LR-Lem4.2 (Eqs. 8-9)."""
+    if not isinstance(svd, TaskSVD):
+        raise TypeError(f"svd must be a TaskSVD (numerics.lazy_rich.tasks.task_svd), got {type(svd).__name__}")
     lam = float(finite_array(lam, "lam"))
     s = svd.s
     s_lam = np.sqrt(s ** 2 + lam ** 2 / 4)
@@ -75,7 +81,10 @@ def spectrum(svd: TaskSVD, lam: float) -> Spectrum:
 def init_variables(W1, W2, sp: Spectrum) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """B, C, D of LR-Eq10-12 (each Nh x ...)."""
     gm, gp = sp.g * (1 - sp.h), sp.g * (1 + sp.h)
-    W1, W2 = np.asarray(W1), np.asarray(W2)
+    W1, W2 = weights(W1, W2)
+    if W1.shape[-1] != sp.svd.n_in or W2.shape[-2] != sp.svd.n_out:
+        raise ValueError(f"W1 {W1.shape} and W2 {W2.shape} do not fit the task ({sp.svd.n_in} inputs, "
+                         f"{sp.svd.n_out} outputs)")
     B = W2.T @ (sp.svd.U * gp) + W1 @ (sp.svd.V * gm)
     C = W2.T @ (sp.svd.U * gm) - W1 @ (sp.svd.V * gp)
     D = W2.T @ sp.svd.U_perp + W1 @ sp.svd.V_perp
@@ -165,24 +174,30 @@ def qq_stable(t, W1, W2, svd: TaskSVD, lam: float) -> np.ndarray:
     return Zs @ np.linalg.solve(Cs, np.swapaxes(Zs, -1, -2))
 
 
+def _bracket(t, W1, W2, F):
+    """(t, eigh(F), P^T Q0, A(t) = I + Q0^T (int_0^t e^{2Fs} ds) Q0) of LR-Eq7."""
+    t = _time_grid(t)
+    F = finite_array(F, "F", ndim=2)
+    W1, W2 = weights(W1, W2)
+    if W1.ndim != 2 or F.shape != (W1.shape[1] + W2.shape[0],) * 2:
+        raise ValueError(f"F {F.shape} must be (Ni + No) square for W1 {W1.shape}, W2 {W2.shape}")
+    gamma, P = np.linalg.eigh(F)
+    PtQ = P.T @ np.concatenate([W1.T, W2], axis=0)
+    A = np.eye(PtQ.shape[1]) + np.einsum("jh,tj,jk->thk", PtQ, _expm1_ratio(2 * gamma[None], t[:, None]), PtQ)
+    return t, gamma, P, PtQ, A
+
+
 def qq_fukumizu(t, W1, W2, F) -> np.ndarray:
     """LR-Eq7: QQ^T(t) = e^{Ft} Q0 [I + Q0^T (int_0^t e^{2Fs} ds) Q0]^{-1} Q0^T e^{Ft}, with the
     integral through eigh(F) and its limit t at zero eigenvalues (F may be singular)."""
-    t = _time_grid(t)
-    gamma, P = np.linalg.eigh(finite_array(F, "F", ndim=2))
-    Q0 = np.concatenate([np.asarray(W1).T, np.asarray(W2)], axis=0)
-    PtQ = P.T @ Q0
+    t, gamma, P, PtQ, A = _bracket(t, W1, W2, F)
     Z = np.einsum("ij,tj,jh->tih", P, np.exp(np.outer(t, gamma)), PtQ)
-    A = np.eye(Q0.shape[1]) + np.einsum("jh,tj,jk->thk", PtQ, _expm1_ratio(2 * gamma[None], t[:, None]), PtQ)
     return Z @ np.linalg.solve(A, np.swapaxes(Z, -1, -2))
 
 
 def middle_matrix(t, W1, W2, F) -> np.ndarray:
     """A(t) = I + Q0^T (int_0^t e^{2Fs} ds) Q0 of LR-Eq7 (its eigenvalues are >= 1)."""
-    t = _time_grid(t)
-    gamma, P = np.linalg.eigh(F)
-    PtQ = P.T @ np.concatenate([np.asarray(W1).T, np.asarray(W2)], axis=0)
-    return np.eye(PtQ.shape[1]) + np.einsum("jh,tj,jk->thk", PtQ, _expm1_ratio(2 * gamma[None], t[:, None]), PtQ)
+    return _bracket(t, W1, W2, F)[-1]
 
 
 def flow_rhs(syx, sxx=None):

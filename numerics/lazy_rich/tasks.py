@@ -11,6 +11,7 @@ from functools import cached_property
 
 import numpy as np
 
+from numerics.lazy_rich._args import count, generator
 from numerics.validation import finite_array
 
 
@@ -52,6 +53,13 @@ class Task:
     X: np.ndarray  # (Ni, P)
     Y: np.ndarray  # (No, P)
 
+    def __post_init__(self):
+        X, Y = finite_array(self.X, "X", ndim=2), finite_array(self.Y, "Y", ndim=2)
+        if X.shape[1] != Y.shape[1] or X.shape[1] == 0:
+            raise ValueError(f"X {X.shape} and Y {Y.shape} must share a positive number of samples")
+        object.__setattr__(self, "X", X)
+        object.__setattr__(self, "Y", Y)
+
     @property
     def n_samples(self) -> int:
         return self.X.shape[1]
@@ -79,19 +87,33 @@ class Task:
         return 0.5 * np.sum(err ** 2, axis=(-2, -1)) / self.n_samples
 
 
-def whitened_inputs(n_in: int, n_samples: int, rng: np.random.Generator) -> np.ndarray:
-    """X = sqrt(P) * (orthonormal rows), so Sxx = X X^T / P = I exactly (LR-A1; needs P >= Ni)."""
-    if n_samples < n_in:
-        raise ValueError(f"n_samples={n_samples} < n_in={n_in}: Sxx = I needs P >= Ni (LR-A1)")
-    q, _ = np.linalg.qr(rng.standard_normal((n_samples, n_in)))
+def whitened_inputs(n_in: int, n_samples: int, rng: np.random.Generator, centred: bool = False) -> np.ndarray:
+    """X = sqrt(P) * (orthonormal rows), so Sxx = X X^T / P = I exactly (LR-A1; needs P >= Ni).
+
+    ``centred``: the released generator (``utils.py`` ``whiten``: standardise, PCA, rescale by
+    sqrt(P/(P-1))), whose rows are also orthogonal to the ones vector (needs P > Ni)."""
+    n_in, n_samples = count(n_in, "n_in"), count(n_samples, "n_samples")
+    rng = generator(rng)
+    if n_samples < n_in + centred:
+        raise ValueError(f"n_samples={n_samples} < n_in={n_in}{' + 1' if centred else ''}: Sxx = I "
+                         f"needs P >= Ni{' + 1 for centred inputs' if centred else ''} (LR-A1)")
+    draw = rng.standard_normal((n_samples, n_in))
+    if centred:
+        draw = draw - draw.mean(axis=0)
+        q = np.linalg.svd(draw / draw.std(axis=0), full_matrices=False)[0]
+    else:
+        q = np.linalg.qr(draw)[0]
     return np.sqrt(n_samples) * q.T
 
 
 def random_task(n_in: int, n_out: int, n_samples: int, rng: np.random.Generator,
-                target_std: float = 1.0) -> Task:
-    """LR-T1: whitened Gaussian inputs, independent Gaussian targets N(0, target_std^2)."""
-    X = whitened_inputs(n_in, n_samples, rng)
-    return Task(X, target_std * rng.standard_normal((n_out, n_samples)))
+                target_std: float = 1.0, centred: bool = False) -> Task:
+    """LR-T1: whitened Gaussian inputs, independent Gaussian targets N(0, target_std^2)
+    (``centred``: the released generator, ``utils.py`` ``get_random_regression_task``)."""
+    if not (np.isfinite(target_std) and target_std > 0):
+        raise ValueError(f"target_std={target_std!r} must be positive and finite")
+    X = whitened_inputs(n_in, n_samples, rng, centred)
+    return Task(X, target_std * rng.standard_normal((count(n_out, "n_out"), n_samples)))
 
 
 #: LR-T2 labels, rows = items (fish1, fish2, bird1, bird2, algae1, algae2, flower1, flower2),

@@ -2,7 +2,6 @@
 leading ensemble axis K), on the paper's 1/2-mean loss; time converted by theory.conventions."""
 from __future__ import annotations
 
-
 import numpy as np
 import torch
 
@@ -29,3 +28,16 @@ def train_linear(W1s, W2s, X, Y, *, lr, steps: int, record_every: int) -> Trajec
     with torch_threads(1):
         return train(model, X, Y, lr=lr, steps=steps, paper="lazy_rich", record_every=record_every,
                      record=lambda m: {"W1": m.W1.clone(), "W2": m.W2.clone()}, progress=False)
+
+
+def step_once(W1, W2, X, Y, lr: float) -> tuple[float, np.ndarray, np.ndarray]:
+    """One step of the suite's GD loop (``numerics.train.gd_step``) on one network: (the training loss
+    before it, W1 after, W2 after)."""
+    from numerics.train import ensemble_loss, gd_step
+    from theory.conventions import convention
+    model = linear_ensemble(np.asarray(W1)[None], np.asarray(W2)[None])
+    X, Y = torch.as_tensor(np.asarray(X, dtype=float)), torch.as_tensor(np.asarray(Y, dtype=float))
+    norm = convention("lazy_rich").train
+    loss = float(ensemble_loss(model, X, Y, norm)[0])
+    gd_step(model, X, Y, lr, norm)
+    return loss, model.W1[0].numpy(), model.W2[0].numpy()

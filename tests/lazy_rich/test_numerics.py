@@ -2,9 +2,15 @@
 import numpy as np
 import pytest
 
+from numerics.lazy_rich import configs, empirical, runs
 from numerics.lazy_rich import kernels as kn
 from numerics.lazy_rich import solution as so
-from numerics.lazy_rich.init import balance, lambda_balanced_init, layer_singular_values, weights_from_product
+from numerics.lazy_rich.init import (
+    balance,
+    lambda_balanced_init,
+    layer_singular_values,
+    weights_from_product,
+)
 from numerics.lazy_rich.tasks import random_task, task_svd, whitened_inputs
 from numerics.lazy_rich.training import train_linear
 from theory.conventions import MEAN_HALF, convention
@@ -78,3 +84,45 @@ def test_problem_from_numbers_is_whitened_and_exactly_balanced(shape):
     for lam, (task, W1, W2) in ((1.5, zeros), (-0.7, drawn)):
         assert np.allclose(task.sxx, np.eye(n_in), atol=1e-14)
         assert np.allclose(balance(W1, W2), lam * np.eye(nh), atol=1e-13)
+
+
+@pytest.mark.parametrize("call, match", [
+    (lambda: lambda_balanced_init(1.0, 4, 4, 4, np.random.default_rng(0), scale=np.nan), "scale"),
+    (lambda: lambda_balanced_init(np.inf, 4, 4, 4, np.random.default_rng(0)), "lam"),
+    (lambda: lambda_balanced_init(1.0, 0, 0, 4, np.random.default_rng(0)), "n_in"),
+    (lambda: lambda_balanced_init(1.0, 4, 4, 4, 7), "rng"),
+    (lambda: random_task(3, 2, 5, np.random.default_rng(0), target_std=-1.0), "target_std"),
+    (lambda: whitened_inputs(3, 3, np.random.default_rng(0), centred=True), "n_samples"),
+    (lambda: kn.rsm_in(np.ones((2, 3)), np.ones((4, 5))), "W1"),
+    (lambda: so.qq_from_weights(np.ones((2, 3)), np.ones((4, 3))), "W1"),
+    (lambda: so.blocks(np.eye(4), 0), "n_in"),
+    (lambda: so.spectrum(np.eye(2), 1.0), "svd"),
+    (lambda: balance(np.full((2, 2), np.nan), np.eye(2)), "W1"),
+])
+def test_public_functions_name_the_bad_argument(call, match):
+    with pytest.raises((ValueError, TypeError), match=match):
+        call()
+
+
+def test_configurations_refuse_bad_values():
+    with pytest.raises(ValueError, match="Framing.lr"):
+        configs.Framing(scale="ci", seeds=(0,), lr=0.0)
+    with pytest.raises(ValueError, match="Framing.steps"):
+        configs.Framing(scale="ci", seeds=(0,), steps=-5)
+    with pytest.raises(ValueError, match="seeds"):
+        configs.Noise(scale="ci", seeds=(), draws=10)
+    with pytest.raises(TypeError, match="config"):
+        empirical.framing(configs.NOISE["ci"])
+
+
+def test_runs_refuse_bad_schedules():
+    task = random_task(3, 3, 6, np.random.default_rng(0))
+    W1, W2 = lambda_balanced_init(0.5, 3, 3, 3, np.random.default_rng(1))
+    with pytest.raises(ValueError, match="t_eval"):
+        runs.flow(task, W1, W2, 0.5, [1.0, 0.5])
+    with pytest.raises(ValueError, match="lr"):
+        runs.continual([task], W1, W2, horizon=1.0, lr=0.0)
+    with pytest.raises(ValueError, match="durations"):
+        runs.chained([task, task], W1, W2, 0.5, [1.0])
+    with pytest.raises(ValueError, match="kind"):
+        runs.noise(configs.NOISE["ci"], "bias", 3, 3)

@@ -6,7 +6,7 @@ matrices for the MatrixSymbols (small sizes, float or rational entries)."""
 import sympy as sp
 
 from theory.lazy_rich.setting import GRAD_W1, GRAD_W2, W1, W2
-from theory.lazy_rich.symbols import G, H, S_LAM, lam, s
+from theory.lazy_rich.symbols import S_LAM, G, H, lam, s
 from theory.registry import Forms, register
 
 n, m, k, h_ = sp.symbols("n m k h", positive=True, integer=True)
@@ -54,10 +54,9 @@ register(
     title="Fukumizu's solution of the Riccati equation",
     statement=r"QQ^T(t) = e^{Ft/\tau}Q_0[I + \tfrac12 Q_0^TP(e^{2\Gamma t/\tau} - I)\Gamma^{-1}P^TQ_0]^{-1}"
               r"Q_0^Te^{Ft/\tau},\ F = P\Gamma P^T",
-    printed=sp.MatrixSymbol("Q_0", n, h_), expected="holds", reconstructed=True,
-    notes="printed holds Q0 only as a symbol; the form is evaluated by numerics.lazy_rich.solution."
-          "qq_fukumizu with (e^{2 gamma t} - 1)/(2 gamma) -> t at gamma = 0 (F singular when lam = 0 "
-          "and Ni != No).")
+    printed=None, expected="holds", reconstructed=True,
+    notes="No sympy encoding: the form is evaluated by numerics.lazy_rich.solution.qq_fukumizu with "
+          "(e^{2 gamma t} - 1)/(2 gamma) -> t at gamma = 0 (F singular when lam = 0 and Ni != No).")
 
 EIGEN = register(
     id="LR-Lem4.2", paper="lazy_rich", where="Sec 4, Lemma 4.2, Eqs. (8)-(9); App B.3, Eqs. (53)-(55)",

@@ -17,7 +17,8 @@ register(
     id="LR-T1", paper="lazy_rich", where="App E.2.1, l.683-684", kind="definition",
     title="random regression task", statement="X ~ N(0,1), whitened; targets Y iid Gaussian, independent of X",
     printed=None, expected="defined", reconstructed=False,
-    notes="Target scale masked; the suite uses N(0, 1). With P > Ni no exact linear solution exists (c > 0).")
+    notes="Target variance: E.2.1 says 'scaled according to the number of output nodes' (value masked), the "
+          "released utils.py draws N(0, 1); LR-Framing runs both. With P > Ni no exact linear solution exists (c > 0).")
 
 register(
     id="LR-T2", paper="lazy_rich", where="App E.2.2, Eqs. (188)-(189), l.685-690", kind="definition",
@@ -34,5 +35,6 @@ register(
     title="per-figure protocols",
     statement="Figure protocols of App E with every hyper-parameter value missing from the text",
     printed=None, expected="defined", reconstructed=True,
-    notes="Suite defaults (catalogue Sec 10): (5,5,5) P=10 lam in {-2,0,2}; funnel (6,2,2), square "
-          "(4,4,4), inverted funnel (2,2,6); all satisfy A1-A3.")
+    notes="The suite's protocols (numerics/lazy_rich/configs.py): Fig. 1B at the released notebook's (3,3,3), "
+          "P = 10; Fig. 5 / A.4 funnel (6,2,2), square (4,4,4), inverted funnel (2,2,6), P = 8 (masked: the "
+          "suite's choice); Fig. 11 (5,5,5), P = 25; the hierarchy (8,8,8); all satisfy A1-A3.")

@@ -113,7 +113,11 @@ register(
     statement="Both the absolute scale and the relative scale lambda decide rich vs lazy; at the "
               "same absolute scale lambda < 0, = 0, > 0 give drastically different learning "
               "trajectories and representations (Fig. 1B).",
-    printed=None, expected="holds", reconstructed=False)
+    printed=None, expected="holds", reconstructed=False,
+    notes="Run at the released notebook's settings (qqt_dynamics_figure.ipynb: (3,3,3), P = 10, lr 2e-4, 50,000 "
+          "steps, lambda -50, 0.01, 50, sigma 1); 'different' decided against two init draws of the same lambda "
+          "(same task, same absolute scale), unanimously over the seeds and at both readings of the target "
+          "variance (1, released; 1/No, E.2.1); 'drastically' is a reading.")
 
 register(
     id="LR-A.2-claims", paper="lazy_rich", where="App A.2, l.230-238", kind="ode-solution",

@@ -1,6 +1,7 @@
 """Figures of a run, saved as files the moment a test hands them over (``report_figure``).
 
-Every report is rendered from ``claims.json`` plus these files, so a partial run, an xdist worker
+Each file is written under a temporary name and renamed (:mod:`.files`).  Every report is
+rendered from ``claims.json`` plus these files, so a partial run, an xdist worker
 or a later re-render all see the same figures.  Each figure is saved twice under
 ``reports/figures/``: SVG for the HTML report, PNG for the PDFs (placed on A4 pages there).
 
@@ -22,6 +23,8 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.collections import QuadMesh  # noqa: E402
 from matplotlib.image import AxesImage  # noqa: E402
+
+from verify.report.files import write_with  # noqa: E402
 
 PNG_DPI = 150
 
@@ -100,7 +103,8 @@ def save(fig, folder: Path, name: str) -> dict:
     paths = {}
     for ext, kw in (("svg", {}), ("png", {"dpi": PNG_DPI})):
         path = folder / f"{name}.{ext}"
-        fig.savefig(path, bbox_inches=bbox, **kw)
+        write_with(path, lambda tmp, ext=ext, kw=kw: fig.savefig(tmp, format=ext, bbox_inches=bbox,
+                                                                 **kw))
         paths[ext] = f"{folder.name}/{path.name}"
     plt.close(fig)
     return paths

@@ -1,25 +1,30 @@
-"""The HTML report ``reports/html/``: ``index.html`` (summary and every claim) and one page per
-paper, rendered from the merged record like the PDFs.
+"""The HTML report ``reports/html/``: ``index.html`` (what the suite found, headline verdict counts,
+a legend of every verdict, every claim) and one page per paper, rendered from the record alone
+like the PDFs and written atomically.
 
 Each page has a claims table that sorts (click a heading) and filters (verdict, kind, text); each
 claim's full evidence -- statement, printed and corrected forms as MathML (latex2mathml, so no
-network is needed to view it), every measurement against its criterion with its source, the
-setup and its deviations -- unfolds in place.  Figures are the run's SVG files, captioned with
-their claim IDs; claims link to their figures and figures to their claims.  The record's
-provenance heads and ends every page.
+network is needed to view it), every measurement against its criterion with its source and
+absolute values, every run's setup and its deviations, the paper-scale record -- unfolds in place.
+A link to a claim (``page.html#claim-ID``) unfolds it and lands below the sticky table header.
+Figures are the run's SVG files, captioned with their claim IDs; claims link to their figures and
+figures to their claims.  The record's provenance heads and ends every page.
 """
 from __future__ import annotations
 
-import collections
 import html
 import re
 from pathlib import Path
 
-from theory.registry import PAPERS, REGISTRY, TITLES
 from theory.verdicts import PRECEDENCE
 from verify.measurement import fmt
-from verify.report.pdf import COLOURS, forms, latex_of
-from verify.report.text import clean, deviation_line, provenance_line, run_line
+from verify.report import files
+from verify.report.findings import count_text, counts, findings, verdict_label, why
+from verify.report.forms import COLOURS
+from verify.report.paper_scale import staleness
+from verify.report.record import figure_order, headline, paper_title
+from verify.report.text import (clean, commit_text, deviation_line, provenance_line, run_line,
+                                source_text)
 
 E = html.escape
 
@@ -32,19 +37,20 @@ def fig_anchor(entry: dict) -> str:
     return "fig-" + re.sub(r"[^A-Za-z0-9_-]", "_", Path(entry.get("svg", entry.get("png", "x"))).stem)
 
 
-def mathml(obj) -> str:
-    tex = latex_of(obj)
+def mathml(part: dict) -> str:
+    """One recorded form part as MathML (latex2mathml, no network needed), else clean text."""
+    if "latex" not in part:
+        return f"<code>{E(part.get('text', ''))}</code>"
     try:
         from latex2mathml.converter import convert
-        return convert(tex)
+        return convert(part["latex"])
     except Exception:  # latex2mathml covers most, not all, of sympy's LaTeX: clean text then
-        return f"<code>{E(clean(tex))}</code>"
+        return f"<code>{E(clean(part['latex']))}</code>"
 
 
-def _forms_html(obj) -> str:
-    parts = forms(obj)
-    return "".join(f'<div class="form">{E(name) + ": " if name else ""}{mathml(part)}</div>'
-                   for name, part in parts)
+def _forms_html(parts: list[dict]) -> str:
+    return "".join(f'<div class="form">{E(p["name"]) + ": " if p.get("name") else ""}{mathml(p)}</div>'
+                   for p in parts)
 
 
 def _measurements(ms: list[dict]) -> str:
@@ -54,54 +60,66 @@ def _measurements(ms: list[dict]) -> str:
         f'<tr class="{"ok" if m.get("passed") else "bad"}"><td>{"✓" if m.get("passed") else "✗"}</td>'
         f'<td>{E(m.get("role", ""))}</td><td>{E(m["name"])}</td><td>{E(fmt(m.get("value")))}'
         f'{E(" over " + str(m["examples"]) + " examples") if m.get("examples") is not None else ""}'
-        f'</td><td>{E(str(m.get("criterion", "")))}</td><td>{E(m.get("source", ""))}'
+        f'{"<br><span class=small>" + E(fmt(m["details"])) + "</span>" if m.get("details") else ""}'
+        f'</td><td>{E(str(m.get("criterion", "")))}</td><td>{E(source_text(m.get("source", "")))}'
         f'{"<br>counterexample: " + E(m["counterexample"]) if m.get("counterexample") else ""}</td></tr>'
         for m in ms)
     return ('<table class="ms"><tr><th></th><th>side</th><th>measured</th><th>value</th>'
             f'<th>criterion</th><th>source</th></tr>{rows}</table>')
 
 
-def _setup(setup: dict | None) -> str:
-    if not setup:
-        return ""
+def _setup(setup: dict, number: str = "") -> str:
     ran, paper = setup.get("ran", {}), setup.get("paper", {})
+    sources = setup.get("paper_sources", {})
     rows = "".join(f'<tr class="{"bad" if k in paper and fmt(paper[k]) != fmt(ran.get(k)) else ""}">'
                    f"<td>{E(k)}</td><td>{E(fmt(ran.get(k)))}</td>"
-                   f"<td>{E(fmt(paper[k])) if k in paper else ''}</td></tr>"
-                   for k in list(ran))
+                   f"<td>{E(fmt(paper[k])) if k in paper else ''}</td>"
+                   f"<td>{E(sources.get(k, ''))}</td></tr>" for k in list(ran))
     devs = "".join(f"<li>{E(deviation_line(d))}</li>" for d in setup.get("deviations", [])) \
         or "<li>none</li>"
     cost = f"<p>A faithful run costs: {E(setup['cost'])}</p>" if setup.get("cost") else ""
     name = f"{E(setup['name'])}: " if setup.get("name") else ""
-    sources = setup.get("paper_sources", {})
-    return (f'<h4>Setup: {name}{E(setup.get("scale", "?"))} run, '
+    unknown = (f"<p>Unknown (the paper does not give them, nor the authors' code): "
+               f"{E(', '.join(setup['unknown']))}</p>" if setup.get("unknown") else "")
+    return (f'<h4>Setup{number}: {name}{E(setup.get("scale", "?"))} run, '
             f'{"faithful" if setup.get("faithful") else "not faithful"}</h4>'
-            f'<p class="small">paper\'s settings from '
-            f'{E("; ".join(sorted(set(sources.values()))) or "?")}</p>'
-            f'<table class="ms"><tr><th>setting</th><th>ran</th><th>paper</th></tr>{rows}</table>'
+            f'<p class="small">runner {E(setup.get("runner", "?"))}</p>'
+            f'<table class="ms"><tr><th>setting</th><th>ran</th><th>paper</th><th>from</th></tr>'
+            f'{rows}</table>{unknown}'
             f"<p>Deviations:</p><ul>{devs}</ul>{_measurements(setup.get('sensitivity', []))}{cost}")
 
 
+def _paper_scale(ps: dict) -> str:
+    stale = staleness(ps)
+    return (f"<p><b>Paper scale:</b> {E(ps['verdict'])} "
+            f"({'faithful' if ps.get('faithful') else 'not faithful'}) on {E(ps['device'])}, "
+            f"{E(str(ps.get('started')))}, {E(fmt(ps.get('wall_s')))} s, commit "
+            f"{E(commit_text(ps.get('commit'), ps.get('dirty')))} ({E(ps['file'])})"
+            + (f'<br><span class="stale">(!) {E(stale)}</span>' if stale else "") + "</p>"
+            + _measurements(ps.get("measurements", []))
+            + "".join(_setup(s, " (paper scale)") for s in ps.get("setups", [])))
+
+
 def _details(rec: dict, figures: list[dict]) -> str:
-    claim = REGISTRY[rec["id"]] if rec["id"] in REGISTRY else None
-    out = []
-    if claim is not None:
-        out.append(f"<p><b>As printed:</b> {E(clean(claim.statement))}</p>{_forms_html(claim.printed)}")
-        if claim.corrected is not None or claim.corrected_statement:
-            out.append(f"<p><b>Corrected:</b> {E(clean(claim.corrected_statement))}</p>"
-                       f"{_forms_html(claim.corrected)}")
+    out = [f"<p><b>As printed:</b> {E(clean(rec.get('statement', '')))}</p>"
+           f"{_forms_html(rec.get('printed', []))}"]
+    if rec.get("corrected") or rec.get("corrected_statement"):
+        out.append(f"<p><b>Corrected:</b> {E(clean(rec.get('corrected_statement', '')))}</p>"
+                   f"{_forms_html(rec.get('corrected', []))}")
     if rec.get("condition"):
         out.append(f"<p><b>Condition:</b> {E(clean(rec['condition']))}</p>")
     if rec.get("counterexample"):
         out.append(f"<p><b>Counterexample:</b> {E(rec['counterexample'])}</p>")
+    if rec.get("notes"):
+        out.append(f"<p><b>Notes:</b> {E(rec['notes'])}</p>")
     out.append(_measurements(rec.get("measurements") or []))
-    if rec["verdict"] in ("inconclusive", "untested") or not rec.get("measurements"):
-        out.append(f"<p><b>Evidence:</b> {E(rec.get('evidence', ''))}</p>")
-    out += [_setup(setup) for setup in rec.get("setups") or []]
+    if rec["verdict"] in ("inconclusive", "untested", "supported") and why(rec):
+        out.append(f"<p><b>Why:</b> {E(why(rec))}</p>")
+    setups = rec.get("setups") or []
+    out += [_setup(s, f" {k} of {len(setups)}" if len(setups) > 1 else "")
+            for k, s in enumerate(setups, 1)]
     if rec.get("paper_scale"):
-        ps = rec["paper_scale"]
-        out.append(f"<p><b>Paper scale:</b> {E(ps['verdict'])} on {E(ps['device'])} "
-                   f"({E(ps['date'])}, {E(ps['file'])})</p>")
+        out.append(_paper_scale(rec["paper_scale"]))
     mine = [f for f in figures if rec["id"] in f["claims"]]
     if mine:
         out.append("<p><b>Figures:</b> " + ", ".join(
@@ -112,27 +130,35 @@ def _details(rec: dict, figures: list[dict]) -> str:
     return "".join(out)
 
 
+def _stale_mark(ps: dict) -> str:
+    return f' <b title="{E(staleness(ps))}">(!)</b>' if ps and staleness(ps) else ""
+
+
 def _table(records: list[dict], figures: list[dict]) -> str:
     kinds = sorted({r["kind"] for r in records})
-    verdicts = [v for v in PRECEDENCE if any(r["verdict"] == v for r in records)]
     rows = []
     for rec in records:
-        differs = rec["verdict"] != rec["expected"]
-        ps = rec.get("paper_scale", {}).get("verdict", "")
+        verdict, expected = headline(rec)
+        differs = verdict != expected
+        ps = rec.get("paper_scale", {})
+        ci = rec["verdict"] if verdict != rec["verdict"] else ""
         rows.append(
-            f'<tr class="claim" id="{anchor(rec["id"])}" data-verdict="{E(rec["verdict"])}" '
+            f'<tr class="claim" id="{anchor(rec["id"])}" data-verdict="{E(verdict)}" '
             f'data-kind="{E(rec["kind"])}">'
             f'<td><a href="#{anchor(rec["id"])}">{E(rec["id"])}</a></td><td>{E(rec["where"])}</td>'
             f'<td>{E(rec["kind"])}</td><td><span class="badge" style="background:'
-            f'{COLOURS.get(rec["verdict"], "#ccc")}">{E(rec["verdict"])}</span>'
-            f'{" <b title=differs>(!)</b>" if differs else ""}</td><td>{E(rec["expected"])}</td>'
-            f'<td>{E(ps)}</td><td><button class="toggle" aria-expanded="false">▸</button> '
+            f'{COLOURS.get(verdict, "#ccc")}">{E(verdict)}</span>'
+            f'{" <b title=differs>(!)</b>" if differs else ""}'
+            f'{"<br><span class=small>ci: " + E(ci) + "</span>" if ci else ""}</td>'
+            f'<td>{E(expected)}</td><td>{E(ps.get("verdict", ""))}'
+            f'{_stale_mark(ps)}'
+            f'</td><td><button class="toggle" aria-expanded="false">▸</button> '
             f'{E(clean(rec.get("title") or "evidence"))}</td></tr>'
             f'<tr class="detail" hidden><td colspan="7">{_details(rec, figures)}</td></tr>')
     options = lambda values: "".join(f"<option>{E(v)}</option>" for v in values)  # noqa: E731
     return (
         '<div class="filters">verdict <select id="fv"><option value="">all</option>'
-        f'{options(verdicts)}</select> kind <select id="fk"><option value="">all</option>'
+        f'{options(PRECEDENCE)}</select> kind <select id="fk"><option value="">all</option>'
         f'{options(kinds)}</select> text <input id="ft" placeholder="ID, where, evidence"> '
         '<span id="shown"></span></div>'
         '<table id="claims"><thead><tr><th data-col="0">ID</th><th data-col="1">where</th>'
@@ -170,18 +196,20 @@ nav a{margin-right:12px}
 table{border-collapse:collapse;width:100%;table-layout:fixed}
 #claims td,#claims th{border-bottom:1px solid #eee;padding:4px;vertical-align:top;
      overflow-wrap:anywhere;text-align:left}
-#claims th{cursor:pointer;background:#f5f5f5;position:sticky;top:0}
+#claims th{cursor:pointer;background:#f5f5f5;position:sticky;top:0;z-index:1}
+#claims tr.claim{scroll-margin-top:3.2em} figure{scroll-margin-top:1em}
 #claims th:nth-child(1){width:12%} #claims th:nth-child(2){width:16%}
 #claims th:nth-child(3){width:9%} #claims th:nth-child(4){width:11%}
 #claims th:nth-child(5){width:9%} #claims th:nth-child(6){width:8%}
 tr.detail td{background:#fafafa;padding:8px 16px}
+tr.target td{background:#fff8e1}
 button.toggle{border:none;background:none;cursor:pointer;font-size:14px;padding:0 4px}
-.counts th{text-align:left}
 .badge{padding:1px 5px;border-radius:3px;white-space:nowrap}
 table.ms{font-size:12px;margin:4px 0;table-layout:auto}
+table.ms td:first-child,table.ms th:first-child{width:1.2em}
 table.ms td,table.ms th{border:1px solid #e5e5e5;padding:2px 4px;overflow-wrap:anywhere;
      vertical-align:top}
-tr.bad td{background:#fff3f3} .small{font-size:11px;color:#666}
+tr.bad td{background:#fff3f3} .small{font-size:11px;color:#666} .stale{color:#b71c1c}
 .form{overflow-x:auto;overflow-y:hidden;margin:4px 0;padding:2px 0} math{font-size:1.15em}
 figure{margin:16px 0;border-top:1px solid #eee;padding-top:8px}
 figure img{max-width:100%;height:auto}
@@ -189,6 +217,9 @@ figcaption{font-size:13px;margin-top:4px}
 .filters{margin:8px 0}
 .counts td,.counts th{border:1px solid #ddd;padding:3px 6px;text-align:right}
 .counts{width:auto;table-layout:auto} .counts tr > th:first-child{text-align:left}
+.findings li{margin:3px 0} .findings .badge{font-size:12px}
+dl.legend{display:grid;grid-template-columns:max-content auto;gap:2px 10px;font-size:12px}
+dl.legend dd{margin:0}
 """
 
 JS = """
@@ -210,9 +241,33 @@ const dir=th.dataset.dir==='1'?-1:1;th.dataset.dir=dir===1?'1':'-1';
 const key=p=>p[0].cells[c].textContent;
 pairs.sort((a,b)=>dir*key(a).localeCompare(key(b),undefined,{numeric:true}));
 pairs.forEach(p=>{body.appendChild(p[0]);body.appendChild(p[1]);});});
-if(location.hash){const r=document.querySelector(location.hash);const p=pairs.find(p=>p[0]===r);
-if(p){open(p,true);r.scrollIntoView();}}}
+function target(){if(!location.hash)return;const r=document.getElementById(decodeURIComponent(
+location.hash.slice(1)));const p=pairs.find(p=>p[0]===r);if(!p)return;
+if(r.hidden){fv.value='';fk.value='';ft.value='';apply();}
+pairs.forEach(q=>q[0].classList.remove('target'));r.classList.add('target');open(p,true);
+r.scrollIntoView({block:'start'});}
+window.addEventListener('hashchange',target);target();}
 """
+
+#: what each verdict means, in every legend
+MEANING = {
+    "holds": "confirmed: a proof, or numerics within the stated tolerance; an empirical claim "
+             "from a faithful run",
+    "defined": "a definition or setting, its internal consistency checked",
+    "holds-if": "true only under a condition the paper does not state (named)",
+    "erratum": "the printed form fails (counterexample); a corrected form holds",
+    "fails": "the printed claim is false, no correction established",
+    "not-reproduced": "a faithful run does not show the paper's stated outcome",
+    "inconclusive": "the evidence does not decide it (why, and what a faithful run costs)",
+    "untested": "cannot run here (a data set or hardware is absent)",
+    "supported": "every stated criterion passes, but on a run that is not faithful",
+}
+
+
+def legend() -> str:
+    return '<dl class="legend">' + "".join(
+        f'<dt><span class="badge" style="background:{COLOURS[v]}">{E(v)}</span></dt>'
+        f"<dd>{E(MEANING[v])}</dd>" for v in PRECEDENCE) + "</dl>"
 
 
 def _page(title: str, doc: dict, body: str, papers: list[str]) -> str:
@@ -223,47 +278,58 @@ def _page(title: str, doc: dict, body: str, papers: list[str]) -> str:
             f'<meta name="viewport" content="width=device-width,initial-scale=1">'
             f"<style>{CSS}</style></head><body><header><nav>{nav}</nav><div>{prov}</div></header>"
             f"<h1>{E(title)}</h1>{body}<footer>{prov} · one claim in full: "
-            f"<code>python -m theory show ID</code></footer><script>{JS}</script></body></html>")
+            f"<code>python -m verify show ID</code></footer><script>{JS}</script></body></html>")
 
 
-def _counts(records: list[dict], papers: list[str]) -> str:
-    counts = {p: collections.Counter(r["verdict"] for r in records if r["paper"] == p) for p in papers}
-    cols = [v for v in PRECEDENCE if any(counts[p][v] for p in papers)]
-    head = "".join(f"<th>{E(v)}</th>" for v in cols)
-    rows = "".join(f'<tr><th><a href="{p}.html">{E(p)}</a></th>'
-                   + "".join(f"<td>{counts[p][v] or ''}</td>" for v in cols)
-                   + f"<td>{sum(counts[p].values())}</td></tr>" for p in papers)
+def _counts(doc: dict, papers: list[str]) -> str:
+    table = {p: counts(doc, p) for p in papers}
+    head = "".join(f"<th>{E(v)}</th>" for v in PRECEDENCE)
+    rows = "".join(f'<tr><th><a href="{p}.html">{E(paper_title(doc, p))}</a></th>'
+                   + "".join(f"<td>{table[p][v] or ''}</td>" for v in PRECEDENCE)
+                   + f"<td>{sum(table[p].values())}</td></tr>" for p in papers)
     return f'<table class="counts"><tr><th>paper</th>{head}<th>total</th></tr>{rows}</table>'
+
+
+def _findings(doc: dict, claim_pages: dict[str, str]) -> str:
+    found = findings(doc)
+    out = [f"<h2>What the suite found</h2><p>{len(doc['claims'])} claims "
+           f"({E(count_text(counts(doc)))}). Every claim not listed holds or is a consistent "
+           "definition; the verdicts are those of a faithful paper-scale run where one is "
+           "recorded (the ci verdict beside it).</p>"]
+    for paper in [p for p in doc.get("papers", {}) if p in found] or list(found):
+        items = "".join(
+            f'<li><span class="badge" style="background:{COLOURS[f.verdict]}">'
+            f'{E(verdict_label(f))}</span> <a href="{claim_pages[f.claim]}#{anchor(f.claim)}">'
+            f'{E(f.claim)}</a> ({E(f.where)}): {E(f.text)}'
+            + (f' <span class="stale">(!) {E(f.stale)}</span>' if f.stale else "") + "</li>"
+            for f in found[paper])
+        out.append(f'<h3><a href="{paper}.html">{E(paper_title(doc, paper))}</a></h3>'
+                   f'<ul class="findings">{items}</ul>')
+    return "".join(out)
 
 
 def write(reports: Path, doc: dict) -> list[Path]:
     """``html/index.html`` and one page per paper; the paths written."""
-    from verify.report.pdf import _figure_order
     out = reports / "html"
-    out.mkdir(parents=True, exist_ok=True)
     records = doc["claims"]
-    papers = [p for p in PAPERS if any(r["paper"] == p for r in records)]
+    papers = list(dict.fromkeys(r["paper"] for r in records))
     claim_pages = {r["id"]: f"{r['paper']}.html" for r in records}
-    figures = {p: [dict(f, page=f"{p}.html") for f in _figure_order(p, doc.get("figures", []))]
-               for p in papers}
+    figures = {p: [dict(f, page=f"{p}.html") for f in figure_order(doc, p)] for p in papers}
     # A claim's figures are linked on the page of the claim's own paper.
     all_figures = [f for p in papers for f in figures[p]
                    if any(claim_pages.get(c) == f"{p}.html" for c in f["claims"])]
-    written = []
-    differ = [r for r in records if r["verdict"] != r["expected"]]
-    body = (_counts(records, papers)
-            + f"<p>{len(records)} claims in the record; {len(differ)} differ from their baseline"
+    differ = [r for r in records if headline(r)[0] != headline(r)[1]]
+    body = (_findings(doc, claim_pages) + "<h2>Verdicts per paper</h2>" + _counts(doc, papers)
+            + f"<p>{len(differ)} claims differ from their baseline"
             + (": " + ", ".join(f'<a href="{claim_pages[r["id"]]}#{anchor(r["id"])}">{E(r["id"])}</a>'
                                 for r in differ) if differ else "") + ".</p>"
-            + "<h2>All claims</h2>" + _table(records, all_figures))
-    index = out / "index.html"
-    index.write_text(_page("Claims suite: summary", doc, body, papers), encoding="utf-8")
-    written.append(index)
+            + legend() + "<h2>All claims</h2>" + _table(records, all_figures))
+    written = [files.write_text(out / "index.html", _page("Claims suite: summary", doc, body, papers))]
     for p in papers:
         recs = [r for r in records if r["paper"] == p]
-        body = (f"<p>{len(recs)} claims.</p>" + _table(recs, figures[p])
-                + _figures(figures[p], claim_pages, f"{p}.html"))
-        path = out / f"{p}.html"
-        path.write_text(_page(f"{TITLES[p]} ({PAPERS[p]}*)", doc, body, papers), encoding="utf-8")
-        written.append(path)
+        paper_doc = dict(doc, claims=recs)
+        body = (f"<p>{len(recs)} claims ({E(count_text(counts(paper_doc)))}).</p>" + legend()
+                + _table(recs, figures[p]) + _figures(figures[p], claim_pages, f"{p}.html"))
+        written.append(files.write_text(out / f"{p}.html",
+                                        _page(paper_title(doc, p), doc, body, papers)))
     return written

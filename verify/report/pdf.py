@@ -1,19 +1,22 @@
-"""The PDFs of ``reports/``, rendered from the merged record (``claims.json``) and its figure files.
+"""The PDFs of ``reports/``, rendered from the merged record (``claims.json``) alone and its figure
+files, each written atomically (:mod:`.files`).
 
-Per paper: the claims table (ID, where, verdict with its baseline and any paper-scale verdict,
-measurements against their criteria and the setup), the errata pages (statement as printed,
-printed form, counterexample, condition, corrected form, the measurements of both sides), then
-the reproduced figures in the paper's order, each captioned once with its claim IDs.
-``summary.pdf``: verdict counts per paper, the claims that differ from their baseline, and a page
-each for ``bench.json`` / ``full_scale.json`` when present.
+Per paper: what the suite found in it (:mod:`.findings`), the claims table (ID, where, headline
+verdict with its baseline, the ci verdict beside a faithful paper-scale one, measurements against
+their criteria and every run's setup), the errata pages (statement and forms as recorded,
+counterexample, condition, corrected form, the measurements of both sides), then the reproduced
+figures in the paper's order, each captioned once with its claim IDs.  ``summary.pdf``: page 1
+opens with what the suite found, per paper by title; then headline verdict counts per paper with
+a legend of every verdict, the claims that differ from their baseline, the paper-scale verdicts,
+and a table per section of ``bench.json`` / ``full_scale.json`` when present.
 
-Every page is A4 and carries the record's provenance in its footer.  Text is wrapped by its
-measured width in the font it is drawn in, so it never leaves its cell or the page; maths is
-drawn as clean Unicode text (the HTML report renders it as MathML).
+Every page is A4 and carries the record's provenance in its footer; a page that continues a
+section or a claim says so in a "(continued)" header.  Text is wrapped by its measured width in
+the font it is drawn in, so it never leaves its cell or the page; maths is drawn as clean Unicode
+text (:func:`verify.report.text.clean`; the HTML report renders it as MathML).
 """
 from __future__ import annotations
 
-import collections
 import json
 from functools import cache
 from pathlib import Path
@@ -23,26 +26,26 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.image as mpimg  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
-import sympy as sp  # noqa: E402
 from matplotlib.backends.backend_pdf import PdfPages  # noqa: E402
 from matplotlib.font_manager import FontProperties, findfont  # noqa: E402
 from matplotlib.ft2font import FT2Font  # noqa: E402
 
-from theory.registry import PAPERS, REGISTRY, TITLES  # noqa: E402
 from theory.verdicts import PRECEDENCE  # noqa: E402
 from verify.measurement import fmt  # noqa: E402
-from verify.measurement import measurement_line  # noqa: E402
-from verify.report.text import clean, provenance_line, run_line, setup_lines  # noqa: E402
+from verify.report import files  # noqa: E402
+from verify.report.findings import count_text, counts, deciding_numbers, findings, why  # noqa: E402
+from verify.report.forms import COLOURS, part_text  # noqa: E402
+from verify.report.paper_scale import staleness  # noqa: E402
+from verify.report.record import figure_order, headline, paper_title  # noqa: E402
+from verify.report.text import (clean, commit_text, measured, provenance_line, run_line,  # noqa: E402
+                                setup_summary)
 
-COLOURS = {"holds": "#4caf50", "defined": "#90a4ae", "holds-if": "#fbc02d", "erratum": "#fb8c00",
-           "fails": "#e53935", "not-reproduced": "#8e24aa", "inconclusive": "#9e9e9e",
-           "untested": "#d7ccc8"}
 PAGE = (8.27, 11.69)  # A4 portrait, inches
 MARGIN = 0.5  # inches, left and right
 TOP, BOTTOM = 11.69 - 0.55, 0.65  # inches from the bottom edge
 FONT = 7.0
 LEADING = 1.3
-ROW_LINES = 10  # most lines of one table cell before it points to `python -m theory show`
+ROW_LINES = 10  # most lines of one table cell before it points to `python -m verify show`
 
 
 @cache
@@ -90,7 +93,7 @@ def wrap(text: str, width_in: float, size: float = FONT, bold: bool = False) -> 
 def cut(lines: list[str], most: int, claim_id: str) -> list[str]:
     if len(lines) <= most:
         return lines
-    return lines[:most - 1] + [f"… {len(lines) - most + 1} more lines: python -m theory show "
+    return lines[:most - 1] + [f"… {len(lines) - most + 1} more lines: python -m verify show "
                                f"'{claim_id}'"]
 
 
@@ -100,6 +103,8 @@ class Pages:
     def __init__(self, pdf: PdfPages, title: str, footer: str):
         self.pdf, self.title, self.footer = pdf, title, footer
         self.fig, self.y, self.number = None, TOP, 0
+        #: what a page continues from the last one ('' for none): headed '<this> (continued)'
+        self.continued = ""
 
     def new_page(self):
         self.finish()
@@ -110,10 +115,14 @@ class Pages:
         for k, line in enumerate(footer[:3]):
             self.put(MARGIN, 0.45 - k * 0.11, line, size=6, colour="#555555")
         self.y = TOP
+        if self.continued:
+            self.put(MARGIN, self.y, f"{self.continued} (continued)", size=FONT + 1, bold=True,
+                     colour="#555555")
+            self.y -= (FONT + 1) * LEADING / 72 * 1.4
 
-    def put(self, x_in, y_in, text, size=FONT, bold=False, colour="black", **kw):
+    def put(self, x_in, y_in, text, size=FONT, bold=False, colour="black", va="top", **kw):
         """Text at (x, y) inches from the bottom left; a multi-line text steps ``LEADING``."""
-        self.fig.text(x_in / PAGE[0], y_in / PAGE[1], text, fontsize=size, va="top",
+        self.fig.text(x_in / PAGE[0], y_in / PAGE[1], text, fontsize=size, va=va,
                       weight="bold" if bold else "normal", color=colour, parse_math=False,
                       linespacing=LEADING, **kw)
 
@@ -142,23 +151,41 @@ class Pages:
 COLUMNS = (("ID", 1.2), ("where", 1.35), ("verdict", 1.05), ("measurements and setup", 3.67))
 
 
+def _verdict_cell(rec: dict) -> list[str]:
+    """The headline verdict (a badge), its baseline when it differs, the ci verdict beside a
+    faithful paper-scale one, and any paper-scale verdict with its flag."""
+    verdict, expected = headline(rec)
+    lines = [verdict] + ([] if verdict == expected else [f"(!) expected {expected}"])
+    ps = rec.get("paper_scale")
+    if ps:
+        lines.append(f"ci: {rec['verdict']}" if verdict != rec["verdict"] else
+                     f"paper scale: {ps['verdict']}")
+        if staleness(ps):
+            lines.append("(!) paper-scale record may predate its code")
+    return lines
+
+
 def _cells(rec: dict) -> list[list[str]]:
+    """The four cells of a claim's row.  The measurements are cut to fit :data:`ROW_LINES` (the
+    rest: ``python -m verify show``), but every run's setup keeps its summary line."""
     where = rec["where"] + (" [reconstructed]" if rec.get("reconstructed") else "")
-    verdict = [rec["verdict"]] + ([] if rec["verdict"] == rec["expected"] else
-                                  [f"(!) expected {rec['expected']}"])
-    if rec.get("paper_scale"):
-        verdict.append(f"paper scale: {rec['paper_scale']['verdict']}")
-    body = []
-    if rec["verdict"] in ("inconclusive", "untested") or not rec.get("measurements"):
-        body.append(rec.get("evidence", ""))
-    for m in rec.get("measurements") or []:
-        body.append(("✓ " if m.get("passed") else "✗ ") + measurement_line(m))
-    body += [f"setup: {line}" for setup in rec.get("setups") or [] for line in setup_lines(setup)]
     text_w = COLUMNS[3][1] - 0.1
+    body = []
+    ps = rec.get("paper_scale") or {}
+    if ps.get("faithful") and headline(rec)[0] != rec["verdict"]:
+        body.append(f"paper scale (faithful, commit {commit_text(ps.get('commit'), ps.get('dirty'))}): "
+                    f"{deciding_numbers(ps.get('measurements') or [])}; the ci run:")
+    if rec["verdict"] in ("inconclusive", "untested", "supported") and why(rec):
+        body.append(why(rec))
+    body += [("✓ " if m.get("passed") else "✗ ") + measured(m) for m in rec.get("measurements") or []]
+    setups = rec.get("setups") or []
+    runs = [line for k, setup in enumerate(setups, 1)
+            for line in wrap(f"{f'setup {k}/{len(setups)}' if len(setups) > 1 else 'setup'}: "
+                             f"{setup_summary(setup)}", text_w)]
     lines = [line for entry in body for line in wrap(entry, text_w)]
     return [wrap(rec["id"], COLUMNS[0][1] - 0.1), wrap(where, COLUMNS[1][1] - 0.1),
-            [line for v in verdict for line in wrap(v, COLUMNS[2][1] - 0.15)],
-            cut(lines, ROW_LINES, rec["id"])]
+            [line for v in _verdict_cell(rec) for line in wrap(v, COLUMNS[2][1] - 0.15)],
+            cut(lines, max(2, ROW_LINES - len(runs)), rec["id"]) + runs]
 
 
 def _table(pages: Pages, records: list[dict]):
@@ -173,6 +200,7 @@ def _table(pages: Pages, records: list[dict]):
 
     pages.room(3 * step)
     header()
+    pages.continued = "Claims"
     for rec in records:
         cells = _cells(rec)
         height = (max(len(c) for c in cells) + 0.6) * step
@@ -180,44 +208,20 @@ def _table(pages: Pages, records: list[dict]):
             pages.new_page()
             header()
         x = MARGIN
+        verdict = headline(rec)[0]
         for k, (cell, (_, w)) in enumerate(zip(cells, COLUMNS)):
             if k == 2:  # the verdict badge, then the lines under it
                 pages.put(x, pages.y, cell[0], bbox=dict(boxstyle="square,pad=0.2", ec="none",
-                                                         fc=COLOURS[rec["verdict"]]))
+                                                         fc=COLOURS[verdict]))
                 cell = [""] + cell[1:]
             pages.put(x, pages.y, "\n".join(cell))
             x += w
         pages.y -= height
-
-
-def forms(obj) -> list[tuple[str, object]]:
-    """The named parts of a printed or corrected form (a sympy object, Forms, dict or tuple)."""
-    if hasattr(obj, "items"):
-        parts = [(str(k), v) for k, v in obj.items()]
-    elif isinstance(obj, (tuple, list)):
-        parts = [(f"[{k}]", v) for k, v in enumerate(obj)]
-    else:
-        parts = [("encoded as", obj)]
-    # Helper functions stored beside the formulas are code, not a form to print.
-    return [(k, v) for k, v in parts
-            if v is not None and (isinstance(v, sp.Basic) or not callable(v))]
-
-
-def latex_of(obj) -> str:
-    try:
-        return sp.latex(obj)
-    except Exception:  # sympy cannot print some objects (callables): their repr then
-        return str(obj)
-
-
-def _maths(pages: Pages, x: float, label: str, obj, max_w: float):
-    """One named part of a form, as clean Unicode text (the HTML report has it as MathML)."""
-    prefix = f"{label}: " if label else ""
-    pages.lines(x, wrap(prefix + clean(latex_of(obj)), max_w), colour="#1a237e")
+    pages.continued = ""
 
 
 def _errata(pages: Pages, records: list[dict]):
-    shown = [r for r in records if r["verdict"] in ("erratum", "holds-if", "fails", "not-reproduced")]
+    shown = [r for r in records if headline(r)[0] in ("erratum", "holds-if", "fails", "not-reproduced")]
     pages.new_page()
     pages.lines(MARGIN, ["Errata, conditions and failures"], size=9, bold=True)
     pages.y -= 0.1
@@ -228,44 +232,34 @@ def _errata(pages: Pages, records: list[dict]):
     label_w, text_x = 1.15, MARGIN + 1.15
     text_w = PAGE[0] - 2 * MARGIN - label_w
     for rec in shown:
-        claim = REGISTRY[rec["id"]] if rec["id"] in REGISTRY else None
         pages.room(1.2)
-        pages.lines(MARGIN, wrap(f"{rec['id']} ({rec['where']}): {rec['verdict']}",
+        pages.continued = ""
+        pages.lines(MARGIN, wrap(f"{rec['id']} ({rec['where']}): {headline(rec)[0]}",
                                  PAGE[0] - 2 * MARGIN, FONT + 1, True), size=FONT + 1, bold=True)
+        pages.continued = f"{rec['id']} ({rec['where']})"
 
-        def block(label, text=None, obj=None):
+        def block(label, text="", parts=()):
             pages.room(FONT * LEADING / 72)
             top, page = pages.y, pages.number
             pages.put(MARGIN, pages.y, label, bold=True)
             if text:
                 pages.lines(text_x, wrap(text, text_w))
-            for name, part in forms(obj):
-                _maths(pages, text_x, name, part, text_w)
+            for part in parts:
+                pages.lines(text_x, wrap(part_text(part), text_w), colour="#1a237e")
             if pages.number == page:  # at least the label's line, on the page where it stands
                 pages.y = min(pages.y, top - FONT * LEADING / 72)
 
-        if claim is not None:
-            block("As printed", clean(claim.statement), claim.printed)
+        block("As printed", clean(rec.get("statement", "")), rec.get("printed", []))
         block("Counterexample", rec.get("counterexample") or "(none recorded)")
         if rec.get("condition"):
             block("Condition", clean(rec["condition"]))
-        if claim is not None and (claim.corrected is not None or claim.corrected_statement):
-            block("Corrected", clean(claim.corrected_statement), claim.corrected)
-        measured = [("✓ " if m.get("passed") else "✗ ") + measurement_line(m)
-                    for m in rec.get("measurements") or []]
-        if measured:
-            block("Measured", "\n".join(measured))
+        if rec.get("corrected") or rec.get("corrected_statement"):
+            block("Corrected", clean(rec.get("corrected_statement", "")), rec.get("corrected", []))
+        ms = [("✓ " if m.get("passed") else "✗ ") + measured(m) for m in rec.get("measurements") or []]
+        if ms:
+            block("Measured", "\n".join(ms))
         pages.y -= 0.12
-
-
-def _figure_order(paper: str, figures: list[dict]) -> list[dict]:
-    """The paper's figures in the paper's order (catalogue order of their first claim)."""
-    order = {c.id: k for k, c in enumerate(REGISTRY)}
-    mine = [f for f in figures if any(REGISTRY[c].paper == paper for c in f["claims"]
-                                      if c in REGISTRY)]
-    return sorted(mine, key=lambda f: (min(order.get(c, 10 ** 6) for c in f["claims"]
-                                           if c in REGISTRY and REGISTRY[c].paper == paper),
-                                       f["caption"]))
+    pages.continued = ""
 
 
 def _figures(pages: Pages, reports: Path, figures: list[dict]):
@@ -274,6 +268,7 @@ def _figures(pages: Pages, reports: Path, figures: list[dict]):
         pages.new_page()
         pages.lines(MARGIN, ["Reproduced figures (theory as lines, simulation as markers)"],
                     size=9, bold=True)
+        pages.continued = "Reproduced figures"
     for entry in figures:
         path = reports / entry.get("png", "")
         caption = wrap(f"Claims {', '.join(entry['claims'])}. {entry['caption']}", full_w)
@@ -285,57 +280,99 @@ def _figures(pages: Pages, reports: Path, figures: list[dict]):
         h_px, w_px = image.shape[:2]
         w = min(full_w, w_px / 150)
         h = w * h_px / w_px
-        if h + cap_h > TOP - BOTTOM:
-            h = TOP - BOTTOM - cap_h - 0.1
+        if h + cap_h > TOP - BOTTOM - 0.3:
+            h = TOP - BOTTOM - 0.3 - cap_h - 0.1
             w = h * w_px / h_px
         pages.room(h + cap_h + 0.15)
         ax = pages.fig.add_axes([MARGIN / PAGE[0], (pages.y - h) / PAGE[1], w / PAGE[0], h / PAGE[1]])
-        ax.imshow(image, interpolation="lanczos")
+        ax.imshow(image, interpolation="none")  # embedded as drawn: no resampling
         ax.axis("off")
         pages.y -= h + 0.08
         pages.lines(MARGIN, caption)
         pages.y -= 0.2
+    pages.continued = ""
 
 
 def targets(reports: Path, doc: dict) -> list[tuple[str, Path]]:
-    papers = {c["paper"] for c in doc["claims"]}
-    return [(p, reports / f"{p}.pdf") for p in PAPERS if p in papers]
+    return [(p, reports / f"{p}.pdf") for p in dict.fromkeys(c["paper"] for c in doc["claims"])]
+
+
+def _pdf(path: Path, fill, title: str, subject: str) -> Path:
+    """Write the PDF that ``fill(pdf)`` draws to ``path`` (atomically, see :mod:`.files`)."""
+    def write(tmp):
+        with PdfPages(tmp) as pdf:
+            fill(pdf)
+            pdf.infodict().update(Title=title, Subject=subject)
+    return files.write_with(path, write)
 
 
 def write_paper(path: Path, paper: str, doc: dict, reports: Path) -> Path:
     recs = [r for r in doc["claims"] if r["paper"] == paper]
-    counts = collections.Counter(r["verdict"] for r in recs)
-    with PdfPages(path) as pdf:
-        pages = Pages(pdf, f"{TITLES[paper]} ({PAPERS[paper]}*)", provenance_line(doc))
+    title = paper_title(doc, paper)
+
+    def fill(pdf):
+        pages = Pages(pdf, title, provenance_line(doc))
         pages.new_page()
-        intro = [f"{len(recs)} claims in the record: " + ", ".join(
-            f"{v} {counts[v]}" for v in PRECEDENCE if counts[v]),
-            "(!) marks a verdict that differs from its expected baseline; ✓ / ✗ a measurement "
-            "that met / missed its criterion; [reconstructed]: statement rebuilt by the catalogue.",
-            "Each claim in full (statement, forms, every measurement, setup): "
-            "python -m theory show ID."]
+        intro = [f"{len(recs)} claims in the record: {count_text(counts(dict(doc, claims=recs)))} "
+                 "(a faithful paper-scale run's verdict where one is recorded, the ci one beside it).",
+                 "(!) marks a verdict that differs from its expected baseline; ✓ / ✗ a measurement "
+                 "that met / missed its criterion; [reconstructed]: statement rebuilt by the catalogue.",
+                 "Each claim in full (statement, forms, every measurement, each run's setup): "
+                 "python -m verify show ID."]
         runs = sorted({run_line(r.get("run")) for r in recs})
         if len(runs) > 1:
             intro.append(f"This paper's claims come from {len(runs)} runs; each claim's run is in "
-                         "claims.json and in python -m theory show.")
+                         "claims.json and in python -m verify show.")
         pages.lines(MARGIN, [line for t in intro for line in wrap(t, PAGE[0] - 2 * MARGIN)])
         pages.y -= 0.1
+        found = findings(dict(doc, claims=recs)).get(paper, [])
+        if found:
+            _findings(pages, doc, {paper: found}, heading="What the suite found in this paper")
+            pages.y -= 0.1
         _table(pages, recs)
         _errata(pages, recs)
-        _figures(pages, reports, _figure_order(paper, doc.get("figures", [])))
+        _figures(pages, reports, figure_order(doc, paper))
         pages.finish()
-        pdf.infodict().update(Title=TITLES[paper], Subject=provenance_line(doc))
-    return path
+    return _pdf(path, fill, title, provenance_line(doc))
+
+
+def _findings(pages: Pages, doc: dict, found: dict, heading: str):
+    full_w = PAGE[0] - 2 * MARGIN
+    pages.lines(MARGIN, [heading], size=9, bold=True)
+    pages.continued = heading
+    for paper, items in found.items():
+        pages.room(3 * FONT * LEADING / 72)
+        pages.lines(MARGIN, wrap(paper_title(doc, paper), full_w, FONT + 0.5, True),
+                    size=FONT + 0.5, bold=True)
+        for f in items:
+            stale = f" [(!) {f.stale}]" if f.stale else ""
+            scale = f"[at paper scale; ci {f.ci_verdict}] " if f.ci_verdict else ""
+            text = wrap(f"{scale}{f.claim} ({f.where}): {f.text}{stale}", full_w - 1.25)
+            pages.room(len(text) * FONT * LEADING / 72)
+            pages.put(MARGIN + 0.1, pages.y, f.verdict, bbox=dict(
+                boxstyle="square,pad=0.15", ec="none", fc=COLOURS[f.verdict]), size=FONT - 0.5)
+            pages.lines(MARGIN + 1.25, text)
+        pages.y -= 0.05
+    pages.continued = ""
 
 
 def write_summary(reports: Path, doc: dict) -> Path:
     path = reports / "summary.pdf"
     records = doc["claims"]
-    papers = [p for p in PAPERS if any(r["paper"] == p for r in records)]
-    with PdfPages(path) as pdf:
+    papers = list(dict.fromkeys(r["paper"] for r in records))
+
+    def fill(pdf):
         pages = Pages(pdf, "Claims suite: summary", provenance_line(doc))
         if records:
-            _verdict_page(pages, papers, records)
+            pages.new_page()
+            pages.lines(MARGIN, wrap(
+                f"{len(records)} claims ({count_text(counts(doc))}). Every claim not listed below "
+                "holds or is a consistent definition; verdicts are a faithful paper-scale run's "
+                "where one is recorded (the ci verdict beside it). One claim in full: "
+                "python -m verify show ID.", PAGE[0] - 2 * MARGIN))
+            pages.y -= 0.1
+            _findings(pages, doc, findings(doc), "What the suite found")
+            _verdict_page(pages, papers, doc)
         for name in ("bench.json", "full_scale.json"):
             if (reports / name).exists():
                 _bench_page(pages, json.loads((reports / name).read_text()), name)
@@ -343,75 +380,121 @@ def write_summary(reports: Path, doc: dict) -> Path:
             pages.new_page()
             pages.lines(MARGIN, [f"Nothing to summarise in {reports}: no claims, no bench.json."])
         pages.finish()
-    return path
+    return _pdf(path, fill, "Claims suite: summary", provenance_line(doc))
 
 
-PAPER_COL = 0.95  # inches: the paper column of the summary's count table
+PAPER_COL = 1.0  # inches: the paper column of the summary's count table
+MEANING = {
+    "holds": "confirmed (an empirical claim: by a faithful run)",
+    "defined": "a definition, its consistency checked",
+    "holds-if": "true only under an unstated condition",
+    "erratum": "printed form fails; a corrected form holds",
+    "fails": "false, no correction established",
+    "not-reproduced": "a faithful run does not show it",
+    "inconclusive": "the evidence does not decide it",
+    "untested": "cannot run here",
+    "supported": "stated criteria pass on a run that is not faithful",
+}
 
 
-def _verdict_page(pages: Pages, papers, records):
-    counts = {p: collections.Counter(r["verdict"] for r in records if r["paper"] == p)
-              for p in papers}
+def _verdict_page(pages: Pages, papers, doc):
+    table = {p: counts(doc, p) for p in papers}
     pages.new_page()
-    ax = pages.fig.add_axes([0.2, 0.62, 0.55, 0.28])
+    ax = pages.fig.add_axes([0.2, 0.64, 0.42, 0.26])
     left = [0] * len(papers)
     for verdict in PRECEDENCE[::-1]:
-        values = [counts[p][verdict] for p in papers]
-        if any(values):
-            ax.barh(papers, values, left=left, color=COLOURS[verdict], label=verdict)
-            left = [a + b for a, b in zip(left, values)]
+        values = [table[p][verdict] for p in papers]
+        ax.barh(papers, values, left=left, color=COLOURS[verdict],
+                label=f"{verdict}: {MEANING[verdict]}")
+        left = [a + b for a, b in zip(left, values)]
     ax.set_xlabel("number of claims")
-    ax.set_title("Verdicts per paper (the whole record)")
+    ax.set_title("Headline verdicts per paper (the whole record)", fontsize=9)
     ax.invert_yaxis()
-    ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), fontsize=7, frameon=False)
-    pages.y = 0.58 * PAGE[1]
-    cols = [v for v in PRECEDENCE if any(counts[p][v] for p in papers)]
+    ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), fontsize=6, frameon=False)
+    pages.y = 0.60 * PAGE[1]
+    cols = list(PRECEDENCE)
     col_w = (PAGE[0] - 2 * MARGIN - PAPER_COL) / (len(cols) + 1)
     step = FONT * LEADING / 72
     pages.put(MARGIN, pages.y, "paper", bold=True)
-    heads = [wrap(v.replace("-", "- "), col_w - 0.08, bold=True) for v in cols + ["total"]]
+    heads = [wrap(v.replace("-", "- "), col_w - 0.04, FONT - 1, bold=True) for v in cols + ["total"]]
     for k, head in enumerate(heads):
         pages.put(MARGIN + PAPER_COL + k * col_w, pages.y,
-                  "\n".join(h.replace("- ", "-") for h in head), bold=True)
+                  "\n".join(h.replace("- ", "-") for h in head), size=FONT - 1, bold=True)
     pages.y -= step * (max(len(h) for h in heads) + 0.3)
     for p in papers:
-        pages.put(MARGIN, pages.y, p)
+        prefix = doc.get("papers", {}).get(p, {}).get("prefix", "")
+        name = wrap(f"{prefix}* {p}" if prefix else p, PAPER_COL - 0.1)  # titles: page 1
+        pages.put(MARGIN, pages.y, "\n".join(name))
         for k, v in enumerate(cols):
-            pages.put(MARGIN + PAPER_COL + k * col_w, pages.y, str(counts[p][v]))
-        pages.put(MARGIN + PAPER_COL + len(cols) * col_w, pages.y, str(sum(counts[p].values())))
-        pages.y -= step
+            pages.put(MARGIN + PAPER_COL + k * col_w, pages.y, str(table[p][v]))
+        pages.put(MARGIN + PAPER_COL + len(cols) * col_w, pages.y, str(sum(table[p].values())))
+        pages.y -= step * (len(name) + 0.3)
     pages.y -= step
-    differ = [f"{r['id']}: {r['verdict']} (expected {r['expected']})"
-              for r in records if r["verdict"] != r["expected"]]
+    records = doc["claims"]
+    differ = [f"{r['id']}: {headline(r)[0]} (expected {headline(r)[1]})"
+              for r in records if headline(r)[0] != headline(r)[1]]
     pages.lines(MARGIN, ["Verdicts differing from the expected baseline: "
                          + (str(len(differ)) if differ else "none")], bold=True)
     pages.lines(MARGIN + 0.2, [line for d in differ for line in wrap(d, PAGE[0] - 2 * MARGIN - 0.2)])
-    scale = [f"{r['id']}: paper scale {r['paper_scale']['verdict']} on {r['paper_scale']['device']}"
-             f" ({r['paper_scale']['date']}), ci {r['verdict']}"
-             for r in records if r.get("paper_scale")]
+    scale = []
+    for r in records:
+        ps = r.get("paper_scale")
+        if ps:
+            flag = " (!)" if staleness(ps) else ""
+            scale.append(f"{r['id']}: paper scale {ps['verdict']} "
+                         f"({'faithful' if ps.get('faithful') else 'not faithful'}) on {ps['device']}, "
+                         f"{ps.get('started')}, commit {commit_text(ps.get('commit'), ps.get('dirty'))}; "
+                         f"ci {r['verdict']}{flag}")
     if scale:
-        pages.lines(MARGIN, ["Paper-scale verdicts (reports/paper_scale/)"], bold=True)
+        pages.y -= step
+        pages.lines(MARGIN, ["Paper-scale verdicts (reports/paper_scale/; (!): the record predates "
+                             "the code that decides it, or predates deciding-code hashes)"], bold=True)
+        pages.continued = "Paper-scale verdicts"
         pages.lines(MARGIN + 0.2, [line for s in scale for line in wrap(s, PAGE[0] - 2 * MARGIN - 0.2)])
+        pages.continued = ""
+
+
+def _rows(value, prefix: str = "") -> list[tuple[str, str]]:
+    """A nested bench entry as (quantity, value) rows, nested keys joined by ' › '."""
+    out = []
+    for key, inner in value.items():
+        label = f"{prefix} › {key}" if prefix else str(key)
+        if isinstance(inner, dict):
+            out += _rows(inner, label)
+        else:
+            out.append((label.replace("_", " "), fmt(inner)))
+    return out
 
 
 def _bench_page(pages: Pages, bench: dict, name: str):
+    """One table per section of ``bench.json`` / ``full_scale.json``: quantity and value."""
     title = {"bench.json": "Benchmarks", "full_scale.json": "Full-scale reproductions"}[name]
     pages.new_page()
     pages.lines(MARGIN, [f"{title} (reports/{name})"], size=9, bold=True)
-    pages.y -= 0.05
-    _nested(pages, bench, 0)
-
-
-def _nested(pages: Pages, value: dict, depth: int):
-    x = MARGIN + 0.25 * depth
-    for key, inner in value.items():
-        label = str(key).replace("_", " ")
-        if isinstance(inner, dict) and any(isinstance(v, dict) for v in inner.values()):
-            pages.lines(x, [label], bold=True)
-            _nested(pages, inner, depth + 1)
-        elif isinstance(inner, dict):
-            pages.lines(x, [label], bold=True)
-            text = "; ".join(f"{str(k).replace('_', ' ')} {fmt(v)}" for k, v in inner.items())
-            pages.lines(x + 0.25, wrap(text, PAGE[0] - MARGIN - x - 0.25))
-        else:
-            pages.lines(x, wrap(f"{label}: {fmt(inner)}", PAGE[0] - MARGIN - x))
+    pages.continued = title
+    step = FONT * LEADING / 72
+    key_w, val_x = 3.4, MARGIN + 3.5
+    val_w = PAGE[0] - MARGIN - val_x
+    sections = bench.get("experiments", bench) if isinstance(bench, dict) else {}
+    for section, inner in sections.items():
+        rows = _rows(inner) if isinstance(inner, dict) else [("value", fmt(inner))]
+        pages.room(3 * step)
+        pages.y -= 0.08
+        pages.lines(MARGIN, [str(section).replace("_", " ")], size=FONT + 1, bold=True)
+        pages.put(MARGIN, pages.y, "quantity", bold=True)
+        pages.put(val_x, pages.y, "value", bold=True)
+        pages.y -= step * 1.2
+        for k, (label, value) in enumerate(rows):
+            left, right = wrap(label, key_w), wrap(value, val_w)
+            height = max(len(left), len(right)) * step
+            pages.room(height)
+            if k % 2 == 0:
+                pages.fig.patches.append(plt.Rectangle(
+                    (MARGIN / PAGE[0], (pages.y - height + 0.02) / PAGE[1]),
+                    (PAGE[0] - 2 * MARGIN) / PAGE[0], (height + 0.01) / PAGE[1],
+                    transform=pages.fig.transFigure, color="#f2f2f2", zorder=0))
+            baseline = pages.y - 0.8 * FONT / 72  # cells on one baseline, whatever their glyphs
+            pages.put(MARGIN, baseline, "\n".join(left), va="baseline")
+            pages.put(val_x, baseline, "\n".join(right), va="baseline")
+            pages.y -= height
+    pages.continued = ""

@@ -1,29 +1,30 @@
-"""The run record ``reports/claims.json`` (DESIGN.md, "reports/claims.json"): build, merge, keep.
+"""The run record ``reports/claims.json`` (docs/DESIGN.md, "The record"): its types, merge and load.
 
-* :func:`claim_record` turns one claim's aggregated checks into its JSON record.
-* :func:`provenance` says which run wrote what: time, commit, profile, scale, selection, command
-  line and package versions.
-* :func:`merge` folds a run's claims into the existing record: a partial run (``--paper``,
-  ``--claim``, ``-k``, ``--lf``) replaces only the claims it judged, and each claim keeps the
-  provenance of the run that measured it (its ``run`` key).  Figures and exploration entries of
-  the tests that ran replace their earlier versions.
-* :func:`load` reads the existing record; a corrupt or foreign file is set aside (renamed, never
-  overwritten) and reported.
-* :func:`paper_scale` reads the committed paper-scale records under ``reports/paper_scale/``.
+* :class:`ClaimRecord` is one judged claim, self-contained: its statement, the printed and
+  corrected forms (LaTeX and ``sympy.srepr``), the condition and corrected statement, beside the
+  verdict, the measurements and the setup of every run.  Every report renders from the record
+  alone, so an old record shows its own forms, never today's registry.
+* :class:`Provenance` says which run wrote what; :class:`FigureRecord` is one saved figure;
+  :class:`RunRecord` is what a run hands the writer (:mod:`.writer`).  These types cross the
+  pytest-xdist worker boundary as their JSON (``as_json`` / ``from_json``), typed at both ends.
+* :func:`merge` folds a run into the existing record: a partial run replaces only the claims it
+  judged, and each claim keeps the provenance of the run that measured it (its ``run`` key).
+* :func:`load` reads the record; a damaged or foreign file raises :class:`RecordDamaged` and is
+  never overwritten.  A record of an older format is kept beside (``claims.json.format-N``).
 """
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import json
 import platform
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from numerics.machine import git_commit
-
 SUITE = "learning-dynamics-claims"
-FORMAT = 2
+FORMAT = 3
 #: The provenance keys a claim keeps from the run that measured it.
-RUN_KEYS = ("generated", "commit", "dirty", "profile", "scale")
+RUN_KEYS = ("generated", "commit", "dirty", "profile", "scale", "interrupted")
 
 
 def now() -> str:
@@ -42,137 +43,244 @@ def versions() -> dict[str, str]:
             "torch": torch.__version__, "matplotlib": matplotlib.__version__}
 
 
-def provenance(*, root: Path, profile: str, scale: str, selection: dict, command: str) -> dict:
-    commit, dirty = git_commit(root)
-    return {"generated": now(), "commit": commit, "dirty": dirty, "profile": profile,
-            "scale": scale, "selection": selection, "command": command, "versions": versions()}
+class JsonRecord:
+    """JSON form of a dataclass of plain fields (tuples as lists)."""
+
+    def as_json(self) -> dict:
+        return {f.name: list(v) if isinstance(v, tuple) else v
+                for f in dataclasses.fields(self) for v in [getattr(self, f.name)]}
+
+    @classmethod
+    def from_json(cls, doc: dict):
+        names = {f.name: f for f in dataclasses.fields(cls)}
+        unknown = set(doc) - set(names)
+        if unknown:
+            raise RecordDamaged(f"{cls.__name__} has no fields {sorted(unknown)}")
+        return cls(**{k: tuple(v) if isinstance(v, list) and names[k].type.startswith("tuple")
+                      else v for k, v in doc.items()})
 
 
-def claim_record(claim, result, tests: list[str]) -> dict:
-    """The JSON record of one claim from its registry entry and its aggregated checks."""
-    record = {
-        "id": claim.id, "paper": claim.paper, "where": claim.where, "kind": claim.kind,
-        "verdict": result.verdict, "expected": claim.baseline(result.scale), "evidence": result.evidence,
-        "checks": len(result.checks), "seconds": round(result.seconds, 3),
-        "title": claim.title, "counterexample": result.counterexample,
-        "condition": result.condition or claim.condition,
-        "reconstructed": claim.reconstructed,
-        "measurements": result.measurements,
-        "tests": sorted(tests),
-    }
-    if result.setups:
-        record["setups"] = [dict(s.as_dict(), test=test) for test, s in result.setups]
-    return record
+@dataclass(frozen=True)
+class Provenance(JsonRecord):
+    generated: str
+    commit: str
+    dirty: bool
+    profile: str
+    scale: str
+    selection: dict
+    command: str
+    versions: dict
+    #: the run stopped early (Ctrl-C, -x, --maxfail): its record holds the claims judged so far
+    interrupted: bool = False
+
+    @classmethod
+    def of_this_run(cls, *, root: Path, profile: str, scale: str, selection: dict, command: str,
+                    interrupted: bool = False) -> Provenance:
+        from numerics.machine import git_commit
+        commit, dirty = git_commit(root)
+        return cls(now(), commit, dirty, profile, scale, selection, command, versions(),
+                   interrupted)
 
 
-class RecordProblem(ValueError):
-    """The existing claims.json cannot be merged into (corrupt, or not this suite's)."""
+@dataclass(frozen=True)
+class ClaimRecord(JsonRecord):
+    id: str
+    paper: str
+    where: str
+    kind: str
+    title: str
+    statement: str
+    verdict: str
+    expected: str
+    evidence: str
+    checks: int
+    seconds: float
+    tests: tuple[str, ...]
+    measurements: tuple[dict, ...] = ()
+    setups: tuple[dict, ...] = ()
+    printed: tuple[dict, ...] = ()
+    corrected: tuple[dict, ...] = ()
+    corrected_statement: str = ""
+    condition: str = ""
+    counterexample: str = ""
+    expected_full: str = ""
+    reconstructed: bool = False
+    notes: str = ""
+    #: 'full' when a paper-scale run decided the verdict, else 'ci'
+    scale: str = "ci"
+
+    @classmethod
+    def of(cls, claim, result, tests) -> ClaimRecord:
+        """The record of ``claim`` (a registry entry) from its aggregated checks ``result``."""
+        from verify.report.forms import form_parts
+        read = object.__getattribute__  # the forms are copied, not read by a check
+        return cls(
+            id=claim.id, paper=claim.paper, where=claim.where, kind=claim.kind,
+            title=claim.title, statement=claim.statement, verdict=result.verdict,
+            expected=claim.baseline(result.scale), evidence=result.evidence,
+            checks=len(result.checks), seconds=round(result.seconds, 3), tests=tuple(sorted(tests)),
+            measurements=tuple(result.measurements),
+            setups=tuple(dict(s.as_dict(), test=test) for test, s in result.setups),
+            printed=tuple(form_parts(read(claim, "printed"))),
+            corrected=tuple(form_parts(read(claim, "corrected"))),
+            corrected_statement=claim.corrected_statement,
+            condition=result.condition or claim.condition, counterexample=result.counterexample,
+            expected_full=claim.expected_full, reconstructed=claim.reconstructed,
+            notes=claim.notes, scale=result.scale)
+
+
+@dataclass(frozen=True)
+class FigureRecord(JsonRecord):
+    svg: str
+    png: str
+    caption: str
+    claims: tuple[str, ...]
+    test: str
+
+
+@dataclass(frozen=True)
+class Timing(JsonRecord):
+    seconds: float
+    claims: tuple[str, ...]
+
+
+@dataclass
+class RunRecord:
+    """What one run hands the writer: its provenance, the claims it judged, the figures its tests
+    saved, the tests that ran (their figures and timings replace the old ones)."""
+
+    provenance: Provenance
+    claims: list[ClaimRecord]
+    figures: list[FigureRecord] = field(default_factory=list)
+    tests_ran: set[str] = field(default_factory=set)
+    #: tests whose old figures this run replaces (none under --no-pdf, which saves no figures)
+    figures_replaced: set[str] = field(default_factory=set)
+    timings: dict[str, Timing] = field(default_factory=dict)
+    wall_s: float = 0.0
+
+
+class RecordDamaged(ValueError):
+    """``claims.json`` is damaged or not this suite's: nothing is merged into it or rendered
+    from it, and it is never overwritten."""
 
 
 def validate(doc) -> dict:
-    """``doc`` if it is a claims record of this suite, else :class:`RecordProblem` saying why."""
+    """``doc`` if it is a claims record of this suite, else :class:`RecordDamaged` saying why."""
     if not isinstance(doc, dict):
-        raise RecordProblem(f"top level is a {type(doc).__name__}, not an object")
+        raise RecordDamaged(f"top level is a {type(doc).__name__}, not an object")
     if doc.get("suite", SUITE) != SUITE:
-        raise RecordProblem(f"written by {doc.get('suite')!r}, not {SUITE!r}")
+        raise RecordDamaged(f"written by {doc.get('suite')!r}, not {SUITE!r}")
     claims = doc.get("claims")
     if not isinstance(claims, list):
-        raise RecordProblem("no 'claims' list")
+        raise RecordDamaged("no 'claims' list")
     from theory.verdicts import VERDICTS
     for k, c in enumerate(claims):
         if not (isinstance(c, dict) and isinstance(c.get("id"), str) and c.get("verdict") in VERDICTS):
-            raise RecordProblem(f"claims[{k}] is not a claim record with an id and a verdict")
+            raise RecordDamaged(f"claims[{k}] is not a claim record with an id and a verdict")
     return doc
 
 
-def load(path: Path, set_aside: bool = True) -> tuple[dict | None, str]:
-    """The existing record (None if there is none) and a note of what was set aside, if anything.
-
-    A corrupt or foreign file is renamed to ``claims.json.set-aside-<time>`` so nothing is lost
-    (with ``set_aside=False`` it is only reported: a reader that writes nothing leaves it).
-    """
+def load(path: Path) -> dict | None:
+    """The record at ``path`` (None if there is none); :class:`RecordDamaged` if it cannot be
+    read as one."""
+    path = Path(path)
     if not path.exists():
-        return None, ""
+        return None
     try:
-        return validate(json.loads(path.read_text())), ""
+        return validate(json.loads(path.read_text(encoding="utf-8")))
     except (ValueError, UnicodeDecodeError) as exc:
-        if not set_aside:
-            return None, f"{path} is not a claims record of this suite ({exc})"
-        aside = path.with_name(f"{path.name}.set-aside-{now().replace(':', '')}")
-        path.replace(aside)
-        return None, f"{path} could not be merged into ({exc}); set aside as {aside.name}"
+        raise RecordDamaged(f"{path} is not a claims record of this suite ({exc}); nothing was "
+                            f"written. Restore it (git, a backup) or move it aside "
+                            f"(mv {path} {path}.damaged) and rerun") from None
 
 
-def merge(previous: dict | None, run: dict, records: list[dict], figures: list[dict],
-          exploration: list[dict], tests_ran: set[str], order: list[str],
-          figures_replaced: set[str] | None = None) -> tuple[dict, list[str]]:
+def load_current(path: Path) -> tuple[dict | None, str]:
+    """The record to merge into: an older format is renamed to ``claims.json.format-N`` (kept,
+    not merged: its claims lack the self-contained fields) with a note saying so."""
+    doc = load(path)
+    if doc is None or doc.get("format") == FORMAT:
+        return doc, ""
+    aside = path.with_name(f"{path.name}.format-{doc.get('format', 1)}")
+    path.replace(aside)
+    return None, (f"{path} was written in record format {doc.get('format', 1)} (this suite writes "
+                  f"{FORMAT}); kept as {aside.name}, and a new record started")
+
+
+def merge(previous: dict | None, run: RunRecord, order: list[str],
+          registered=None) -> tuple[dict, list[str]]:
     """The merged record and the IDs of stale claims dropped (no longer registered).
 
-    ``run`` is this run's provenance; ``order`` the registered IDs in catalogue order; the
-    figures of the tests in ``figures_replaced`` (default ``tests_ran``) are replaced by ``figures``.
+    ``order`` is the registered IDs in catalogue order; ``registered`` maps an ID to its registry
+    entry (the baseline ``expected`` of a claim not rerun follows the registry; everything the
+    claim's measurements rest on -- statement, forms -- stays as recorded).
     """
-    replaced = tests_ran if figures_replaced is None else figures_replaced
-    from theory.registry import REGISTRY
-    stamp = {k: run[k] for k in RUN_KEYS}
-    claims = {}
-    dropped = []
+    registered = registered or {}
+    prov = run.provenance.as_json()
+    stamp = {k: prov[k] for k in RUN_KEYS}
+    claims, dropped = {}, []
     for old in (previous or {}).get("claims", []):
-        if old["id"] not in REGISTRY:
+        if old["id"] not in order:
             dropped.append(old["id"])
             continue
-        claim = REGISTRY[old["id"]]
-        # The baseline and the catalogue fields are the registry's, whenever the claim ran.
-        claims[old["id"]] = dict(old, expected=claim.expected, where=claim.where, kind=claim.kind,
-                                 paper=claim.paper, title=claim.title)
-    for rec in records:
-        claims[rec["id"]] = dict(rec, run=stamp)
+        claim = registered.get(old["id"])
+        claims[old["id"]] = old if claim is None else dict(
+            old, expected=claim.baseline(old.get("scale", "ci")), expected_full=claim.expected_full)
+    for rec in run.claims:
+        claims[rec.id] = dict(rec.as_json(), run=stamp)
     position = {cid: k for k, cid in enumerate(order)}
-    old_figures = [f for f in (previous or {}).get("figures", []) if f.get("test") not in replaced
-                   and all(c in REGISTRY for c in f.get("claims", []))]
-    old_search = [e for e in (previous or {}).get("exploration", []) if e.get("test") not in tests_ran]
-    runs = [r for r in (previous or {}).get("runs", [])] + [dict(stamp, claims=len(records),
-                                                                  selection=run["selection"])]
+    live_claims = set(claims)
+    old_figures = [f for f in (previous or {}).get("figures", [])
+                   if f.get("test") not in run.figures_replaced
+                   and all(c in live_claims for c in f.get("claims", []))]
+    runs = list((previous or {}).get("runs", [])) + [dict(stamp, claims=len(run.claims),
+                                                          selection=prov["selection"])]
     live = {c["run"]["generated"] for c in claims.values() if isinstance(c.get("run"), dict)}
-    doc = dict(run, suite=SUITE, format=FORMAT,
-               runs=[r for r in runs if r["generated"] in live],
-               claims=sorted(claims.values(), key=lambda c: position.get(c["id"], len(position))),
-               figures=old_figures + [dict(f, generated=run["generated"]) for f in figures],
-               exploration=old_search + exploration)
+    ordered = sorted(claims.values(), key=lambda c: position.get(c["id"], len(position)))
+    doc = dict(prov, suite=SUITE, format=FORMAT, papers=_papers(previous, ordered),
+               runs=[r for r in runs if r["generated"] in live], claims=ordered,
+               figures=old_figures + [dict(f.as_json(), generated=prov["generated"])
+                                      for f in run.figures],
+               exploration=searches(ordered))
     return doc, dropped
 
 
-def write(path: Path, doc: dict) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".json.tmp")
-    tmp.write_text(json.dumps(doc, indent=1))
-    tmp.replace(path)
-    return path
+def _papers(previous: dict | None, claims: list[dict]) -> dict:
+    """paper key -> {title, prefix}: the record names its papers itself."""
+    from theory.registry import PAPERS, TITLES
+    known = dict((previous or {}).get("papers", {}))
+    for key in dict.fromkeys(c["paper"] for c in claims):
+        if key in PAPERS:
+            known[key] = {"title": TITLES[key], "prefix": PAPERS[key]}
+    return {k: known[k] for k in [*PAPERS, *known] if k in known and
+            any(c["paper"] == k for c in claims)}
 
 
-def paper_scale(reports_dir: Path) -> dict[str, dict]:
-    """claim ID -> {verdict, device, date, file} from ``reports/paper_scale/*.json`` (newest wins)."""
-    out: dict[str, dict] = {}
-    folder = reports_dir / "paper_scale"
-    for path in sorted(folder.glob("*.json")) if folder.is_dir() else []:
-        try:
-            doc = json.loads(path.read_text())
-            entries = doc["claims"].items()
-        except (OSError, ValueError, KeyError, AttributeError):
-            continue
-        for cid, entry in entries:
-            row = {"verdict": entry.get("verdict"), "device": doc.get("device", "?"),
-                   "date": doc.get("date", "?"), "file": f"paper_scale/{path.name}"}
-            if cid not in out or str(row["date"]) > str(out[cid]["date"]):
-                out[cid] = row
-    return out
+def searches(claims: list[dict]) -> list[dict]:
+    """Every hypothesis search behind the record: the measurements that carry an example count."""
+    return [{"claim": c["id"], "test": m.get("test", ""), "name": m["name"],
+             "examples": m["examples"], "worst": m.get("value"), "criterion": m.get("criterion", ""),
+             "passed": m.get("passed"), "counterexample": m.get("counterexample", "")}
+            for c in claims for m in c.get("measurements", []) if m.get("examples") is not None]
 
 
-def attach_paper_scale(doc: dict, reports_dir: Path) -> dict:
-    """Put each claim's paper-scale verdict (if one is committed) beside its ci verdict."""
-    scale = paper_scale(reports_dir)
-    for claim in doc["claims"]:
-        if claim["id"] in scale:
-            claim["paper_scale"] = scale[claim["id"]]
-        else:
-            claim.pop("paper_scale", None)
-    return doc
+def paper_title(doc: dict, paper: str) -> str:
+    entry = doc.get("papers", {}).get(paper, {})
+    return f"{entry['title']} ({entry['prefix']}*)" if entry else paper
+
+
+def headline(rec: dict) -> tuple[str, str]:
+    """The verdict a report leads with and its baseline: a faithful paper-scale run's where one
+    is recorded, else the run's own."""
+    ps = rec.get("paper_scale") or {}
+    if ps.get("faithful") and rec.get("scale") != "full":
+        return ps["verdict"], rec.get("expected_full") or rec["expected"]
+    return rec["verdict"], rec["expected"]
+
+
+def figure_order(doc: dict, paper: str) -> list[dict]:
+    """The paper's figures in the paper's order (record order of their first claim)."""
+    order = {c["id"]: k for k, c in enumerate(doc["claims"])}
+    owner = {c["id"]: c["paper"] for c in doc["claims"]}
+    mine = [f for f in doc.get("figures", []) if any(owner.get(c) == paper for c in f["claims"])]
+    return sorted(mine, key=lambda f: (min(order[c] for c in f["claims"] if owner.get(c) == paper),
+                                       f["caption"]))

@@ -1,18 +1,23 @@
-"""``python -m theory show ID``: one claim in full, from the registry and the last run's record.
+"""``python -m verify show ID``: one claim in full, from ``claims.json`` alone.
 
-Prints the statement, the printed and corrected forms, the verdict beside its baseline (and a
-paper-scale verdict when one is committed), every measurement against its criterion with its
-source, the setup and its deviations, the counterexample, the condition, the figures, and which
-run measured it.
+Opens with a one-line summary (the headline verdict beside its baseline, the ci verdict beside a
+faithful paper-scale one, the title), then the statement with the printed and corrected forms as
+recorded, the condition and counterexample, each source quoted once (the measurements point to it
+by number), every measurement against its criterion with the absolute values behind it, the setup
+of every run, the paper-scale record (with its commit, and a flag when it predates the code that
+decides it), the figures, and which run measured it.
 """
 from __future__ import annotations
 
 import textwrap
 from pathlib import Path
 
-from verify.report import record as R
-from verify.measurement import measurement_line
-from verify.report.text import clean, run_line, setup_lines
+from verify.measurement import fmt, measurement_line
+from verify.report.findings import why
+from verify.report.forms import part_text
+from verify.report.paper_scale import staleness
+from verify.report.record import headline, paper_title
+from verify.report.text import clean, commit_text, run_line, setup_lines, source_text
 
 WIDTH = 100
 
@@ -22,50 +27,73 @@ def _block(label: str, text: str) -> list[str]:
     return [f"{label}:"] + ["    " + line for line in body]
 
 
-def _forms(obj) -> list[str]:
-    from verify.report.pdf import forms, latex_of
-    return [f"    {name + ': ' if name else ''}{clean(latex_of(part))}" for name, part in forms(obj)]
+def _wrap(text: str, indent: str = "  ", more: str = "      ") -> list[str]:
+    return textwrap.wrap(text, WIDTH, initial_indent=indent, subsequent_indent=more) or [indent]
 
 
-def show(claim, reports_dir: Path) -> str:
-    doc, problem = R.load(reports_dir / "claims.json", set_aside=False)
-    rec = next((c for c in (doc or {}).get("claims", []) if c["id"] == claim.id), None)
-    lines = [f"{claim.id}  ({claim.paper}, {claim.where}; {claim.kind})"]
-    if claim.title:
-        lines.append(claim.title)
-    lines += _block("As printed", clean(claim.statement))
-    lines += _forms(claim.printed)
-    if claim.corrected is not None or claim.corrected_statement:
-        lines += _block("Corrected", clean(claim.corrected_statement))
-        lines += _forms(claim.corrected)
-    if problem:
-        lines.append(problem)
-    if rec is None:
-        lines.append(f"Expected verdict: {claim.expected}. Not in the record "
-                     f"{reports_dir / 'claims.json'}: run pytest verify --claim '{claim.id}'.")
-        return "\n".join(lines)
-    mark = "" if rec["verdict"] == claim.expected else "   (!) differs from the baseline"
-    lines.append(f"Verdict: {rec['verdict']} (expected {claim.expected}){mark}")
-    if rec.get("paper_scale"):
-        ps = rec["paper_scale"]
-        lines.append(f"Paper scale: {ps['verdict']} on {ps['device']} ({ps['date']}, {ps['file']})")
+def summary(rec: dict) -> str:
+    """The one-line summary that opens ``show``."""
+    verdict, expected = headline(rec)
+    ci = f" at paper scale (ci: {rec['verdict']})" if verdict != rec["verdict"] or (
+        rec.get("paper_scale", {}).get("faithful") and rec.get("scale") != "full") else ""
+    mark = "" if verdict == expected else "  (!) differs from the baseline"
+    title = f" -- {clean(rec['title'])}" if rec.get("title") else ""
+    return f"{rec['id']}: {verdict}{ci} (expected {expected}){mark}{title}"
+
+
+def _measurements(ms: list[dict], sources: dict[str, int]) -> list[str]:
+    lines = []
+    for m in ms:
+        ref = f" [{sources.setdefault(m['source'], len(sources) + 1)}]" if m.get("source") else ""
+        lines += _wrap(("ok   " if m.get("passed") else "FAIL ") + measurement_line(m, with_source=False)
+                       + ref, "  ", "       ")
+        if m.get("details"):
+            lines += _wrap(f"absolute values: {fmt(m['details'])}", "       ", "         ")
+    return lines
+
+
+def show_record(rec: dict, doc: dict, reports_dir: Path) -> str:
+    lines = [summary(rec),
+             f"{paper_title(doc, rec['paper'])}; {rec['where']}; {rec['kind']}"
+             + (" [statement reconstructed by the catalogue]" if rec.get("reconstructed") else "")]
+    lines += _block("As printed", clean(rec.get("statement", "")))
+    lines += ["    " + part_text(p) for p in rec.get("printed", [])]
+    if rec.get("corrected") or rec.get("corrected_statement"):
+        lines += _block("Corrected", clean(rec.get("corrected_statement", "")))
+        lines += ["    " + part_text(p) for p in rec.get("corrected", [])]
     if rec.get("condition"):
         lines += _block("Condition", clean(rec["condition"]))
     if rec.get("counterexample"):
         lines += _block("Counterexample", rec["counterexample"])
+    if rec.get("notes"):
+        lines += _block("Notes", rec["notes"])
+    sources: dict[str, int] = {}
+    body = []
     if rec.get("measurements"):
-        lines.append("Measurements (value against criterion, source):")
-        for m in rec["measurements"]:
-            text = ("ok   " if m.get("passed") else "FAIL ") + measurement_line(m)
-            lines += textwrap.wrap(text, WIDTH, initial_indent="  ", subsequent_indent="       ")
-    if rec["verdict"] in ("inconclusive", "untested") or not rec.get("measurements"):
-        lines += _block("Evidence", rec.get("evidence", ""))
-    for setup in rec.get("setups") or []:
-        lines.append("Setup:")
+        body.append("Measurements (value against criterion, [source]):")
+        body += _measurements(rec["measurements"], sources)
+    if rec["verdict"] in ("inconclusive", "untested", "supported") and why(rec):
+        body += _block("Why", why(rec))
+    setups = rec.get("setups") or []
+    for k, setup in enumerate(setups, 1):
+        body.append(f"Setup {k} of {len(setups)}:" if len(setups) > 1 else "Setup:")
         for line in setup_lines(setup):
-            lines += textwrap.wrap(line, WIDTH, initial_indent="  ", subsequent_indent="    ")
-    figures = [f for f in (doc or {}).get("figures", []) if claim.id in f.get("claims", [])]
-    for f in figures:
+            body += _wrap(line, "  ", "    ")
+    ps = rec.get("paper_scale")
+    if ps:
+        stale = staleness(ps)
+        body.append(f"Paper scale: {ps['verdict']} ({'faithful' if ps.get('faithful') else 'not faithful'}"
+                    f") on {ps['device']}, {ps.get('started')}, {fmt(ps.get('wall_s'))} s, commit "
+                    f"{commit_text(ps.get('commit'), ps.get('dirty'))}, {ps['file']}")
+        if stale:
+            body += _wrap(f"(!) {stale}", "  ", "    ")
+        body += _measurements(ps.get("measurements", []), sources)
+    if sources:
+        lines.append("Sources:")
+        for source, n in sorted(sources.items(), key=lambda kv: kv[1]):
+            lines += _wrap(f"[{n}] {source_text(source)}", "  ", "      ")
+    lines += body
+    for f in [f for f in doc.get("figures", []) if rec["id"] in f.get("claims", [])]:
         lines += _block(f"Figure {reports_dir / f.get('svg', '')}", f["caption"])
     lines.append(f"Run: {run_line(rec.get('run'))}; tests: {', '.join(rec.get('tests', []))}")
     return "\n".join(lines)

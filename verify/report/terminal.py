@@ -1,17 +1,22 @@
-"""The ``claims`` section that ends every ``pytest verify`` run: verdict counts per paper (this
-run, and the whole record), the claims whose verdict differs from the baseline, what was written
-where, and, with ``--hypothesis-show-statistics``, what each property search tried."""
+"""The ``claims`` section that ends every ``pytest verify`` run.  It opens with what the suite
+found in the claims this run judged (:mod:`.findings`: per paper by title, one line per claim that
+is not ``holds`` or ``defined``), then the verdict counts per paper (this run, and the whole
+record), the claims whose verdict differs from the baseline, what was written where, and, with
+``--hypothesis-show-statistics``, what each property search tried."""
 from __future__ import annotations
 
 import collections
 
 from theory.verdicts import PRECEDENCE
+from verify.measurement import fmt
+from verify.report.findings import count_text, counts, findings, verdict_label
+from verify.report.record import headline, paper_title
 
 
 def _counts(claims) -> dict[str, collections.Counter]:
     out: dict[str, collections.Counter] = {}
     for c in claims:
-        out.setdefault(c["paper"], collections.Counter())[c["verdict"]] += 1
+        out.setdefault(c.paper, collections.Counter())[c.verdict] += 1
     return out
 
 
@@ -19,40 +24,57 @@ def _count_line(counter) -> str:
     return ", ".join(f"{v} {counter[v]}" for v in PRECEDENCE if counter[v])
 
 
-def summary_lines(run, show_statistics: bool = False) -> list[tuple[str, dict]]:
+def summary_lines(session, show_statistics: bool = False) -> list[tuple[str, dict]]:
+    """(line, markup) of the section, from the plugin's :class:`verify.plugin.ClaimsSession`."""
     lines: list[tuple[str, dict]] = []
     plain, bold = {}, {"bold": True}
-    for note in run.notes:
+    for note in session.notes:
         lines.append((note, {"yellow": True}))
-    if run.records:
-        lines.append((f"judged in this run: {len(run.records)} claims", bold))
-        for paper, counter in _counts(run.records.values()).items():
+    doc = session.written.doc if session.written is not None else None
+    if doc is not None and session.records:
+        judged = dict(doc, claims=[c for c in doc["claims"] if c["id"] in session.records])
+        found = findings(judged)
+        lines.append((f"what the suite found in the {len(session.records)} claims judged "
+                      f"(every claim not named holds or is a consistent definition):", bold))
+        for paper, items in found.items():
+            lines.append((f"  {paper_title(doc, paper)}", bold))
+            for f in items:
+                stale = f" [{f.stale}]" if f.stale else ""
+                lines.append((f"    {verdict_label(f)}: {f.claim} ({f.where}): {f.text}{stale}", plain))
+        if not found:
+            lines.append(("  every judged claim holds or is a consistent definition", plain))
+    if session.records:
+        lines.append((f"judged in this run: {len(session.records)} claims", bold))
+        for paper, counter in _counts(session.records.values()).items():
             lines.append((f"  {paper:<14} {sum(counter.values()):>4}: {_count_line(counter)}", plain))
-        differ = [r for r in run.records.values() if r["verdict"] != r["expected"]]
+        differ = [r for r in session.records.values() if r.verdict != r.expected]
         lines.append((f"differ from their baseline: {len(differ)}", {"red": bool(differ),
                                                                       "green": not differ}))
         for r in differ:
-            lines.append((f"  {r['id']}: {r['verdict']} (expected {r['expected']})", {"red": True}))
-    if run.partial:
-        lines.append((f"not judged (only some of their tests ran): {', '.join(sorted(run.partial))}",
-                      plain))
-    if run.doc is not None:
-        total = _counts(run.doc["claims"])
-        n = sum(sum(c.values()) for c in total.values())
-        lines.append((f"record {run.reports_dir / 'claims.json'}: {n} claims", bold))
-        for paper, counter in total.items():
-            lines.append((f"  {paper:<14} {sum(counter.values()):>4}: {_count_line(counter)}", plain))
-        stale = [c["id"] for c in run.doc["claims"] if c["verdict"] != c["expected"]]
+            lines.append((f"  {r.id}: {r.verdict} (expected {r.expected})", {"red": True}))
+    if session.partial:
+        lines.append((f"not judged (only some of their tests ran): "
+                      f"{', '.join(sorted(session.partial))}", plain))
+    if doc is not None:
+        lines.append((f"record {session.reports_dir / 'claims.json'}: {len(doc['claims'])} claims "
+                      "(headline verdicts: a faithful paper-scale run's where recorded)", bold))
+        for paper in dict.fromkeys(c["paper"] for c in doc["claims"]):
+            counter = counts(doc, paper)
+            lines.append((f"  {paper:<14} {sum(counter.values()):>4}: {count_text(counter)}", plain))
+        stale = [c["id"] for c in doc["claims"] if headline(c)[0] != headline(c)[1]]
         if stale:
             lines.append((f"  differing from the baseline in the record: {', '.join(stale)}", plain))
-    if run.written:
+    if session.written is not None and session.written.paths:
         lines.append(("written:", bold))
-        lines += [(f"  {path}", plain) for path in run.written]
-        lines.append(("one claim in full: python -m theory show ID", plain))
-    if show_statistics and run.exploration:
+        lines += [(f"  {path}", plain) for path in session.written.paths]
+        lines.append(("one claim in full: python -m verify show ID; the findings as Markdown: "
+                      "python -m verify findings", plain))
+    if show_statistics and doc is not None:
         lines.append(("property searches (examples, worst value, criterion, counterexample):", bold))
-        for e in run.exploration:
+        for e in doc.get("exploration", []):
+            if e["claim"] not in session.records:
+                continue
             cex = f"; counterexample {e['counterexample']}" if e.get("counterexample") else ""
-            lines.append((f"  {e['test']} {e['property']}: {e['examples']} examples, worst "
-                          f"{e['worst']} {e['criterion']}{cex}", plain))
+            lines.append((f"  {e['claim']} {e['test']} {e['name']}: {e['examples']} examples, worst "
+                          f"{fmt(e['worst'])} {e['criterion']}{cex}", plain))
     return lines

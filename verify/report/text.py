@@ -1,4 +1,5 @@
-"""Plain text of the run record, shared by the PDFs, the HTML report and ``python -m theory show``.
+"""Plain text of the run record, shared by the PDFs, the HTML report, the terminal and
+``python -m verify show``.
 
 Statements are stored as LaTeX source; :func:`clean` turns them into readable Unicode text (no
 ``$``, no backslashes) so a page never shows raw source.  Measurements are formatted from their
@@ -31,11 +32,14 @@ SYMBOLS = {
     "max": "max", "min": "min", "arg": "arg", "det": "det", "Tr": "Tr", "tr": "tr",
     "lim": "lim", "sqrt": "√", "mid": "|", "setminus": "∖", "cup": "∪", "cap": "∩",
     "subset": "⊂", "subseteq": "⊆", "emptyset": "∅", "star": "*", "prime": "′",
+    "sinh": "sinh", "cosh": "cosh", "oplus": "⊕", "iff": "⇔", "textasciicircum": "^",
+    "sign": "sign", "limits": "", "nolimits": "", "displaystyle": "", "quad": " ", "qquad": " ",
 }
+#: blackboard letters (\mathbb R) as their Unicode characters
+BLACKBOARD = {"R": "ℝ", "N": "ℕ", "Z": "ℤ", "Q": "ℚ", "C": "ℂ", "E": "𝔼", "P": "ℙ"}
 ACCENTS = {"hat": "\u0302", "tilde": "\u0303", "bar": "\u0304", "overline": "\u0304",
            "dot": "\u0307", "ddot": "\u0308", "vec": "\u20d7", "widehat": "\u0302",
            "widetilde": "\u0303"}
-_GROUP = r"\{((?:[^{}]|\{[^{}]*\})*)\}"
 
 
 def _group_end(s: str, start: int) -> int:
@@ -66,8 +70,15 @@ def _commands(s: str) -> str:
             out.append(f"{_paren(first)}/{_paren(_commands(s[end1 + 1:end2 - 1]))}")
             k = end2
             continue
+        bare = re.match(r"\s*(\\[A-Za-z]+|[A-Za-z0-9])", s[end1:]) if name.endswith("frac") else None
+        if bare:  # \frac{a}2: a one-token denominator without braces
+            out.append(f"{_paren(first)}/{bare[1]}")
+            k = end1 + bare.end()
+            continue
         if name == "sqrt":
             out.append(f"√{_paren(first)}")
+        elif name == "mathbb":
+            out.append("".join(BLACKBOARD.get(ch, ch) for ch in first))
         elif name in ACCENTS:
             out.append(_accent(first, name))
         else:
@@ -82,15 +93,33 @@ def clean(latex: str) -> str:
     s = s.replace("$", "").replace(r"\left", "").replace(r"\right", "")
     s = re.sub(r"\\(begin|end)\{\w+\}", "", s).replace("\\\\", "; ").replace("&", ",")
     s = re.sub(r"\\[dt]?frac\s*([A-Za-z0-9])\s*([A-Za-z0-9])", r"\1/\2", s)
+    s = re.sub(r"\\mathbb\s*([A-Za-z])", lambda m: BLACKBOARD.get(m[1], m[1]), s)
+    s = re.sub(r"\\(mathrm|mathbf|mathcal|mathit|boldsymbol)\s+([A-Za-z])", r"\2", s)
     s = _commands(s)
     s = re.sub(r"\\(" + "|".join(ACCENTS) + r")\s*(\\[A-Za-z]+|[A-Za-z])",
                lambda m: _accent(GREEK.get(m[2].lstrip("\\"), m[2]), m[1]), s)
     s = re.sub(r"\\([A-Za-z]+)", lambda m: GREEK.get(m[1], SYMBOLS.get(m[1], m[1])), s)
-    s = re.sub(r"\\([,;:! ])", " ", s).replace(r"\|", "‖").replace("\\{", "{").replace("\\}", "}")
-    s = re.sub(r"\^" + _GROUP, lambda m: "^" + _paren(m[1]), s)
-    s = re.sub(r"_" + _GROUP, lambda m: "_" + _paren(m[1]), s)
-    s = s.replace("{", "").replace("}", "").replace("\\", "")
+    s = re.sub(r"\\([,;:! ])", " ", s).replace(r"\|", "‖").replace("\\{", "\x01").replace("\\}", "\x02")
+    s = _scripts(s)
+    # grouping braces go; a set's braces (\{ \}) stay
+    s = s.replace("{", "").replace("}", "").replace("\\", "").replace("\x01", "{").replace("\x02", "}")
     return re.sub(r"[ \t]+", " ", s).strip()
+
+
+def _scripts(s: str) -> str:
+    """``x^{...}`` and ``x_{...}`` as ``x^(...)`` / ``x_(...)`` (a single symbol bare), groups
+    nested to any depth kept whole."""
+    out, k = [], 0
+    while k < len(s):
+        if s[k] in "^_" and s[k + 1:k + 2] == "{":
+            end = _group_end(s, k + 1)
+            inner = _scripts(s[k + 2:end - 1]).replace("{", "").replace("}", "")
+            out.append(s[k] + _paren(inner))
+            k = end
+        else:
+            out.append(s[k])
+            k += 1
+    return "".join(out)
 
 
 def _paren(text: str) -> str:
@@ -103,9 +132,33 @@ def _accent(text: str, accent: str) -> str:
     return text + ACCENTS[accent] if len(text) == 1 else f"{accent}({text})"
 
 
+def source_text(source: str) -> str:
+    """A measurement's source as shown: the paper's words it quotes as clean text."""
+    return clean(source) if ("\\" in source or "$" in source) else source
+
+
+def measured(m: dict) -> str:
+    """One measurement record as every report shows it (the source's LaTeX as clean text)."""
+    line = measurement_line(m, with_source=False)
+    if m.get("source"):
+        line += f" ({source_text(m['source'])})"
+    return line
+
+
 def deviation_line(d: dict) -> str:
     harmless = f", shown harmless by '{d['shown_harmless_by']}'" if d.get("shown_harmless_by") else ""
     return f"{d['setting']}: ran {fmt(d.get('ran'))}, paper {fmt(d.get('paper'))}{harmless}"
+
+
+def setup_summary(setup: dict) -> str:
+    """One run in one line: its name, scale, faithful or not, how many deviations and unknowns."""
+    name = f"{setup['name']}: " if setup.get("name") else ""
+    missing = [d for d in setup.get("deviations") or [] if not d.get("shown_harmless_by")]
+    unknown = len(setup.get("unknown") or [])
+    return (f"{name}{setup.get('scale', '?')} run, "
+            f"{'faithful' if setup.get('faithful') else 'not faithful'}"
+            + (f"; {len(missing)} deviations" if missing else "")
+            + (f" ({unknown} settings unknown)" if unknown else ""))
 
 
 def setup_lines(setup: dict | None) -> list[str]:
@@ -122,32 +175,38 @@ def setup_lines(setup: dict | None) -> list[str]:
     devs = setup.get("deviations") or []
     lines += [f"deviation: {deviation_line(d)}" for d in devs] or ["deviations: none"]
     for m in setup.get("sensitivity") or []:
-        lines.append(f"sensitivity: {measurement_line(m)}")
+        lines.append(f"sensitivity: {measured(m)}")
     if setup.get("cost"):
         lines.append(f"faithful run costs: {setup['cost']}")
     return lines
 
 
+def commit_text(commit, dirty: bool = False, short: int = 10) -> str:
+    """A commit as every report states it: its first ``short`` characters, ``+changes`` when the
+    tracked files differed from it."""
+    return str(commit or "unknown")[:short] + ("+changes" if dirty else "")
+
+
 def provenance_line(doc: dict) -> str:
     """The provenance of a record, as every page footer states it."""
-    commit = str(doc.get("commit") or "unknown")[:10] + ("+changes" if doc.get("dirty") else "")
     runs = doc.get("runs") or []
     merged = f"; merged from {len(runs)} runs" if len(runs) > 1 else ""
-    return (f"record {doc.get('generated', '?')}, commit {commit}, profile {doc.get('profile', '?')}, "
-            f"scale {doc.get('scale', '?')}, last run: {selection_text(doc.get('selection'))}{merged}")
+    return (f"record {doc.get('generated', '?')}, commit {commit_text(doc.get('commit'), doc.get('dirty'))}, "
+            f"profile {doc.get('profile', '?')}, scale {doc.get('scale', '?')}, "
+            f"last run: {selection_text(doc.get('selection'), doc.get('interrupted', False))}{merged}")
 
 
 def run_line(run: dict | None) -> str:
     if not run:
         return "run unknown"
-    commit = str(run.get("commit") or "unknown")[:10] + ("+changes" if run.get("dirty") else "")
-    return (f"measured {run.get('generated', '?')}, commit {commit}, profile {run.get('profile', '?')}, "
+    stopped = " (interrupted)" if run.get("interrupted") else ""
+    return (f"measured {run.get('generated', '?')}{stopped}, commit "
+            f"{commit_text(run.get('commit'), run.get('dirty'))}, profile {run.get('profile', '?')}, "
             f"scale {run.get('scale', '?')}")
 
 
-def selection_text(selection: dict | None) -> str:
-    if not selection:
-        return "all claims"
+def selection_text(selection: dict | None, interrupted: bool = False) -> str:
     parts = [f"{key} {', '.join(map(str, value)) if isinstance(value, list) else value}"
-             for key, value in selection.items() if value]
-    return "; ".join(parts) if parts else "all claims"
+             for key, value in (selection or {}).items() if value]
+    chosen = "; ".join(parts) if parts else "all claims"
+    return f"interrupted, judged only part of {chosen}" if interrupted else chosen

@@ -1,53 +1,117 @@
-"""Writing ``reports/``: merge the run into ``claims.json``, then render every report from it.
+"""Writing ``reports/``: merge a run into ``claims.json`` and ``timings.json``, then render every
+report from the merged record, all under the reports folder's lock (:mod:`.files`).
 
 All reports (the PDFs, ``summary.pdf``, ``html/``) are rendered from the one merged record and the
-figure files it indexes, so after any run -- full, partial, serial or xdist -- they show one
-consistent state with one provenance.
+figure files it indexes, so after any run -- full, partial, serial, xdist or concurrent -- they
+show one consistent state with one provenance.
 """
 from __future__ import annotations
 
 import json
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 
+from verify.report import files, paper_scale
 from verify.report import record as R
 
 
-def write_run(run, *, provenance: dict, progress=print):
-    """Merge ``run``'s judged claims into ``claims.json`` and re-render.
+@dataclass
+class Written:
+    doc: dict
+    paths: list[Path] = field(default_factory=list)
+    #: stale claim IDs dropped from the old record (no longer registered)
+    dropped: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
 
-    Returns the record, the paths written, the stale claim IDs dropped and a note of a corrupt or
-    foreign ``claims.json`` set aside ('' if none).
+
+def write_run(run: R.RunRecord, reports: Path, *, render_reports: bool, progress=print) -> Written:
+    """Merge ``run`` into ``reports/claims.json`` and ``timings.json``; re-render if asked.
+
+    Raises :class:`verify.report.record.RecordDamaged` (writing nothing) when the existing
+    record cannot be read.
     """
     from theory.registry import REGISTRY
-    reports = run.reports_dir
-    previous, problem = R.load(reports / "claims.json")
-    doc, dropped = R.merge(previous, R.provenance(**provenance),
-                           [run.records[c] for c in sorted(run.records)], run.figures,
-                           run.exploration, run.tests_ran, [c.id for c in REGISTRY],
-                           figures_replaced=run.tests_ran if run.pdf else set())
-    R.attach_paper_scale(doc, reports)
-    written = [R.write(reports / "claims.json", doc)]
-    timings = reports / "timings.json"
-    timings.write_text(json.dumps({"wall_seconds": round(time.time() - run.started, 2),
-                                   "tests": run.timings}, indent=1))
-    written.append(timings)
-    if run.pdf:
-        written += render(reports, doc, progress)
-    return doc, written, dropped, problem
+    with files.lock(reports):
+        previous, note = R.load_current(reports / "claims.json")
+        doc, dropped = R.merge(previous, run, [c.id for c in REGISTRY], {c.id: c for c in REGISTRY})
+        paper_scale.attach(doc, reports)
+        out = Written(doc, [files.write_json(reports / "claims.json", doc)], dropped,
+                      [note] if note else [])
+        out.paths.append(merge_timings(reports / "timings.json", run))
+        if render_reports:
+            out.paths += render(reports, doc, progress)
+    return out
 
 
-def render(reports: Path, doc: dict, progress=print) -> list[Path]:
-    """Every report from the record ``doc``: one PDF per paper, summary.pdf, html/."""
+def merge_timings(path: Path, run: R.RunRecord) -> Path:
+    """``timings.json``: seconds per test, the tests of this run replacing their old entries (the
+    bench reads it, a partial run keeps the others')."""
+    try:
+        tests = json.loads(path.read_text(encoding="utf-8"))["tests"] if path.exists() else {}
+        if not isinstance(tests, dict):
+            raise ValueError("'tests' is not an object")
+    except (ValueError, KeyError, TypeError):
+        tests = {}  # derived data: a damaged file is rebuilt from the runs that follow
+    tests = {k: v for k, v in tests.items() if k not in run.timings}
+    tests.update({k: dict(t.as_json(), generated=run.provenance.generated)
+                  for k, t in run.timings.items()})
+    return files.write_json(path, {"generated": run.provenance.generated,
+                                   "wall_s": round(run.wall_s, 2), "tests": tests})
+
+
+#: processes that render reports side by side (the PDFs are independent of each other)
+RENDER_WORKERS = 2
+#: records with fewer claims render in this process
+SMALL = 60
+
+
+def _render_one(kind: str, reports: Path, doc: dict, paper: str = "") -> list[Path]:
     from verify.report import html, pdf
-    written = []
+    if kind == "paper":
+        return [pdf.write_paper(reports / f"{paper}.pdf", paper, doc, reports)]
+    if kind == "summary":
+        return [pdf.write_summary(reports, doc)]
+    return html.write(reports, doc)
+
+
+def render(reports: Path, doc: dict, progress=print, workers: int | None = None) -> list[Path]:
+    """Every report from the record ``doc``: one PDF per paper, summary.pdf, html/; rendered by
+    ``workers`` processes (default: up to :data:`RENDER_WORKERS`, one per core)."""
+    import concurrent.futures as cf
+    import multiprocessing
+    import os
+    papers = list(dict.fromkeys(c["paper"] for c in doc["claims"]))
+    # the heaviest first, so that two processes finish together (text and figures cost the most)
+    owner = {c["id"]: c["paper"] for c in doc["claims"]}
+    weight = {p: 0 for p in papers}
+    for c in doc["claims"]:
+        weight[c["paper"]] += len(c.get("measurements", [])) + 3
+    for f in doc.get("figures", []):
+        for p in {owner[c] for c in f["claims"] if c in owner}:
+            weight[p] += 40
+    jobs = [("paper", p) for p in sorted(papers, key=weight.get, reverse=True)]
+    jobs += [("summary", ""), ("html", "")]
+    names = {"summary": "summary.pdf", "html": "html/"}
+    # a small record renders faster in this process than a second one starts
+    workers = workers or (min(RENDER_WORKERS, os.cpu_count() or 1) if len(doc["claims"]) >= SMALL
+                          else 1)
     start = time.perf_counter()
-    for paper, path in pdf.targets(reports, doc):
-        progress(f"writing {path.name} ...")
-        written.append(pdf.write_paper(path, paper, doc, reports))
-    progress("writing summary.pdf ...")
-    written.append(pdf.write_summary(reports, doc))
-    progress("writing html/ ...")
-    written += html.write(reports, doc)
+    out: dict[tuple, list[Path]] = {}
+    if workers == 1:
+        for job in jobs:
+            progress(f"writing {names.get(job[0]) or job[1] + '.pdf'} ...")
+            out[job] = _render_one(job[0], reports, doc, job[1])
+    else:
+        progress(f"writing {len(jobs) - 2} paper PDFs, summary.pdf and html/ in {workers} processes ...")
+        # spawn: a fork of a process holding torch's thread pools can hang
+        with cf.ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+            futures = {pool.submit(_render_one, kind, reports, doc, paper): (kind, paper)
+                       for kind, paper in jobs}
+            for future in cf.as_completed(futures):
+                kind, paper = futures[future]
+                out[(kind, paper)] = future.result()
+                progress(f"wrote {names.get(kind) or paper + '.pdf'}")
     progress(f"reports written in {time.perf_counter() - start:.1f} s")
-    return written
+    order = [("paper", p) for p in papers] + jobs[-2:]
+    return [path for job in order for path in out[job]]

@@ -4,10 +4,9 @@ the claims' verdicts stay decided by their checks."""
 import pytest
 
 from verify.rich_quick.validity import SPECS
-from verify.validity import caption, claim_params, figure
+from verify.validity import claim_params, map_of
 
 
 @pytest.mark.parametrize("claim_id", claim_params(SPECS))
 def test_validity_map(claim_id, report_figure):
-    spec = SPECS[claim_id]()
-    report_figure(figure(spec), caption(spec))
+    report_figure(*map_of(SPECS, claim_id))

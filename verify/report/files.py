@@ -1,0 +1,91 @@
+"""Every file of ``reports/`` is written here: to a temporary name unique to the writer, in the
+same folder, then renamed over the target (``os.replace``, atomic on one file system).  A reader,
+or a run interrupted by SIGINT or SIGKILL at any moment, sees each report either as it was or
+complete as new, never half written; an interrupted writer removes its temporary file (a killed
+one leaves a ``.<name>.*.tmp`` that no reader looks at).  Temporary files still pending when the
+process exits (a KeyboardInterrupt between two statements) are removed at exit.
+
+Writers of ``claims.json`` and ``timings.json`` read, merge and write under one lock
+(:func:`lock`, the ``filelock`` library), so concurrent runs sharing a reports folder lose nothing.
+"""
+from __future__ import annotations
+
+import atexit
+import json
+import os
+import tempfile
+from pathlib import Path
+
+LOCK_NAME = ".reports.lock"
+#: seconds a writer waits for another run's report writing before it gives up
+LOCK_TIMEOUT = 600
+
+
+class ReportsNotWritable(OSError):
+    """The reports folder cannot be written: checked before any test runs."""
+
+
+#: temporary files of this process not yet renamed: removed at exit whatever interrupted their
+#: writer, even between two statements of :func:`write_with`
+_PENDING: set[Path] = set()
+
+
+@atexit.register
+def _remove_pending() -> None:
+    for tmp in list(_PENDING):
+        tmp.unlink(missing_ok=True)
+
+
+def write_with(path: Path, write, mode: int = 0o644) -> Path:
+    """Call ``write(temporary_path)`` and rename the result to ``path``."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    tmp = Path(name)
+    _PENDING.add(tmp)
+    try:
+        os.close(fd)
+        write(tmp)
+        os.chmod(tmp, mode)
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        _PENDING.discard(tmp)
+        raise
+    _PENDING.discard(tmp)
+    return path
+
+
+def write_text(path: Path, text: str) -> Path:
+    return write_with(path, lambda tmp: tmp.write_text(text, encoding="utf-8"))
+
+
+def write_json(path: Path, doc) -> Path:
+    return write_text(path, json.dumps(doc, indent=1))
+
+
+def lock(reports: Path):
+    """The lock every reader-merger-writer of ``reports`` holds while it merges and renders."""
+    from filelock import FileLock
+    Path(reports).mkdir(parents=True, exist_ok=True)
+    return FileLock(str(Path(reports) / LOCK_NAME), timeout=LOCK_TIMEOUT)
+
+
+def check_writable(folder: Path) -> None:
+    """Raise :class:`ReportsNotWritable` unless ``folder`` (or, if it does not exist yet, the
+    nearest folder above it, where it would be made) takes a new file.  Nothing is left behind."""
+    folder = Path(folder).absolute()
+    probe_in = folder
+    while not probe_in.exists():
+        if probe_in.parent == probe_in:
+            break
+        probe_in = probe_in.parent
+    if not probe_in.is_dir():
+        raise ReportsNotWritable(f"{folder} cannot be made: {probe_in} is not a folder")
+    try:
+        fd, name = tempfile.mkstemp(dir=probe_in, prefix=".write-probe.")
+        os.close(fd)
+        os.unlink(name)
+    except OSError as exc:
+        raise ReportsNotWritable(f"{folder} is not writable ({exc.strerror or exc}): point "
+                                 "--reports-dir at a folder you can write") from None
