@@ -132,3 +132,10 @@ def mode_flows():
         grid = np.linspace(0, 20 * tau / dl, 50)
         out[(dl, a0, tau)] = grid, scalar_mode_flow(dl / 2, dl ** 2 / 2, a0, tau, grid, rtol=1e-11)
     return out
+
+
+@pytest.fixture(scope="session")
+def tasks():
+    """(the Sec 4-6 tasks by name, their Ran): ``datasets.all_tasks(configs.TASKS)``."""
+    from numerics.haste_slowly import datasets
+    return datasets.all_tasks(configs.TASKS)

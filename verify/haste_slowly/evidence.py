@@ -550,10 +550,13 @@ def relu_gate_drift(patterns, mass, times, at=(1000, 4000)) -> Measurement:
                                           "from the start"))
 
 
-def common_mode_rise(prod, tt, times, X, Y) -> Measurement:
-    """Fig 4b, a reading: the common pathway's top modes against Eq. (7) with one fitted pi_0
+def common_mode_rise(trajectory, X, Y) -> Measurement:
+    """Fig 4b, a reading: the common pathway's top modes of a trained ReLN (its trajectory, time
+    in epochs) against Eq. (7) with one fitted pi_0
     (:func:`numerics.haste_slowly.analysis.half_rise_epochs`): the largest relative deviation of
     the half-rise epoch."""
+    t = trajectory
+    prod, tt, times = t.records["prod"], A.flow_times(t.time, X.shape[1]), t.time
     sim, th = A.half_rise_epochs(prod, tt, times, X, Y)
     return measure("common pathway top-4 modes: max rel dev of the half-rise epoch, simulation vs "
                    "Eq. (7) with one fitted pi0", max(abs(a - b) / b for a, b in zip(sim, th)),
@@ -562,10 +565,14 @@ def common_mode_rise(prod, tt, times, X, Y) -> Measurement:
                    details={"simulation": sim, "closed form": th})
 
 
-def contextual_outputs(outs, gates, unit_module, Y) -> list:
-    """MHS-Fig3 (L116): a trained contextual pathway writes into the context blocks whose target
-    is zero on datapoints where it is on (errors), and the contextual outputs together remove the
-    common pathway's residual (:func:`numerics.haste_slowly.analysis.pathway_leak`)."""
+def contextual_outputs(run, X, Y) -> list:
+    """MHS-Fig3 (L116): a trained contextual pathway of the ReLN ``run`` (first seed) writes into
+    the context blocks whose target is zero on datapoints where it is on (errors), and the
+    contextual outputs together remove the common pathway's residual
+    (:func:`numerics.haste_slowly.analysis.pathway_leak`)."""
+    from numerics.haste_slowly import reln
+    outs = reln.module_outputs(run.net, run.unit_module, X)[0]
+    gates, unit_module = run.net.gates[0].numpy(), run.unit_module
     leak, recon = A.pathway_leak(outs, gates, unit_module, Y)
     return [measure("min |output| a contextual pathway writes into a context block whose target "
                     "is 0, on datapoints where it is on", leak, ">", 0.05,
@@ -646,3 +653,492 @@ def diagonalisable(hierarchical: float, section4: float) -> list:
                     "(unit and code context scales)", hierarchical, "<", 1e-10, source=tol),
             measure("the same on the Sec 4 task (H, Ring, Cross)", section4, "<", 1e-10,
                     source=tol)]
+
+
+# ------------------------------------------------------------------ Sec 2-3: checks of the formalism
+
+_MATRIX = reading("float64 sums of O(10) matrix products")
+
+
+def forward_pass(cases) -> list:
+    """MHS-Eq(1): the recursive forward pass against the explicit sum over gated paths on random
+    GDLNs (``numerics.haste_slowly.graph.random_case``), and the output with every node gate 0."""
+    from numerics.haste_slowly import graph as G
+    g, W, x = cases[0][:3]
+    all_off = G.forward(g, W, x, np.zeros((len(g.sizes), x[0].shape[1])),
+                        np.ones((len(g.edges), x[0].shape[1])))
+    return [measure("recursive Eq. (1) vs explicit sum over 9 gated paths, max abs err",
+                    max(A.path_sum_error(G.forward, c) for c in cases), "<=", 1e-12,
+                    source=reading("float64 sums of a handful of products of O(1) matrices")),
+            measure("output with every node gate 0",
+                    max(float(np.abs(all_off[v]).max()) for v in g.outputs), "==", 0.0,
+                    source=paper("L49", "h_v = g_v \\sum_{q: t(q)=v} g_q W_q h_{s(q)}"))]
+
+
+def loss_and_statistics(cases) -> list:
+    """MHS-Eq(2), MHS-Eq(4): the loss is 1/(2N) times the sum of squared errors; the path gradient
+    with statistics normalised by all N datapoints matches autograd."""
+    from numerics.haste_slowly import graph as G
+    g, W, x, y, ng, eg = cases[0]
+    h = G.forward(g, W, x, ng, eg)
+    N = ng.shape[1]
+    direct = sum(np.sum((y[v] - h[v]) ** 2) for v in g.outputs) / (2 * N)
+    return [measure(f"|Eq. (2) - 1/(2N) sum of squared errors|, N = {N}",
+                    abs(G.loss(g, W, x, y, ng, eg) - direct), "<", 1e-14,
+                    source=reading("float64 sum of 14 squares")),
+            measure("path gradient with statistics normalised by the full N vs autograd, max rel "
+                    "err", max(A.path_gradient_error(c) for c in cases), "<", 1e-10,
+                    source=_MATRIX)]
+
+
+def path_gradient(cases, name: str = "path-form -dL/dW_e (Eq. 3, statistics Eq. 4) vs autograd "
+                                     "of Eq. (2), all 8 edges, 3 seeds: max rel err") -> Measurement:
+    """MHS-Eq(3), MHS-Fig1: the path-form gradient against autograd of Eq. (2)."""
+    return measure(name, max(A.path_gradient_error(c) for c in cases), "<=", 1e-10, source=_MATRIX)
+
+
+def clock(runs) -> tuple:
+    """MHS-Eq(3)'s time constant: GD on the mean loss beside its flow with the printed and the
+    corrected tau (``runs[side] = (GD's W2 W1, the flow's)``); (printed, corrected, printed error)."""
+    err = {k: A.relative_error(flow, gd) for k, (gd, flow) in runs.items()}
+    tol = reading("GD vs flow differ by O(lr x rate x t) discretisation only; a wrong clock by N "
+                  "= 6 is far above")
+    return (measure("GD (lr 2e-3, 1500 steps) on the 1/(2N) loss vs the flow with tau = 1/(N eps): "
+                    "max rel err of W2 W1", err["printed"], "<", 2e-2, source=tol),
+            measure("the same with tau = 1/eps", err["corrected"], "<", 2e-2, source=tol),
+            err["printed"])
+
+
+def race_checks(runs) -> dict:
+    """MHS-Eq(5), MHS-Eq(6): the off-diagonal share of the flow's U^T W2 W1 V from an aligned
+    init, and the race ODE of Eq. (6) (overlap 1) against the full flow, with shared output
+    vectors and with U_1^T U_2 = -I/2 (``runs``: the ``race_runs`` fixture)."""
+    tol = reading("race ODE and matrix flow both at rtol 1e-10")
+    shared, apart = (A.race_errors(*runs[k])[1] for k in ("eq6 shared", "eq6 apart"))
+    return {"aligned": measure("max offdiag/diag of U^T W2 W1 V along the full flow",
+                               A.race_errors(*runs["own"])[0], "<=", 1e-7,
+                               source=reading("solve_ivp at rtol 1e-10 over 4 decades of mode "
+                                              "strength")),
+            "shared": measure("Eq. (6) as printed vs full flow, 2 pathways into one node, shared U: "
+                              "max rel err", shared, "<=", 1e-6, source=tol),
+            "apart": measure("the same with U_1^T U_2 = -I/2", apart, "<=", 1e-6, source=tol)}
+
+
+def tasks_diagonalisable(tasks) -> list:
+    """MHS-Asm2.1 from the task set (``numerics.haste_slowly.datasets.all_tasks``): the largest
+    off-diagonal |V^T Sigma^x V| of the common pathway over the hierarchical tasks and on the
+    Sec 4 task (:func:`diagonalisable`)."""
+    from numerics.datasets import modes
+    off = {k: modes(Y @ X.T / X.shape[1], X @ X.T / X.shape[1])[4] for k, (X, Y) in tasks.items()}
+    return diagonalisable(max(v for k, v in off.items() if k != "Sec 4"), off["Sec 4"])
+
+
+def relu_equivalence(runs) -> tuple:
+    """MHS-C3.1 from ``numerics.haste_slowly.equivalence.equivalence_runs``: (the GDLN with gates
+    recomputed every step against the ReLU net, the same with gates fixed at init, the drift)."""
+    err = {k: (max(float((a[0] - b).abs().max()) for a, b in zip(dyn, ref)),
+               max(float((a[0] - b).abs().max()) for a, b in zip(fix, ref)), flips)
+           for k, (ref, dyn, fix, flips) in runs.items()}
+    same = reading("identical float64 arithmetic up to summation order")
+    return (measure("1 and 2 hidden layers (5-16-3, 5-12-9-3), 1000 GD steps lr 5e-3: GDLN with "
+                    "step(pre-activation) gates vs autograd ReLU, max |dW|",
+                    max(e[0] for e in err.values()), "<=", 1e-12, source=same),
+            measure("the same with gates fixed at init (Def. 3.1 G*(x))",
+                    min(e[1] for e in err.values()), "<=", 1e-12, source=same),
+            "fixed gates step(h(x, 0)) drift from the ReLU net by "
+            + ", ".join(f"{e[1]:.2g} ({e[2]} gate flips, {k})" for k, e in err.items()))
+
+
+def reln_definition(seed: int = 1) -> Measurement:
+    """MHS-Def3.1: a GDLN with the ReLU net's weights gated by step(its pre-activation) outputs
+    what the ReLU net does, at init (10 random inputs)."""
+    import torch
+
+    from numerics.haste_slowly import equivalence as eq
+    from numerics.haste_slowly.gated import GatedNet, init_weights
+    X = torch.tensor(np.random.default_rng(4).standard_normal((5, 10)))
+    W = init_weights([seed], [(16, 5), (3, 16)], [0.5, 0.5])
+    relu_net = GatedNet(W, [None])
+    gdln = GatedNet(W, [(eq.gate_preactivations(relu_net, X)[0][0] > 0).double()])
+    return measure("max |GDLN(W, step(h(x)), x) - ReLU(W, x)| on 10 inputs",
+                   float((relu_net(X) - gdln(X)).abs().max()), "==", 0.0,
+                   source=paper("L90", "GDLN(W(t), G^*(x^i), x^i) = ReLU(\\bar W(t), x^i)"))
+
+
+# ------------------------------------------------------------------ Sec 4 and App D-E: exact checks
+
+def implementable_gatings() -> tuple:
+    """MHS-Lem4.1 by LP enumeration (``numerics.haste_slowly.lemma``): (printed: no realisable
+    pattern outside the lemma's forms; corrected: realisable <=> no 2x2 XOR submatrix, and App D's
+    XOR pattern infeasible with and without bias; the counterexample)."""
+    from numerics.haste_slowly import lemma
+    beyond, exact_ok = lemma.survey()
+    xor_block, stair = np.array([[0, 1], [1, 0]]), np.array([[1, 1], [1, 0]])
+    core = not lemma.realisable(xor_block) and not lemma.realisable(xor_block, bias=True)
+    lp = exact("LP feasibility over every binary items x contexts pattern")
+    return (measure("LP-realisable patterns that are not context-/item-consistent or single-point, "
+                    "(items, contexts) = (2,2), (2,3), (3,3)", sum(beyond.values()), "==", 0,
+                    source=lp),
+            [measure("realisable <=> no 2x2 XOR submatrix, every pattern of every case", exact_ok,
+                     "==", True, source=lp),
+             measure("App D's XOR pattern infeasible with and without bias", core, "==", True,
+                     source=lp)],
+            (f"a = (1, 0), c = (0.5, -0.5): on for x1, x2, x3, off for x4 (pattern "
+             f"{stair.tolist()}, LP-feasible {lemma.realisable(stair)}); counts {beyond}"))
+
+
+def race_win(single_loss, reln_loss, L0: float) -> tuple:
+    """MHS-Prop4.2: (printed: a strict gap L(G') > L(G*) at t = 0; corrected: no loss of the ReLN
+    beyond 1% of L(0) at any t and a gap above 1% on an interval; the gap at t = 0)."""
+    gap = A.race_gap(single_loss, reln_loss, L0)
+    race = reading("1% of L(0): beyond GD and init-scale differences between the two GDLNs")
+    return (measure("(L(G') - L(G*)) / L(0) at t = 0 (strict '<' for all t)", gap["t0"], ">", 1e-6,
+                    source=reading("1e-6: a strict gap above float64 rounding of the ~1e-8 "
+                                   "init-scale losses")),
+            [measure("min over t of (L(G') - L(G*)) / L(0)", gap["min"], ">=", -0.01, source=race),
+             measure("share of the run with (L(G') - L(G*)) / L(0) > 1%", gap["strict share"], ">",
+                     0.3, source=reading("a strict gap on an interval, not a point"))],
+            gap["t0"])
+
+
+def section4_removals(X, Y) -> Measurement:
+    """MHS-E-Nonneg on the Sec 4 data: removing any one datapoint cannot raise sigma_1(Y X^T)."""
+    return measure("Sec 4 data, each datapoint removed: max increase of sigma_1",
+                   max(A.sigma1_increase(X, Y, [i for i in range(X.shape[1]) if i != j])
+                       for j in range(X.shape[1])), "<=", 1e-12,
+                   source=reading("float64 norms of products of entries up to 3"))
+
+
+def residuals_uncorrelated(tasks) -> list:
+    """MHS-E-Resid over ``tasks`` [(X, Y, C)]: after the least-squares common pathway no
+    correlation of the residual with the context features (nor any feature), and the mirror
+    identity of the single- and (C-1)-context statistics (MHS-E4)."""
+    r = A.residual_correlations(tasks)
+    tol = reading("exact rational data, float64 pseudo-inverse")
+    return [measure("max |R X_c^T|, R = Y - Y X^+ X, Sec 4 and C = 3, 4, 5 data", r["context"], "<",
+                    1e-10, source=tol),
+            measure("max |R X^T| (stronger)", r["all"], "<", 1e-10, source=tol),
+            measure("max |Sigma^yx(not c) + Sigma^yx(only c)| on the residual (MHS-E4)",
+                    r["mirror"], "<", 1e-10, source=tol)]
+
+
+# ------------------------------------------------------------------ Sec 5 and Apps F-G: exact checks
+
+_EXACT = reading("exact rational data, float64 SVD")
+_TIMING = reading("10% on the time to a fraction of the plateau")
+CONTEXTS = (3, 4, 5)
+
+
+def context_datasets() -> list:
+    """MHS-S5-Data: the released C-context tasks' shapes, L(0) = 32 C and the least-squares
+    plateau (C-1) 17/2, C = 3, 4, 5."""
+    from numerics.haste_slowly import datasets as ds
+    data = {C: ds.contexts(C) for C in CONTEXTS}
+    shapes = all(X.shape == (8 + C, 8 * C) and Y.shape == (15 * (C + 1), 8 * C)
+                 for C, (X, Y) in data.items())
+    return [measure("X (8 + C, 8C), Y (15 (C + 1), 8C) for C = 3, 4, 5", shapes, "==", True,
+                    source=paper("L151", "datasets with three, four and five contexts")),
+            measure("max |L(0) - 32 C|", max(abs(ds.zero_output_loss(Y) - 32 * C)
+                                             for C, (X, Y) in data.items()), "<=", 1e-12,
+                    source=_EXACT),
+            measure("max |least-squares plateau - (C-1) 17/2|",
+                    max(abs(ds.zero_output_loss(Y - Y @ np.linalg.pinv(X) @ X) - (C - 1) * 17 / 2)
+                        for C, (X, Y) in data.items()), "<=", 1e-9, source=_EXACT)]
+
+
+def common_closed_form(runs) -> tuple:
+    """MHS-F-Common from the trained ReLNs ``runs[C]``: (printed: the rise times with Sigma* =
+    Y X^T as printed; corrected: with (1/N) Y X^T, and the unit-scale spectra against App F/G's
+    values; the printed error)."""
+    import sympy as sp
+
+    from numerics.datasets import modes
+    from numerics.haste_slowly import datasets as ds
+    table = {3: (sp.Rational(55, 48), sp.Rational(11, 24)),
+             4: (sp.Rational(225, 256), sp.Rational(3, 8)),
+             5: (sp.Rational(117, 160), sp.Rational(13, 40))}
+    spectra = max(max(abs(S[0] ** 2 - float(table[C][0])), abs(D[0] - float(table[C][1])))
+                  for C in CONTEXTS for X, Y in [ds.contexts(C, 1.0)]
+                  for _, S, _, D, _ in [modes(Y @ X.T / (8 * C), X @ X.T / (8 * C))])
+    errs = [A.common_rise_errors(runs[C], *ds.contexts(C)) for C in CONTEXTS]
+    worst = {k: max(e[k] for e in errs) for k in ("printed", "corrected")}
+    name = "common module of the trained ReLN (C = 3, 4, 5), modes 1-3: rel err of the 10%-90% rise time"
+    return (measure(f"{name}, Sigma* = Y X^T as printed", worst["printed"], "<", 0.10,
+                    source=_TIMING),
+            [measure(f"{name}, Sigma* = (1/N) Y X^T", worst["corrected"], "<", 0.10, source=_TIMING),
+             measure("unit-scale spectra vs S_1^2 = 55/48, 225/256, 117/160 and D_1 = 11/24, 3/8, "
+                     "13/40: max abs err", spectra, "<", 1e-12, source=_EXACT)],
+            worst["printed"])
+
+
+def race_with_overlaps(rho, races) -> list:
+    """MHS-F-Eq(race-overlap): the printed rho against the data's Sigma^x(j,p) Sigma^x(p,p)^+, the
+    race with the data's overlaps against the full flow (``races``: the ``contextual_races``
+    fixture), and Eq. (6) without them."""
+    from numerics.haste_slowly import datasets as ds
+    rho_err = max(float(np.abs(ds.overlap_and_rho(*ds.contexts(C), C)[1]
+                               - float(rho[C]) * np.eye(8)).max()) for C in CONTEXTS)
+    return [measure("max |Sigma^x(j,p) Sigma^x(p,p)^+ - rho I| with the printed rho = 1/2, 2/3, "
+                    "3/4", rho_err, "<", 1e-12, source=_EXACT),
+            measure("full matrix flow of the C contextual pathways on the residual statistics vs "
+                    "the race with the data's overlaps, max rel err, C = 3, 4, 5",
+                    max(A.relative_error(races[C][1], races[C][0]) for C in CONTEXTS), "<", 1e-5,
+                    source=reading("race ODE and matrix flow both at rtol 1e-10, over ten time "
+                                   "constants and seven modes")),
+            measure("the same without the overlaps (Eq. 6 as printed), C = 3: rel err",
+                    A.relative_error(races["3 without overlaps"][1], races["3 without overlaps"][0]),
+                    ">", 1e-2, source=reading("the overlaps matter: far above the integrator "
+                                              "tolerance"))]
+
+
+def output_overlaps(form) -> tuple:
+    """MHS-F-Overlap: (printed, corrected, the data's overlaps) of U_0^T U_1 against
+    ``form.printed[C]`` and ``form.corrected`` (in C)."""
+    from numerics.haste_slowly import datasets as ds
+    from theory.haste_slowly import contexts as tc
+    data = {C: ds.contexts(C) for C in CONTEXTS}
+    values = {C: round(float(np.diag(ds.overlap_and_rho(X, Y, C)[0])[0]), 6)
+              for C, (X, Y) in data.items()}
+    return (measure("max |U_0^T U_1 - printed I| (-1/2, -1/6, -1/12), C = 3, 4, 5",
+                    max(A.overlap_error(form.printed[C], C, *data[C]) for C in CONTEXTS), "<",
+                    1e-12, source=_EXACT),
+            measure("max |U_0^T U_1 + I/(C-1)|",
+                    max(A.overlap_error(form.corrected.subs(tc.C, C), C, *data[C])
+                        for C in CONTEXTS), "<", 1e-12, source=_EXACT),
+            values)
+
+
+def effective_coefficient(printed) -> list:
+    """MHS-F-Coef: 1 + rho (C-1) U_p^T U_j from the data against the printed 1/(C-1), the same
+    symbolically, and the gated outputs at the fixed point against the residual."""
+    import sympy as sp
+
+    from numerics.haste_slowly import datasets as ds
+    from theory.haste_slowly import contexts as tc
+    coef = max(abs(1 + float(rho[0, 0]) * (C - 1) * float(O[0, 0]) - float(printed[C]))
+               for C in CONTEXTS for O, rho, _, _ in [ds.overlap_and_rho(*ds.contexts(C), C)])
+    sym = sp.simplify(tc.COEF_FROM_RACE.subs({tc.rho: (tc.C - 2) / (tc.C - 1), tc.O: tc.OVERLAP})
+                      - 1 / (tc.C - 1)) == 0
+    return [measure("max |1 + rho (C-1) U_p^T U_j (data) - printed 1/(C-1)|, C = 3, 4, 5", coef,
+                    "<", 1e-12, source=_EXACT),
+            measure("1 + (C-2)/(C-1) (C-1) (-1/(C-1)) - 1/(C-1) simplifies to 0", sym, "==", True,
+                    source=exact("sympy simplify, all C")),
+            measure("max |gated outputs at B* = (C-1)S/D - residual|",
+                    max(A.fixed_point_reconstruction(*ds.contexts(C), C) for C in CONTEXTS), "<",
+                    1e-10, source=_EXACT)]
+
+
+def contextual_closed_form_fit(runs) -> Measurement:
+    """MHS-F-Closed's empirical side: the trained ReLNs' mean top contextual singular value
+    against the corrected closed form (:func:`numerics.haste_slowly.analysis.contextual_closed_form_error`)."""
+    from numerics.haste_slowly import datasets as ds
+    return measure("trained ReLN (C = 3, 4, 5): mean top contextual singular value vs the corrected "
+                   "form (B0 fitted at 25% of K), max rel dev at 75% of K and at the end",
+                   max(A.contextual_closed_form_error(runs[C], *ds.contexts(C), C)
+                       for C in CONTEXTS), "<", 0.10, source=_TIMING)
+
+
+def number_of_contexts(relu, reln) -> tuple:
+    """MHS-Fig5 from the runs ``relu[C]``, ``reln[C]``: (the measurements of
+    :func:`closed_form_agreement` for C = 3, 4, 5, the figure's panels)."""
+    from numerics.haste_slowly import datasets as ds
+    ms, panels = [], {}
+    for C in CONTEXTS:
+        X, Y = ds.contexts(C)
+        loss, panels[C] = A.reln_closed_form(reln[C], X, Y, C)
+        panels[C].update(loss=loss, relu=relu[C].trajectory.loss, reln=reln[C].trajectory.loss)
+        ms += closed_form_agreement(C, relu[C].trajectory.loss, reln[C].trajectory.loss, loss,
+                                    ds.zero_output_loss(Y))
+    return ms, panels
+
+
+# ------------------------------------------------------------------ App A: linear-network checks
+
+def learning_rules(form) -> tuple:
+    """MHS-A-Loss: (printed: the rules as +eps dL/dW; corrected: as -eps dL/dW, and the suite's
+    clock tau = 1/(P eps); the printed error), the step's sign read from ``form``."""
+    from theory.conventions import tau
+    printed, corrected = A.learning_rule_error(int(form.printed)), A.learning_rule_error(int(form.corrected))
+    tol = reading("float64 autograd vs closed expressions")
+    return (measure("+eps dL/dW (autograd of sum_i 1/2||Y_i - W2 W1 X_i||^2) vs the displayed "
+                    "rules: max rel err", printed, "<", 1e-12, source=tol),
+            [measure("-eps dL/dW vs the displayed rules: max rel err", corrected, "<", 1e-12,
+                     source=tol),
+             measure("|convention('haste_slowly') tau - 1/(P eps)|",
+                     abs(tau(0.01, 9, "haste_slowly") - 1 / (9 * 0.01)), "<", 1e-12, source=tol)],
+            printed)
+
+
+def top_modes(run) -> Measurement:
+    """MHS-A-SVD: a linear net narrower than the rank learns the top modes' map
+    sum_(a <= width) (lambda/delta) u v^T (the final map of ``run``)."""
+    from numerics.datasets import correlations, hierarchy, modes
+    U, S, V, D, _ = modes(*correlations(*hierarchy(2)))
+    W = np.asarray(run.trajectory.records["prod"])[-1, 0]
+    k = int(run.ran["hidden units"])
+    target = sum(S[a] / D[a] * np.outer(U[:, a], V[:, a]) for a in range(k))
+    return measure(f"||W2W1 - sum_(a<={k}) (lambda/delta) u v^T|| / ||.||",
+                   float(np.linalg.norm(W - target) / np.linalg.norm(target)), "<", 1e-3,
+                   source=reading("catalogue: t/tau = 120 leaves the top-2 modes converged to "
+                                  "~1e-10"))
+
+
+def change_of_variables() -> Measurement:
+    """MHS-A-CoV: the full flow against its reduced form (:func:`numerics.haste_slowly.analysis.change_of_variables_error`)."""
+    return measure("full flow vs R[W2bar(S - W2bar W1bar D)]V^T and U[W1bar(...)]R^T, max abs err",
+                   A.change_of_variables_error(), "<", 1e-13,
+                   source=reading("float64 products of O(1) matrices"))
+
+
+def reduction_without_shared_v() -> tuple:
+    """MHS-A-NonDiag: (the printed reduced right-hand sides, the corrected ones with the
+    transposes restored, the printed error) against the rotated gradient."""
+    printed = A.nondiag_reduction_error(lambda w1, w2, M, D: w2 @ (M - w2 @ w1 @ D),
+                                        lambda w1, w2, M, D: w1 @ (M - w2 @ w1 @ D))
+    corrected = A.nondiag_reduction_error(lambda w1, w2, M, D: w2.T @ (M - w2 @ w1 @ D),
+                                          lambda w1, w2, M, D: (M - w2 @ w1 @ D) @ w1.T)
+    tol = reading("float64 products of O(1) 4x4 matrices")
+    return (measure("printed reduced right-hand sides vs the rotated gradient, max rel err",
+                    printed, "<", 1e-12, source=tol),
+            measure("transposes restored, W1bar^T on the right: max rel err", corrected, "<", 1e-12,
+                    source=tol),
+            printed)
+
+
+def modes_follow_the_closed_form(run) -> list:
+    """MHS-A-C1 from Fig 7's run: the map stays diagonal in the data's SVD basis once the modes
+    have risen, and every mode follows Eq. (7) (pi_0 fitted per mode)."""
+    t = run.trajectory
+    proj, full, S, D = A.hierarchy_modes(t.records["prod"], t.time)
+    # modes 3 and 4 are degenerate (sigma = 1): only the split between distinct modes is defined
+    distinct = np.abs(S[:, None] - S[None, :]) > 1e-9
+    return [measure("max |u_a'W v_b| between distinct modes for t/tau > 40",
+                    float(np.max(np.abs(full[np.asarray(t.time) > 40][:, distinct]))), "<", 1e-3,
+                    source=reading("once every mode has risen (the slowest by t/tau ~ 30)")),
+            measure("mode strengths vs Eq. (7), max dev / plateau for t > t_half/2",
+                    A.fitted_modes(proj, t.time, S, D)[1], "<", 0.02,
+                    source=reading("2% of the plateau after half the rise time (catalogue)"))]
+
+
+def fig7(run, variants) -> tuple:
+    """MHS-Fig7 from its run and one run per setting Fig 7 leaves open: (the decisive and reading
+    measurements, the sensitivity of each open setting, the closed-form curves, the modes)."""
+    t = run.trajectory
+    proj, _, S, D = A.hierarchy_modes(t.records["prod"], t.time)
+    same = reading("the decisive outcomes do not change")
+    sensitivity = {k: measure(f"decisive outcomes with the {k} changed as with Fig 7's run",
+                              fig7_outcome(r) == fig7_outcome(run), "==", True, source=same)
+                   for k, r in variants.items()}
+    sensitivity["horizon t/tau"] = plateau_reached_early(proj, t.time, S, D)
+    curves, dev = A.fitted_modes(proj, t.time, S, D)
+    return (modes_reach_plateaus(proj, S, D) + [
+        measure("mode strengths vs Eq. (7), max dev / plateau for t > t_half/2", dev, "<", 0.02,
+                source=reading("2% of the plateau (catalogue)"))], sensitivity, curves, proj)
+
+
+def time_course(form) -> tuple:
+    """MHS-A-C2: (printed: d t_f / d delta = 0; corrected: the corrected time to a fraction of
+    the plateau against the numeric hitting time, and the late rate -2 lambda independent of
+    delta; the two times to 90% at delta = 0.5, 2)."""
+    import sympy as sp
+
+    from numerics.closed_forms import hitting_time, mode_strength
+    from theory import mode_law as ml
+    from theory.haste_slowly import linear_background as tl
+    s, a0, f = 0.7, 1e-3, 0.9
+    times = [float(form.corrected.subs({ml.tau: 1, ml.s: s, ml.a0: a0, tl.f: f, ml.d: d}))
+             for d in (0.5, 2.0)]
+    numeric = [float(hitting_time(f * s / d, s, d, a0)) for d in (0.5, 2.0)]
+    tt = np.linspace(12, 16, 5)
+    rates = [np.polyfit(tt, np.log(s / d - mode_strength(tt, s, d, a0)), 1)[0] for d in (0.5, 2.0)]
+    return (measure("d t_f / d delta (sympy) simplifies to 0", sp.simplify(form.printed) == 0,
+                    "==", True, source=exact("sympy simplify")),
+            [measure("time to 90% of the plateau from the corrected formula vs hitting_time, "
+                     "delta = 0.5, 2: max rel err",
+                     float(np.max(np.abs(np.subtract(times, numeric)) / np.abs(numeric))), "<",
+                     1e-10, source=reading("float64 evaluation of two closed forms")),
+             measure("late exponential rate / (-2 lambda), delta = 0.5, 2",
+                     np.array(rates) / (-2 * s), "within", (1 - 1e-4, 1 + 1e-4),
+                     source=reading("fit on t in [12, 16]: O(pi0 d/s e^{-2st}) bias"))],
+            times)
+
+
+# ------------------------------------------------------------------ App B: the elbow from a run
+
+def elbow_evidence(run, L0: float) -> tuple:
+    """MHS-Fig8 from a ``numerics.haste_slowly.gate_finder.GateRun``: (the measurements of
+    :func:`elbow_at_four` on the GDLNs from every run's centroids at the first init std, the
+    sensitivity of App B's open settings, the MSE per (centroid set, std, k))."""
+    mse = A.gate_mse(run.trajectory.loss, run.members, run.relu_loss, L0)
+    return (elbow_at_four(mse[("all", run.members[0][1])], run.centroids), gate_sensitivity(mse),
+            mse)
+
+
+# ------------------------------------------------------------------ App C: the XoR task
+
+def xor_dataset(form) -> list:
+    """MHS-C-Eq(11,12): the simulated data against the printed X, y (``form``), its XOR labels,
+    its bias-free linear separability (LP) at Delta = 0, 1e-3, 0.7, and L(0) = 1/2."""
+    import sympy as sp
+    from scipy.optimize import linprog
+
+    from numerics.haste_slowly.datasets import xor_margin
+    from theory.haste_slowly import xor_margin as tx
+
+    def separable(delta):
+        X_, y_ = xor_margin(delta)
+        return linprog(np.zeros(3), A_ub=-(y_ * X_).T, b_ub=-np.ones(4),
+                       bounds=[(None, None)] * 3).status == 0
+    X, y = xor_margin(0.7)
+    return [measure("labels = -sign(x1 x2) (XOR of the first two coordinates)",
+                    bool(np.array_equal(np.sign(X[0] * X[1]), -y[0])), "==", True,
+                    source=paper("L462", "X = [[-1,1,-1,1],[-1,-1,1,1],[-Delta,Delta,Delta,"
+                                         "-Delta]], y = [-1,1,1,-1]")),
+            measure("bias-free linear separability (LP) at Delta = 0, 1e-3, 0.7",
+                    [separable(d) for d in (0.0, 1e-3, 0.7)], "==", [False, True, True],
+                    source=exact("LP feasibility of y_i w.x_i >= 1")),
+            measure("L(0) under the 1/(2N) loss", float(0.5 * np.sum(y ** 2) / 4), "==", 0.5,
+                    source=exact("float sum")),
+            measure("simulation data = printed X, y at Delta = 0.7",
+                    bool((sp.Matrix(X.tolist()) - form.X.subs(tx.Delta, 0.7)).is_zero_matrix
+                         and (sp.Matrix(y.tolist()) - form.y).is_zero_matrix), "==", True,
+                    source=exact("sympy matrix equality"))]
+
+
+def crossover(form, search_result) -> list:
+    """MHS-C-Eq(24-26) from the printed equation and root (``form``) and the sign search over
+    Delta (``search_result``): the roots, the residual at sqrt(2/3) in 50 digits, the signs, and
+    the time-to-criterion crossover from equal raw a0 above sqrt(2/3), tending to it."""
+    from theory.haste_slowly import xor_margin as tx
+    gap, roots = A.crossover_check(form.equation, form.root, tx.Delta)
+    crosses = [A.criterion_crossover(a0, xor_modes()) for a0 in (1e-3, 1e-6, 1e-12)]
+    words = paper("L105", "which marks the approximate point at which a ReLU network switches")
+    sym = exact("sympy simplify")
+    return [measure("sympy roots of Eq. (24) equal [sqrt(2/3)]", roots == [form.root], "==", True,
+                    source=sym),
+            measure("|s_lin - s_xor| at sqrt(2/3), 50 digits", gap, "<", 1e-45,
+                    source=reading("50-digit arithmetic")),
+            measure("sign(s_lin - s_xor) = sign(Delta - sqrt(2/3)) for Delta in [0, 10]: "
+                    "disagreements", search_result, source=exact("sign comparison")),
+            measure("time-to-L=0.2 crossover with equal a0 = 1e-3, 1e-6, 1e-12, minus sqrt(2/3)",
+                    np.array(crosses) - float(form.root), ">", 0, source=words,
+                    details={"crossovers": crosses}),
+            measure("its decrease from a0 = 1e-3 to 1e-6 to 1e-12 (tends to sqrt(2/3))",
+                    -np.diff(crosses), ">", 0, source=words)]
+
+
+def linear_gdln_fit(loss_22, runs) -> float:
+    """MHS-C-Eq(20-22)'s simulation: the largest |dL| of the linear-gating GDLNs ``runs[Delta]``
+    from Eq. (22) (:func:`numerics.haste_slowly.analysis.linear_gdln_deviation`)."""
+    return max(A.linear_gdln_deviation(t, dl, loss_22) for dl, t in runs.items())
+
+
+def fig2(run, run32) -> tuple:
+    """MHS-Fig2 from the ReLU sweep and its float32 twin: (the measurements of
+    :func:`follows_faster`, the sensitivity of Fig 2's open settings, the outcomes)."""
+    modes = xor_modes()
+    whole = A.xor_outcomes(run, modes)
+    grid = np.arange(len(whole["deltas"]))
+    halves = [A.xor_outcomes(run, modes, keep=grid % 2 == i) for i in (0, 1)]
+    return (follows_faster(whole), xor_sensitivity(whole, halves, A.xor_outcomes(run32, modes),
+                                                   float(run.trajectory.time[-1])), whole)

@@ -67,8 +67,11 @@ def section4(relu, reln, single, X, Y):
     return fig
 
 
-def dataset_and_pathway(X, Y, out):
-    """Fig 3: the Sec 4 inputs and targets, and one trained contextual pathway's output."""
+def dataset_and_pathway(X, Y, run):
+    """Fig 3: the Sec 4 inputs and targets, and the output of the first contextual pathway of
+    the trained ReLN ``run`` (first seed)."""
+    from numerics.haste_slowly import reln
+    out = reln.module_outputs(run.net, run.unit_module, X)[0][1]
     fig, ax = plt.subplots(1, 3, figsize=(8, 3.2))
     ax[0].imshow(X, cmap="Greys")
     ax[0].set(title=f"X ({X.shape[0]} x {X.shape[1]})", xlabel="datapoint")

@@ -4,7 +4,6 @@ Sec 4 ReLU runs of ``configs.SEC45[scale]`` (ci: 2 runs, lr 2e-3 in float64; ful
 paper's lr 1e-3 x 8000 epochs in float32), and the GDLNs built from the k centroids."""
 import pytest
 
-from numerics.haste_slowly import analysis as A
 from numerics.haste_slowly import datasets as ds
 from verify.haste_slowly import evidence as E
 from verify.haste_slowly import figures, settings
@@ -23,9 +22,8 @@ def test_kmeans_recovers_the_reln_gates(claim, gates):
 @pytest.mark.claim("MHS-Fig8")
 def test_elbow_at_four(claim, report_figure, gates, scale):
     run = gates(scale)
-    mse = A.gate_mse(run.trajectory.loss, run.members, run.relu_loss, L0)
-    claim.reproduced(*E.elbow_at_four(mse[("all", run.members[0][1])], run.centroids),
-                     setup=settings.gates(run, E.gate_sensitivity(mse)))
+    ms, sensitivity, mse = E.elbow_evidence(run, L0)
+    claim.reproduced(*ms, setup=settings.gates(run, sensitivity))
     if scale == "ci":
         report_figure(figures.elbow(mse, run.centroids[4]),
                       "Figs 8-9: k-means centroids of ReLU activation patterns (k = 4) and the "

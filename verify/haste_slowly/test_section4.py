@@ -3,6 +3,8 @@ Proposition 4.2 and its supporting results (MHS-S4-*, MHS-Lem4.1, MHS-Prop4.2, M
 MHS-Fig3, MHS-Fig4, MHS-C3.2).  Runs: ``numerics.haste_slowly.experiments`` at
 ``configs.SEC45[scale]``: ci, lr 2e-3 in float64 over the paper's 8000 epochs, 2 seeds; full,
 the paper's lr 1e-3 x 8000 epochs in float32, 5 seeds (seconds per run)."""
+from functools import partial
+
 import numpy as np
 import pytest
 from hypothesis import strategies as st
@@ -10,14 +12,15 @@ from hypothesis.extra import numpy as hnp
 
 from numerics.haste_slowly import analysis as A
 from numerics.haste_slowly import datasets as ds
-from numerics.haste_slowly import lemma, reln
+from numerics.haste_slowly import reln
 from verify.haste_slowly import evidence as E
 from verify.haste_slowly import figures, settings
-from verify.measurement import exact, paper, reading
+from verify.measurement import paper, reading
 from verify.properties import search
 
 X, Y = ds.section4()
 L0 = ds.zero_output_loss(Y)
+TASKS = [(X, Y, 3)] + [(*ds.contexts(C), C) for C in (3, 4, 5)]
 
 
 def _setups(*runs):
@@ -75,7 +78,7 @@ def test_no_context_specific_neurons(claim, sec45, scale):
     rec = relu.trajectory.records
     claim.reproduced(*E.no_context_specific_neurons(
         rec["patterns"][-1], rec["mass"][-1], relu.trajectory.loss[-1],
-        lambda drop: reln.loss_without(relu.net, X, Y, drop)), setup=_setups(relu))
+        partial(reln.loss_without, relu.net, X, Y)), setup=_setups(relu))
 
 
 @pytest.mark.claim("MHS-C3.2")
@@ -110,8 +113,7 @@ def test_pathways_do_feature_learning(claim, sec45, scale):
     rel = sec45(scale, "reln")
     t = rel.trajectory
     claim.reproduced(E.feature_learning(t.records["sv"]),
-                     E.common_mode_rise(t.records["prod"], A.flow_times(t.time, X.shape[1]),
-                                        t.time, X, Y),
+                     E.common_mode_rise(t, X, Y),
                      setup=_setups(rel))
 
 
@@ -131,39 +133,18 @@ def test_section4_loss_curves(claim, report_figure, sec45, scale):
 
 @pytest.mark.claim("MHS-Lem4.1")
 def test_implementable_gatings(claim):
-    beyond, exact_ok = lemma.survey()
-    xor_block, stair = np.array([[0, 1], [1, 0]]), np.array([[1, 1], [1, 0]])
-    proof_core = not lemma.realisable(xor_block) and not lemma.realisable(xor_block, bias=True)
-    lp = exact("LP feasibility over every binary items x contexts pattern")
-    claim.erratum(
-        printed=claim.measure("LP-realisable patterns that are not context-/item-consistent or "
-                              "single-point, (items, contexts) = (2,2), (2,3), (3,3)",
-                              sum(beyond.values()), "==", 0, source=lp),
-        corrected=[claim.measure("realisable <=> no 2x2 XOR submatrix, every pattern of every case",
-                                 exact_ok, "==", True, source=lp),
-                   claim.measure("App D's XOR pattern infeasible with and without bias", proof_core,
-                                 "==", True, source=lp)],
-        counterexample=f"a = (1, 0), c = (0.5, -0.5): on for x1, x2, x3, off for x4 (pattern "
-                       f"{stair.tolist()}, LP-feasible {lemma.realisable(stair)}); counts {beyond}")
+    printed, corrected, counterexample = E.implementable_gatings()
+    claim.erratum(printed=printed, corrected=corrected, counterexample=counterexample)
 
 
 @pytest.mark.claim("MHS-Prop4.2")
 def test_reln_wins_the_race(claim, sec45):
     rel, single = sec45("ci", "reln"), sec45("ci", "single")
-    gap = A.race_gap(single.trajectory.loss[:, 0], rel.trajectory.loss[:, 0], L0)
-    race = reading("1% of L(0): beyond GD and init-scale differences between the two GDLNs")
-    claim.erratum(
-        printed=claim.measure("(L(G') - L(G*)) / L(0) at t = 0 (strict '<' for all t)", gap["t0"],
-                              ">", 1e-6, source=reading("1e-6: a strict gap above float64 rounding "
-                                                        "of the ~1e-8 init-scale losses")),
-        corrected=[claim.measure("min over t of (L(G') - L(G*)) / L(0)", gap["min"], ">=", -0.01,
-                                 source=race),
-                   claim.measure("share of the run with (L(G') - L(G*)) / L(0) > 1%",
-                                 gap["strict share"], ">", 0.3,
-                                 source=reading("a strict gap on an interval, not a point"))],
-        counterexample=f"t = 0: both losses equal L(0) = {L0:.3f} up to {abs(gap['t0']):.1g} "
-                       "relative (and both -> 0 as t -> inf): strict '<' for all t fails",
-        note="ReLN vs single-context GDLN, both from init std ~1e-8, ci configuration")
+    printed, corrected, t0 = E.race_win(single.trajectory.loss[:, 0], rel.trajectory.loss[:, 0], L0)
+    claim.erratum(printed=printed, corrected=corrected,
+                  counterexample=f"t = 0: both losses equal L(0) = {L0:.3f} up to {abs(t0):.1g} "
+                                 "relative (and both -> 0 as t -> inf): strict '<' for all t fails",
+                  note="ReLN vs single-context GDLN, both from init std ~1e-8, ci configuration")
 
 
 @st.composite
@@ -199,12 +180,10 @@ def test_removing_datapoints_cannot_speed_up(claim):
     res = search(A.relative_increase, ("<=", 1e-9), case=data_and_kept(nonneg=True))
     signed = search(A.relative_increase, ("<=", 1e-9), case=data_and_kept(nonneg=False),
                     examples=[{"case": (np.array([[1.0, -1.0]]), np.array([[1.0, 1.0]]), [0])}])
-    sec4 = max(A.sigma1_increase(X, Y, [i for i in range(24) if i != j]) for j in range(24))
     claim.holds(
         claim.measure("worst relative increase of sigma_1(Y_S X_S^T) over sigma_1(Y X^T), "
                       "entrywise non-negative X, Y, any kept subset S", res, source=tol),
-        claim.measure("Sec 4 data, each datapoint removed: max increase of sigma_1", sec4, "<=",
-                      1e-12, source=tol),
+        E.section4_removals(X, Y),
         claim.measure("signed data (the stated precondition dropped): a counterexample is found",
                       not signed.ok, "==", True,
                       source=paper("L582", "all input features are positive")))
@@ -212,14 +191,7 @@ def test_removing_datapoints_cannot_speed_up(claim):
 
 @pytest.mark.claim("MHS-E-Resid")
 def test_no_context_label_correlation_after_common(claim):
-    r = A.residual_correlations([(X, Y, 3)] + [(*ds.contexts(C), C) for C in (3, 4, 5)])
-    tol = reading("exact rational data, float64 pseudo-inverse")
-    claim.holds(
-        claim.measure("max |R X_c^T|, R = Y - Y X^+ X, Sec 4 and C = 3, 4, 5 data", r["context"],
-                      "<", 1e-10, source=tol),
-        claim.measure("max |R X^T| (stronger)", r["all"], "<", 1e-10, source=tol),
-        claim.measure("max |Sigma^yx(not c) + Sigma^yx(only c)| on the residual (MHS-E4)",
-                      r["mirror"], "<", 1e-10, source=tol))
+    claim.holds(*E.residuals_uncorrelated(TASKS))
 
 
 @pytest.mark.claim("MHS-E-Six")
@@ -234,11 +206,9 @@ def test_single_context_modules_stay_inactive(claim, sec45, scale):
 @pytest.mark.claim("MHS-Fig3")
 def test_contextual_modules_create_errors_others_remove(claim, report_figure, sec45):
     rel = sec45("ci", "reln")
-    outs = reln.module_outputs(rel.net, rel.unit_module, X)[0]
-    gates = rel.net.gates[0].numpy()
-    report_figure(figures.dataset_and_pathway(X, Y, outs[1]),
+    claim.defined(*E.contextual_outputs(rel, X, Y), note="after training (ci configuration, first "
+                                                         "seed)")
+    report_figure(figures.dataset_and_pathway(X, Y, rel),
                   "Fig 3: the Sec 4 dataset (released code's H, Ring, Cross blocks) and the output "
                   "of one trained contextual pathway, which writes into context blocks whose "
                   "target is zero")
-    claim.defined(*E.contextual_outputs(outs, gates, rel.unit_module, Y),
-                  note="after training (ci configuration, first seed)")

@@ -5,46 +5,21 @@ import numpy as np
 import pytest
 import sympy as sp
 from hypothesis import strategies as st
-from scipy.optimize import linprog
 
-from numerics.haste_slowly import analysis as A
-from numerics.haste_slowly import xor
 from theory.haste_slowly import xor_margin as tx
 from theory.registry import REGISTRY
 from verify.haste_slowly import evidence as E
 from verify.haste_slowly import figures, settings
-from verify.measurement import exact, paper, reading
+from verify.measurement import exact, reading
 from verify.properties import search
 
 POS = (0, 1, 1, 0)
 SYM = exact("sympy simplify")
 
 
-def _separable(delta: float) -> bool:
-    """LP: is there w with y_i w.x_i >= 1 for all four points (bias-free linear separation)?"""
-    X, y = xor.xor_margin(delta)
-    res = linprog(np.zeros(3), A_ub=-(y * X).T, b_ub=-np.ones(4), bounds=[(None, None)] * 3)
-    return res.status == 0
-
-
 @pytest.mark.claim("MHS-C-Eq(11,12)")
 def test_dataset_is_xor_plus_a_linear_margin(claim):
-    printed = REGISTRY["MHS-C-Eq(11,12)"].printed
-    X, y = xor.xor_margin(0.7)
-    sep = [_separable(dl) for dl in (0.0, 1e-3, 0.7)]
-    claim.defined(
-        claim.measure("labels = -sign(x1 x2) (XOR of the first two coordinates)",
-                      bool(np.array_equal(np.sign(X[0] * X[1]), -y[0])), "==", True,
-                      source=paper("L462", "X = [[-1,1,-1,1],[-1,-1,1,1],[-Delta,Delta,Delta,"
-                                           "-Delta]], y = [-1,1,1,-1]")),
-        claim.measure("bias-free linear separability (LP) at Delta = 0, 1e-3, 0.7", sep, "==",
-                      [False, True, True], source=exact("LP feasibility of y_i w.x_i >= 1")),
-        claim.measure("L(0) under the 1/(2N) loss", float(0.5 * np.sum(y ** 2) / 4), "==", 0.5,
-                      source=exact("float sum")),
-        claim.measure("simulation data = printed X, y at Delta = 0.7",
-                      bool((sp.Matrix(X.tolist()) - printed.X.subs(tx.Delta, 0.7)).is_zero_matrix
-                           and (sp.Matrix(y.tolist()) - printed.y).is_zero_matrix),
-                      "==", True, source=exact("sympy matrix equality")))
+    claim.defined(*E.xor_dataset(REGISTRY["MHS-C-Eq(11,12)"].printed))
 
 
 @pytest.mark.claim("MHS-C-Eq(13-16)")
@@ -98,8 +73,7 @@ def test_linear_gdln_loss(claim, xor_gdlns):
            and sp.simplify(2 * printed.loss_21 - printed.loss_22) == 0
            and printed.loss_22.subs(a, 1 / tx.Delta) == 0
            and printed.loss_22.subs(a, 0) == sp.Rational(1, 2))
-    worst = max(A.linear_gdln_deviation(traj, dl, printed.loss_22)
-                for dl, traj in xor_gdlns["linear"].items())
+    worst = E.linear_gdln_fit(printed.loss_22, xor_gdlns["linear"])
     claim.holds(
         claim.measure("1/2 Tr Sy - Tr(W Syx^T) + 1/2 Tr(W Sx W^T) for W = a u v^T equals Eq. (20), "
                       "(21); (22) = 2 x (21); L(0) = 1/2; L(1/Delta) = 0", bool(sym), "==", True,
@@ -144,39 +118,19 @@ def _sign_disagreement(delta, target=float(tx.CROSSOVER)):
 @pytest.mark.claim("MHS-C-Eq(24-26)")
 def test_crossover_is_sqrt_two_thirds(claim):
     printed = REGISTRY["MHS-C-Eq(24-26)"].printed
-    gap, roots = A.crossover_check(printed.equation, printed.root, tx.Delta)
     target = float(printed.root)
-    res = search(_sign_disagreement, ("==", 0.0),
-                 examples=[{"delta": 0.0}, {"delta": target + 1e-9}, {"delta": target - 1e-9},
-                           {"delta": 10.0}], delta=st.floats(0.0, 10.0))
-    # exact time-to-criterion (L = 0.2) crossover with equal raw a0 (catalogue derivation)
-    crosses = [A.criterion_crossover(a0, E.xor_modes()) for a0 in (1e-3, 1e-6, 1e-12)]
-    words = paper("L105", "which marks the approximate point at which a ReLU network switches")
-    claim.holds(
-        claim.measure("sympy roots of Eq. (24) equal [sqrt(2/3)]", roots == [printed.root], "==",
-                      True, source=SYM),
-        claim.measure("|s_lin - s_xor| at sqrt(2/3), 50 digits", gap, "<", 1e-45,
-                      source=reading("50-digit arithmetic")),
-        claim.measure("sign(s_lin - s_xor) = sign(Delta - sqrt(2/3)) for Delta in [0, 10]: "
-                      "disagreements", res, source=exact("sign comparison")),
-        claim.measure("time-to-L=0.2 crossover with equal a0 = 1e-3, 1e-6, 1e-12, minus sqrt(2/3)",
-                      np.array(crosses) - target, ">", 0, source=words),
-        claim.measure("its decrease from a0 = 1e-3 to 1e-6 to 1e-12 (tends to sqrt(2/3))",
-                      -np.diff(crosses), ">", 0, source=words),
-        note=f"crossovers {np.round(crosses, 4)}")
+    signs = search(_sign_disagreement, ("==", 0.0),
+                   examples=[{"delta": 0.0}, {"delta": target + 1e-9}, {"delta": target - 1e-9},
+                             {"delta": 10.0}], delta=st.floats(0.0, 10.0))
+    claim.holds(*E.crossover(printed, signs),
+                note="the time-to-criterion crossover from equal raw a0 (catalogue derivation)")
 
 
 @pytest.mark.claim("MHS-Fig2")
 def test_relu_follows_the_faster_gated_network(claim, report_figure, xor_runs):
-    run, run32 = xor_runs
-    modes = E.xor_modes()
-    whole = A.xor_outcomes(run, modes)
-    grid = np.arange(len(whole["deltas"]))
-    halves = [A.xor_outcomes(run, modes, keep=grid % 2 == i) for i in (0, 1)]
-    sensitivity = E.xor_sensitivity(whole, halves, A.xor_outcomes(run32, modes),
-                                    float(run.trajectory.time[-1]))
-    claim.reproduced(*E.follows_faster(whole), setup=settings.xor(run, sensitivity))
-    report_figure(figures.xor(whole),
+    ms, sensitivity, outcomes = E.fig2(*xor_runs)
+    claim.reproduced(*ms, setup=settings.xor(xor_runs[0], sensitivity))
+    report_figure(figures.xor(outcomes),
                   "Fig 2d: time to loss 0.2 vs margin; lines: linear/XoR GDLN closed forms (a0 "
                   "fitted at Delta = 0, corrected d of Eq. 23), markers: ReLU 3-128-1 nets (lr "
                   "0.4, mean loss); right: the share of the ReLU units following the linear gating")
