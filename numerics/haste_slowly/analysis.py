@@ -6,6 +6,7 @@ for Sec 4-6 and App B, t/tau for App A and C)."""
 from __future__ import annotations
 
 import numpy as np
+from scipy import stats
 
 from numerics.haste_slowly.datasets import context_gates, k_of_c, zero_output_loss
 from numerics.metrics import crossing_time
@@ -618,3 +619,166 @@ def change_of_variables_error(seed: int = 8, m: int = 6, d: int = 5, h: int = 4,
     err = U @ S @ V.T - W2 @ W1 @ V @ D @ V.T
     return float(max(np.abs(W2.T @ err - R @ (w2 @ (S - w2 @ w1 @ D)) @ V.T).max(),
                      np.abs(err @ W1.T - U @ (w1 @ (S - w2 @ w1 @ D)) @ R.T).max()))
+
+
+def always_on_shares(gates, mass):
+    """Per run, of the units of one layer (final ``gates`` (K, units, N), ``mass`` (K, units)):
+    the share of the units carrying weight (> 1% of the largest mass) that are on for every
+    datapoint, and the share of the weight mass on units on for every datapoint."""
+    gates, mass = np.asarray(gates, dtype=bool), finite_array(mass, "mass")
+    if gates.shape[:2] != mass.shape:
+        raise ValueError(f"gates {gates.shape} and mass {mass.shape} disagree")
+    always = gates.all(-1)
+    big = mass > 0.01 * mass.max(axis=1, keepdims=True)
+    return ((always & big).sum(1) / big.sum(1),
+            np.array([mass_shares(always[k].astype(int), mass[k], (1,))[1]
+                      for k in range(len(mass))]))
+
+
+def aligned_gap(a, b, L0: float) -> tuple[float, float]:
+    """Every seed's loss curve of trajectories ``a`` and ``b`` taken from its own contextual onset
+    (:func:`onsets`) over the window all share: (mean over epochs of |seed-mean b - seed-mean a|
+    / L(0), mean over seeds and epochs of |a_k - seed-mean a| / L(0)); (inf, 0) when a run never
+    starts or the shared window is shorter than a record."""
+    L0 = _scale(L0, "L0")
+    ctx_a, ctx_b = onsets(a)[1], onsets(b)[1]
+    every = float(np.diff(np.asarray(a.time, float)[:2])[0])
+    if not np.all(np.isfinite(np.r_[ctx_a, ctx_b])):
+        return np.inf, 0.0
+    width = float(min(np.asarray(a.time)[-1] - ctx_a.max(), np.asarray(b.time)[-1] - ctx_b.max()))
+    if width <= every:
+        return np.inf, 0.0
+    R = aligned_curves(a, ctx_a, width, every) / L0
+    G = aligned_curves(b, ctx_b, width, every) / L0
+    return (float(np.mean(np.abs(G.mean(1) - R.mean(1)))),
+            float(np.mean(np.abs(R - R.mean(1, keepdims=True)))))
+
+
+
+def stereotypical_distances(a, b, L0: float):
+    """Mean over epochs of |stereotypical a - stereotypical b| / L(0) (:func:`stereotypical`), and
+    the same distance of every other run of ``a`` from the stereotypical a; losses (T, K)."""
+    R, G = _curves(a, "a") / _scale(L0, "L0"), _curves(b, "b") / L0
+    r, g = stereotypical(R), stereotypical(G)
+    return (float(np.mean(np.abs(R[:, r] - G[:, g]))),
+            np.mean(np.abs(np.delete(R, r, axis=1) - R[:, r:r + 1]), axis=0))
+
+
+def rdm_series(Ha, Hb, idx, same: bool = False) -> np.ndarray:
+    """:func:`rdm_correlation` of the hidden activities (T, K, H, N) at the record indices ``idx``."""
+    return np.array([rdm_correlation(Ha[i], Hb[i], same) for i in idx])
+
+
+def context_specific_units(patterns, mass, C: int, majority: float = 0.0):
+    """Of final ReLU units (``patterns`` (K, H, 8C), ``mass`` (K, H)): the number of contexts each
+    serves (:func:`context_usage`), the count per run of units carrying weight (> 1% of the
+    largest mass) that serve exactly one, and each run's weight share per number of contexts."""
+    usage = context_usage(patterns, C, majority)
+    mass = finite_array(mass, "mass")
+    big = mass > 0.01 * mass.max(axis=1, keepdims=True)
+    return (usage, ((usage == 1) & big).sum(1),
+            [mass_shares(usage[k], mass[k], range(C + 1)) for k in range(len(mass))])
+
+
+
+def gates_off_output(case) -> float:
+    """The largest |output| of a random GDLN (``graph.random_case``) with every node gate 0."""
+    from numerics.haste_slowly import graph as G
+    g, W, x = case[:3]
+    N = x[g.inputs[0]].shape[1]
+    h = G.forward(g, W, x, np.zeros((len(g.sizes), N)), np.ones((len(g.edges), N)))
+    return max(float(np.abs(h[v]).max()) for v in g.outputs)
+
+
+def loss_residual(case) -> float:
+    """|Eq. (2) - 1/(2N) sum of squared output errors| of a random GDLN (``graph.random_case``)."""
+    from numerics.haste_slowly import graph as G
+    g, W, x, y, ng, eg = case
+    h = G.forward(g, W, x, ng, eg)
+    direct = sum(np.sum((y[v] - h[v]) ** 2) for v in g.outputs) / (2 * ng.shape[1])
+    return abs(G.loss(g, W, x, y, ng, eg) - direct)
+
+
+def offdiagonal(tasks) -> dict:
+    """{name: the largest |off-diagonal| of V^T Sigma^x V in the common pathway's basis} of
+    ``tasks`` {name: (X, Y)} (Asm 2.1: zero when the statistics are mutually diagonalisable)."""
+    from numerics.datasets import modes
+    return {k: modes(Y @ X.T / X.shape[1], X @ X.T / X.shape[1])[4] for k, (X, Y) in tasks.items()}
+
+
+def equivalence_errors(runs) -> dict:
+    """{sizes: (max |dW| of the recomputed-gate GDLN from the ReLU net, the same for gates fixed
+    at init, gate flips)} from ``equivalence.equivalence_runs``."""
+    return {k: (max(float((a[0] - b).abs().max()) for a, b in zip(dyn, ref)),
+                max(float((a[0] - b).abs().max()) for a, b in zip(fix, ref)), flips)
+            for k, (ref, dyn, fix, flips) in runs.items()}
+
+
+
+def context_task_facts(Cs) -> dict:
+    """Of the released C-context tasks, C in ``Cs``: whether X is (8 + C, 8C) and Y (15 (C + 1),
+    8C), and the largest |L(0) - 32 C| and |least-squares plateau - (C-1) 17/2|."""
+    from numerics.haste_slowly.datasets import contexts
+    data = {C: contexts(C) for C in Cs}
+    return {"shapes": all(X.shape == (8 + C, 8 * C) and Y.shape == (15 * (C + 1), 8 * C)
+                          for C, (X, Y) in data.items()),
+            "L0": max(abs(zero_output_loss(Y) - 32 * C) for C, (X, Y) in data.items()),
+            "plateau": max(abs(zero_output_loss(Y - Y @ np.linalg.pinv(X) @ X) - (C - 1) * 17 / 2)
+                           for C, (X, Y) in data.items())}
+
+
+def linearly_separable(delta: float) -> bool:
+    """LP: is there w with y_i w.x_i >= 1 for the four XoR-with-margin points (bias-free linear
+    separation)?"""
+    from scipy.optimize import linprog
+
+    from numerics.haste_slowly.datasets import xor_margin
+    X, y = xor_margin(delta)
+    return linprog(np.zeros(3), A_ub=-(y * X).T, b_ub=-np.ones(4),
+                   bounds=[(None, None)] * 3).status == 0
+
+
+def time_course_values(s: float, a0: float, f: float, ds_) -> tuple:
+    """For a mode (s, d) from ``a0``, per d in ``ds_``: the numeric time to the share ``f`` of its
+    plateau, and the fitted exponential rate of its late approach (t in [12, 16])."""
+    from numerics.closed_forms import hitting_time, mode_strength
+    tt = np.linspace(12, 16, 5)
+    return ([float(hitting_time(f * s / d, s, d, a0)) for d in ds_],
+            [np.polyfit(tt, np.log(s / d - mode_strength(tt, s, d, a0)), 1)[0] for d in ds_])
+
+
+def cross_modes(full, S, times, after: float) -> float:
+    """max |u_a' W v_b| between modes with distinct singular values (degenerate ones split
+    arbitrarily) at the times past ``after``; ``full`` (T, modes, modes)."""
+    distinct = np.abs(S[:, None] - S[None, :]) > 1e-9
+    return float(np.max(np.abs(np.asarray(full)[np.asarray(times) > after][:, distinct])))
+
+
+def detectable_effect(n1: int, n2: int, level: float = 0.05, power: float = 0.8) -> float:
+    """Cohen's d that a one-sided two-sample t-test at ``level`` detects
+    with probability ``power`` from ``n1`` and ``n2`` seeds (noncentral t): the power statement
+    of a claim about a distribution decided on that many seeds."""
+    if min(n1, n2) < 2 or not 0 < power < 1 or not 0 < level < 1:
+        raise ValueError(f"n1={n1}, n2={n2} must be >= 2, level={level} and power={power} in "
+                         "(0, 1)")
+    df = n1 + n2 - 2
+    crit = stats.t.ppf(1 - level, df)
+    scale = np.sqrt(n1 * n2 / (n1 + n2))
+    lo, hi = 0.0, 50.0
+    for _ in range(100):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if stats.nct.sf(crit, df, mid * scale) < power else (lo, mid)
+    return hi
+
+
+def cohen_d(a, b) -> float:
+    a, b = np.asarray(a, float), np.asarray(b, float)
+    pooled = np.sqrt(((a.size - 1) * a.var(ddof=1) + (b.size - 1) * b.var(ddof=1))
+                     / (a.size + b.size - 2))
+    return float((b.mean() - a.mean()) / pooled) if pooled > 0 else float("inf")
+
+
+# ------------------------------------------------------------------ Sec 6: depth (L162-L171)
+
+S6_WORDS = ("the ReLU network does not use the first layer for gating and instead all neurons are "
+            "active for all datapoints")

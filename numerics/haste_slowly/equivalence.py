@@ -98,3 +98,14 @@ def equivalence_runs(sizes_list=((5, 16, 3), (5, 12, 9, 3)), lr: float = 5e-3, s
         fixed, _ = step_gated_training(init, X, Y, lr, steps, recompute=False)
         out[tuple(sizes)] = (ref, dynamic, fixed, flips)
     return out
+
+
+def reln_at_init_error(seed: int = 1) -> float:
+    """max |GDLN(W, step(h(x)), x) - ReLU(W, x)| at init for a 5-16-3 net (weights from ``seed``,
+    10 random inputs): a GDLN gated by the ReLU net's pre-activation signs outputs what it does."""
+    from numerics.haste_slowly.gated import init_weights
+    X = torch.tensor(np.random.default_rng(4).standard_normal((5, 10)))
+    W = init_weights([seed], [(16, 5), (3, 16)], [0.5, 0.5])
+    relu_net = GatedNet(W, [None])
+    gdln = GatedNet(W, [(gate_preactivations(relu_net, X)[0][0] > 0).double()])
+    return float((relu_net(X) - gdln(X)).abs().max())

@@ -12,38 +12,11 @@ from __future__ import annotations
 import itertools
 
 import numpy as np
-from scipy import stats
 
 from numerics.haste_slowly import analysis as A
 from numerics.haste_slowly import gate_finder as gf
 from verify.measurement import Measurement, baseline, exact, measure, paper, reading
 from verify.statements import LEVEL, direction, each, within_baseline
-
-# ------------------------------------------------------------------ statistics shared by claims
-
-
-def detectable_effect(n1: int, n2: int, power: float = 0.8) -> float:
-    """Cohen's d that a one-sided two-sample t-test at :data:`verify.statements.LEVEL` detects
-    with probability ``power`` from ``n1`` and ``n2`` seeds (noncentral t): the power statement
-    of a claim about a distribution decided on that many seeds."""
-    if min(n1, n2) < 2 or not 0 < power < 1:
-        raise ValueError(f"n1={n1}, n2={n2} must be >= 2 and power={power} in (0, 1)")
-    df = n1 + n2 - 2
-    crit = stats.t.ppf(1 - LEVEL, df)
-    scale = np.sqrt(n1 * n2 / (n1 + n2))
-    lo, hi = 0.0, 50.0
-    for _ in range(100):
-        mid = (lo + hi) / 2
-        lo, hi = (mid, hi) if stats.nct.sf(crit, df, mid * scale) < power else (lo, mid)
-    return hi
-
-
-def cohen_d(a, b) -> float:
-    a, b = np.asarray(a, float), np.asarray(b, float)
-    pooled = np.sqrt(((a.size - 1) * a.var(ddof=1) + (b.size - 1) * b.var(ddof=1))
-                     / (a.size + b.size - 2))
-    return float((b.mean() - a.mean()) / pooled) if pooled > 0 else float("inf")
-
 
 # ------------------------------------------------------------------ Sec 6: depth (L162-L171)
 
@@ -56,11 +29,7 @@ def first_layer_ungated(g1, m1) -> list[Measurement]:
     (every layer-1 unit carrying weight, mass > 1% of the largest, is on for all 24 datapoints)
     and 'the layer's weight' (most of the layer-1 weight mass sits on such units).  ``g1`` (K,
     units, 24) final gates, ``m1`` (K, units) unit masses."""
-    g1, m1 = np.asarray(g1, dtype=bool), np.asarray(m1, dtype=float)
-    always = g1.all(-1)
-    big = m1 > 0.01 * m1.max(axis=1, keepdims=True)
-    units = (always & big).sum(1) / big.sum(1)
-    mass = np.array([A.mass_shares(always[k].astype(int), m1[k], (1,))[1] for k in range(len(m1))])
+    units, mass = A.always_on_shares(g1, m1)
     return [each("share of the layer-1 units carrying weight (> 1% of the largest) that are on "
                  "for all 24 datapoints", units, "==", 1.0,
                  source=paper("L162", S6_WORDS, interpretation="every neuron carrying weight")),
@@ -97,10 +66,10 @@ def variance_with_depth(relu_loss, gdln_loss, shallow_loss, L0: float) -> list[M
         out.append(direction(f"deviation of a seed's loss curve from its network's mean, max over "
                              f"epochs, / L(0): 1-hidden-layer ReLU below {name}", dev["shallow"],
                              dev[kind], source=words, names=("1-hidden-layer", name)))
-        detectable = detectable_effect(dev["shallow"].size, dev[kind].size)
+        detectable = A.detectable_effect(dev["shallow"].size, dev[kind].size, LEVEL)
         out.append(measure(f"power: the measured effect (Cohen's d), {name} against 1-hidden-layer, "
                            "beside the effect the test detects with 80% power",
-                           cohen_d(dev["shallow"], dev[kind]), ">=", detectable,
+                           A.cohen_d(dev["shallow"], dev[kind]), ">=", detectable,
                            source=reading("the power of the one-sided Welch test on these seeds"),
                            details={"seeds": [int(dev["shallow"].size), int(dev[kind].size)],
                                     "detectable at 80% power": detectable}))
@@ -124,22 +93,8 @@ def staged_onsets(relu, gdln, L0: float) -> list[Measurement]:
     of the plateaus in loss are all consistent following the alignment': every seed's loss curve
     taken from its own contextual onset, the GDLN's seed-mean curve against the ReLU's, within the
     ReLU runs' own spread about theirs (a same-run baseline)."""
-    common_r, ctx_r = A.onsets(relu)
-    common_g, ctx_g = A.onsets(gdln)
-    starts = np.r_[ctx_r, ctx_g]
-    if not np.all(np.isfinite(starts)):
-        width = 0.0
-    else:
-        width = float(min(np.asarray(relu.time)[-1] - ctx_r.max(), np.asarray(gdln.time)[-1]
-                          - ctx_g.max()))
-    every = float(np.diff(np.asarray(relu.time, float)[:2])[0])
-    if width <= every:
-        gap, spread = np.inf, 0.0
-    else:
-        R = A.aligned_curves(relu, ctx_r, width, every) / L0
-        G = A.aligned_curves(gdln, ctx_g, width, every) / L0
-        gap = float(np.mean(np.abs(G.mean(1) - R.mean(1))))
-        spread = float(np.mean(np.abs(R - R.mean(1, keepdims=True))))
+    (common_r, ctx_r), (common_g, ctx_g) = A.onsets(relu), A.onsets(gdln)
+    gap, spread = A.aligned_gap(relu, gdln, L0)
     onset_words = ("the common pathway align around epoch 500, while the contextual pathways only "
                    "appear at epoch 12000")
     return [
@@ -171,11 +126,7 @@ def stereotypical_agreement(relu_loss, gdln_loss, L0: float) -> list[Measurement
     replot.py) of the ReLU net and the GDLN against the ReLU runs' own spread about their
     stereotypical run, read two ways: inside the band of ReLU runs (the farthest one), and as
     close as a typical ReLU run (the median)."""
-    R, G = np.asarray(relu_loss, float) / L0, np.asarray(gdln_loss, float) / L0
-    r, g = A.stereotypical(R), A.stereotypical(G)
-    others = np.delete(R, r, axis=1)
-    dist = np.mean(np.abs(others - R[:, r:r + 1]), axis=0)
-    gap = float(np.mean(np.abs(R[:, r] - G[:, g])))
+    gap, dist = A.stereotypical_distances(relu_loss, gdln_loss, L0)
     words = ("We see close agreement between the ReLU network and GDLN stereotypical "
              "trajectories")
     return [within_baseline("mean over epochs of |stereotypical ReLU loss - stereotypical GDLN "
@@ -239,9 +190,8 @@ def latent_geometry(relu_hidden, reln_hidden, single_hidden, times, start: float
     the ReLU runs over the sampled epochs from ``start`` against the worst disagreement between
     ReLU runs of different seeds.  Hidden activities (T, K, H, N)."""
     idx = np.flatnonzero(np.asarray(times) >= start)[::every]
-    rn = np.array([A.rdm_correlation(relu_hidden[i], reln_hidden[i]) for i in idx])
-    rr = np.array([A.rdm_correlation(relu_hidden[i], relu_hidden[i], same=True) for i in idx])
-    rs = np.array([A.rdm_correlation(relu_hidden[i], single_hidden[i]) for i in idx])
+    rn, rr, rs = (A.rdm_series(relu_hidden, other, idx, same=other is relu_hidden)
+                  for other in (reln_hidden, relu_hidden, single_hidden))
     return [within_baseline("max over epochs of 1 - RDM correlation, ReLN against the ReLU runs",
                             float(np.max(1 - rn)), float(np.max(1 - rr)),
                             source=baseline("L120", "we see near exact correspondence between the "
@@ -266,14 +216,9 @@ def no_context_specific_neurons(patterns, mass, loss, ablate, C: int = 3) -> lis
     "instead ... mixed selectivity": more weight on units on in several contexts than in one.
     ``patterns`` (K, H, N) and ``mass`` (K, H) final; ``loss`` (K,) final; ``ablate(drop)`` the
     (K,) final losses with the units ``drop`` (K, H) removed."""
-    usage = A.context_usage(patterns, C)
-    loss_without = ablate(usage == 1)
-    mass = np.asarray(mass, dtype=float)
-    big = mass > 0.01 * mass.max(axis=1, keepdims=True)
-    count = ((usage == 1) & big).sum(1)
-    shares = [A.mass_shares(usage[k], mass[k], range(C + 1)) for k in range(len(mass))]
+    usage, count, shares = A.context_specific_units(patterns, mass, C)
     words = "there are no neurons in the ReLU network which are context specific"
-    effect = np.asarray(loss_without, float) - np.asarray(loss, float)
+    effect = np.asarray(ablate(usage == 1), float) - np.asarray(loss, float)
     return [each("units carrying weight (> 1% of the largest mass) on in exactly one context",
                  count, "==", 0, source=paper("L122", words, interpretation="no neuron carrying "
                                                                            "weight")),
@@ -324,8 +269,7 @@ def singles_inactive(loss, loss_without_singles, sv) -> list:
     ``loss_without_singles`` (K,) final; ``sv`` (T, K, 7, r): pathways common, 3 double, 3 single."""
     loss, without = np.asarray(loss, float), np.asarray(loss_without_singles, float)
     sv = np.asarray(sv, dtype=float)[..., 0]
-    growth = sv[-1, :, 4:] / sv[0, :, 4:]
-    share = sv[-1, :, 4:].sum(1) / sv[-1, :, 1:].sum(1)
+    growth, share = sv[-1, :, 4:] / sv[0, :, 4:], sv[-1, :, 4:].sum(1) / sv[-1, :, 1:].sum(1)
     return [within_baseline("final loss without the single-context pathways minus the final loss, "
                             "seed mean", float(np.mean(without - loss)),
                             float(np.std(loss, ddof=1)),
@@ -354,9 +298,7 @@ def reuse_with_contexts(patterns: dict, mass: dict) -> list:
     final."""
     out, reuse = [], {}
     for C in sorted(patterns):
-        usage = A.context_usage(patterns[C], C, majority=0.5)
-        m = np.asarray(mass[C], dtype=float)
-        shares = [A.mass_shares(usage[k], m[k], range(C + 1)) for k in range(len(m))]
+        shares = A.context_specific_units(patterns[C], mass[C], C, majority=0.5)[2]
         top = [max(range(1, C), key=lambda j: s[j]) - (C - 1) for s in shares]
         reuse[C] = np.array([sum(j * s[j] for j in s) for s in shares])
         out.append(each(f"C = {C}: (contexts of the contextual units carrying the most weight) - "
@@ -664,27 +606,18 @@ def forward_pass(cases) -> list:
     """MHS-Eq(1): the recursive forward pass against the explicit sum over gated paths on random
     GDLNs (``numerics.haste_slowly.graph.random_case``), and the output with every node gate 0."""
     from numerics.haste_slowly import graph as G
-    g, W, x = cases[0][:3]
-    all_off = G.forward(g, W, x, np.zeros((len(g.sizes), x[0].shape[1])),
-                        np.ones((len(g.edges), x[0].shape[1])))
     return [measure("recursive Eq. (1) vs explicit sum over 9 gated paths, max abs err",
                     max(A.path_sum_error(G.forward, c) for c in cases), "<=", 1e-12,
                     source=reading("float64 sums of a handful of products of O(1) matrices")),
-            measure("output with every node gate 0",
-                    max(float(np.abs(all_off[v]).max()) for v in g.outputs), "==", 0.0,
+            measure("output with every node gate 0", A.gates_off_output(cases[0]), "==", 0.0,
                     source=paper("L49", "h_v = g_v \\sum_{q: t(q)=v} g_q W_q h_{s(q)}"))]
 
 
 def loss_and_statistics(cases) -> list:
     """MHS-Eq(2), MHS-Eq(4): the loss is 1/(2N) times the sum of squared errors; the path gradient
     with statistics normalised by all N datapoints matches autograd."""
-    from numerics.haste_slowly import graph as G
-    g, W, x, y, ng, eg = cases[0]
-    h = G.forward(g, W, x, ng, eg)
-    N = ng.shape[1]
-    direct = sum(np.sum((y[v] - h[v]) ** 2) for v in g.outputs) / (2 * N)
-    return [measure(f"|Eq. (2) - 1/(2N) sum of squared errors|, N = {N}",
-                    abs(G.loss(g, W, x, y, ng, eg) - direct), "<", 1e-14,
+    return [measure(f"|Eq. (2) - 1/(2N) sum of squared errors|, N = {cases[0][4].shape[1]}",
+                    A.loss_residual(cases[0]), "<", 1e-14,
                     source=reading("float64 sum of 14 squares")),
             measure("path gradient with statistics normalised by the full N vs autograd, max rel "
                     "err", max(A.path_gradient_error(c) for c in cases), "<", 1e-10,
@@ -728,17 +661,14 @@ def tasks_diagonalisable(tasks) -> list:
     """MHS-Asm2.1 from the task set (``numerics.haste_slowly.datasets.all_tasks``): the largest
     off-diagonal |V^T Sigma^x V| of the common pathway over the hierarchical tasks and on the
     Sec 4 task (:func:`diagonalisable`)."""
-    from numerics.datasets import modes
-    off = {k: modes(Y @ X.T / X.shape[1], X @ X.T / X.shape[1])[4] for k, (X, Y) in tasks.items()}
+    off = A.offdiagonal(tasks)
     return diagonalisable(max(v for k, v in off.items() if k != "Sec 4"), off["Sec 4"])
 
 
 def relu_equivalence(runs) -> tuple:
     """MHS-C3.1 from ``numerics.haste_slowly.equivalence.equivalence_runs``: (the GDLN with gates
     recomputed every step against the ReLU net, the same with gates fixed at init, the drift)."""
-    err = {k: (max(float((a[0] - b).abs().max()) for a, b in zip(dyn, ref)),
-               max(float((a[0] - b).abs().max()) for a, b in zip(fix, ref)), flips)
-           for k, (ref, dyn, fix, flips) in runs.items()}
+    err = A.equivalence_errors(runs)
     same = reading("identical float64 arithmetic up to summation order")
     return (measure("1 and 2 hidden layers (5-16-3, 5-12-9-3), 1000 GD steps lr 5e-3: GDLN with "
                     "step(pre-activation) gates vs autograd ReLU, max |dW|",
@@ -752,16 +682,9 @@ def relu_equivalence(runs) -> tuple:
 def reln_definition(seed: int = 1) -> Measurement:
     """MHS-Def3.1: a GDLN with the ReLU net's weights gated by step(its pre-activation) outputs
     what the ReLU net does, at init (10 random inputs)."""
-    import torch
-
-    from numerics.haste_slowly import equivalence as eq
-    from numerics.haste_slowly.gated import GatedNet, init_weights
-    X = torch.tensor(np.random.default_rng(4).standard_normal((5, 10)))
-    W = init_weights([seed], [(16, 5), (3, 16)], [0.5, 0.5])
-    relu_net = GatedNet(W, [None])
-    gdln = GatedNet(W, [(eq.gate_preactivations(relu_net, X)[0][0] > 0).double()])
+    from numerics.haste_slowly.equivalence import reln_at_init_error
     return measure("max |GDLN(W, step(h(x)), x) - ReLU(W, x)| on 10 inputs",
-                   float((relu_net(X) - gdln(X)).abs().max()), "==", 0.0,
+                   reln_at_init_error(seed), "==", 0.0,
                    source=paper("L90", "GDLN(W(t), G^*(x^i), x^i) = ReLU(\\bar W(t), x^i)"))
 
 
@@ -832,18 +755,12 @@ CONTEXTS = (3, 4, 5)
 def context_datasets() -> list:
     """MHS-S5-Data: the released C-context tasks' shapes, L(0) = 32 C and the least-squares
     plateau (C-1) 17/2, C = 3, 4, 5."""
-    from numerics.haste_slowly import datasets as ds
-    data = {C: ds.contexts(C) for C in CONTEXTS}
-    shapes = all(X.shape == (8 + C, 8 * C) and Y.shape == (15 * (C + 1), 8 * C)
-                 for C, (X, Y) in data.items())
-    return [measure("X (8 + C, 8C), Y (15 (C + 1), 8C) for C = 3, 4, 5", shapes, "==", True,
+    f = A.context_task_facts(CONTEXTS)
+    return [measure("X (8 + C, 8C), Y (15 (C + 1), 8C) for C = 3, 4, 5", f["shapes"], "==", True,
                     source=paper("L151", "datasets with three, four and five contexts")),
-            measure("max |L(0) - 32 C|", max(abs(ds.zero_output_loss(Y) - 32 * C)
-                                             for C, (X, Y) in data.items()), "<=", 1e-12,
-                    source=_EXACT),
-            measure("max |least-squares plateau - (C-1) 17/2|",
-                    max(abs(ds.zero_output_loss(Y - Y @ np.linalg.pinv(X) @ X) - (C - 1) * 17 / 2)
-                        for C, (X, Y) in data.items()), "<=", 1e-9, source=_EXACT)]
+            measure("max |L(0) - 32 C|", f["L0"], "<=", 1e-12, source=_EXACT),
+            measure("max |least-squares plateau - (C-1) 17/2|", f["plateau"], "<=", 1e-9,
+                    source=_EXACT)]
 
 
 def common_closed_form(runs) -> tuple:
@@ -1010,10 +927,8 @@ def modes_follow_the_closed_form(run) -> list:
     have risen, and every mode follows Eq. (7) (pi_0 fitted per mode)."""
     t = run.trajectory
     proj, full, S, D = A.hierarchy_modes(t.records["prod"], t.time)
-    # modes 3 and 4 are degenerate (sigma = 1): only the split between distinct modes is defined
-    distinct = np.abs(S[:, None] - S[None, :]) > 1e-9
     return [measure("max |u_a'W v_b| between distinct modes for t/tau > 40",
-                    float(np.max(np.abs(full[np.asarray(t.time) > 40][:, distinct]))), "<", 1e-3,
+                    A.cross_modes(full, S, t.time, 40), "<", 1e-3,
                     source=reading("once every mode has risen (the slowest by t/tau ~ 30)")),
             measure("mode strengths vs Eq. (7), max dev / plateau for t > t_half/2",
                     A.fitted_modes(proj, t.time, S, D)[1], "<", 0.02,
@@ -1042,15 +957,12 @@ def time_course(form) -> tuple:
     delta; the two times to 90% at delta = 0.5, 2)."""
     import sympy as sp
 
-    from numerics.closed_forms import hitting_time, mode_strength
     from theory import mode_law as ml
     from theory.haste_slowly import linear_background as tl
-    s, a0, f = 0.7, 1e-3, 0.9
+    s, a0, f, ds_ = 0.7, 1e-3, 0.9, (0.5, 2.0)
     times = [float(form.corrected.subs({ml.tau: 1, ml.s: s, ml.a0: a0, tl.f: f, ml.d: d}))
-             for d in (0.5, 2.0)]
-    numeric = [float(hitting_time(f * s / d, s, d, a0)) for d in (0.5, 2.0)]
-    tt = np.linspace(12, 16, 5)
-    rates = [np.polyfit(tt, np.log(s / d - mode_strength(tt, s, d, a0)), 1)[0] for d in (0.5, 2.0)]
+             for d in ds_]
+    numeric, rates = A.time_course_values(s, a0, f, ds_)
     return (measure("d t_f / d delta (sympy) simplifies to 0", sp.simplify(form.printed) == 0,
                     "==", True, source=exact("sympy simplify")),
             [measure("time to 90% of the plateau from the corrected formula vs hitting_time, "
@@ -1080,22 +992,16 @@ def xor_dataset(form) -> list:
     """MHS-C-Eq(11,12): the simulated data against the printed X, y (``form``), its XOR labels,
     its bias-free linear separability (LP) at Delta = 0, 1e-3, 0.7, and L(0) = 1/2."""
     import sympy as sp
-    from scipy.optimize import linprog
 
     from numerics.haste_slowly.datasets import xor_margin
     from theory.haste_slowly import xor_margin as tx
-
-    def separable(delta):
-        X_, y_ = xor_margin(delta)
-        return linprog(np.zeros(3), A_ub=-(y_ * X_).T, b_ub=-np.ones(4),
-                       bounds=[(None, None)] * 3).status == 0
     X, y = xor_margin(0.7)
     return [measure("labels = -sign(x1 x2) (XOR of the first two coordinates)",
                     bool(np.array_equal(np.sign(X[0] * X[1]), -y[0])), "==", True,
                     source=paper("L462", "X = [[-1,1,-1,1],[-1,-1,1,1],[-Delta,Delta,Delta,"
                                          "-Delta]], y = [-1,1,1,-1]")),
             measure("bias-free linear separability (LP) at Delta = 0, 1e-3, 0.7",
-                    [separable(d) for d in (0.0, 1e-3, 0.7)], "==", [False, True, True],
+                    [A.linearly_separable(d) for d in (0.0, 1e-3, 0.7)], "==", [False, True, True],
                     source=exact("LP feasibility of y_i w.x_i >= 1")),
             measure("L(0) under the 1/(2N) loss", float(0.5 * np.sum(y ** 2) / 4), "==", 0.5,
                     source=exact("float sum")),
