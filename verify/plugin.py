@@ -383,7 +383,9 @@ def pytest_generate_tests(metafunc):
     ``'full'`` (marked ``full``) with ``--scale=full``; it picks its configuration from its
     paper's ``numerics.ran.Scales`` records (``configs.DEPTH[scale]``)."""
     if "scale" in metafunc.fixturenames:
-        metafunc.parametrize("scale", ["ci", pytest.param("full", marks=pytest.mark.full)])
+        # session scope: module- and session-scoped fixtures that run a configuration may take it
+        metafunc.parametrize("scale", ["ci", pytest.param("full", marks=pytest.mark.full)],
+                             scope="session")
 
 
 @pytest.fixture

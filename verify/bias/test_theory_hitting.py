@@ -6,8 +6,12 @@ import pytest
 import sympy as sp
 
 from numerics.closed_forms import hitting_time, mode_strength
+from theory.conventions import tau as conventions_tau
+from theory import mode_law as ml
 from theory.bias import hitting as h
-from verify.bias import checks as ck
+from theory.registry import REGISTRY
+from verify.bias import evidence as ev
+from verify.bias import symbolic as sym
 from verify.measurement import exact, paper, reading
 from verify.properties import search
 
@@ -18,13 +22,16 @@ SYMPY = exact("sympy simplify")
 
 @pytest.mark.claim("BL-Def-Hit")
 def test_first_crossing_is_unique_and_learning_stays_above(claim):
+    definition = REGISTRY["BL-Def-Hit"].printed          # a(t^) = rho
+    a_of = sp.lambdify((ml.t, ml.s, ml.d, ml.a0, ml.tau), definition.lhs)
+
     def prop(p):
         if not p.a0 < p.rho < p.s / p.d:
             return 0.0                             # a decaying mode never 'begins learning'
         t_hat = float(hitting_time(p.rho, p.s, p.d, p.a0, p.tau))
         grid = np.linspace(0, 3 * t_hat + 10 * p.tau / p.s, 400)
         a = mode_strength(grid, p.s, p.d, p.a0, p.tau)
-        at = float(mode_strength(t_hat, p.s, p.d, p.a0, p.tau))
+        at = float(a_of(t_hat, p.s, p.d, p.a0, p.tau))         # the definition's a(t^)
         err = abs(at - p.rho) / p.rho
         monotone = bool(np.all(np.diff(a) >= -1e-12 * a[:-1]))
         after = bool(np.all(a[grid > t_hat * (1 + 1e-9)] > p.rho * (1 - 1e-9)))
@@ -41,25 +48,25 @@ def test_first_crossing_is_unique_and_learning_stays_above(claim):
 
 @pytest.mark.claim("BL-Eq(14)")
 def test_delay_algebra_sign_and_the_meaning_of_g(claim):
-    facts = ck.delay_facts(h.delay_printed)
-    n_minus_d = ck.delay_numerator_minus_denominator(h.numerator, h.denominator)
+    facts = sym.delay_facts(h.delay_printed)
+    n_minus_d = sym.delay_numerator_minus_denominator(h.numerator, h.denominator)
     expected_factor = h.a0 * h.s * (1 - h.g) * (h.s - h.d * h.rho)
-    factor_ok = ck.is_zero(n_minus_d - expected_factor)
+    factor_ok = sym.is_zero(n_minus_d - expected_factor)
 
     def positive_for_alive_fraction(p):
-        value = ck.delay_value(h.delay_printed, **asdict(p))
+        value = sym.delay_value(h.delay_printed, **asdict(p))
         approx = p.tau / (2 * p.s) * np.log(1 / p.g)
         # delay >= (tau/2s) ln(1/g) > 0: the a0 terms only lengthen it
         return approx / value if value > 0 else np.inf
 
     pos = search(positive_for_alive_fraction, ("<=", 1 + 1e-9), p=delay_params())
     # F.4's gating step a0 -> a0 sum_j g_j r_j^2: its mean is the fraction of units NOT dead
-    gating = {f: ck.gated_a0_ratio(64, f, seed=0) for f in (0.25, 0.5)}
+    gating = {f: sym.gated_a0_ratio(64, f, seed=0) for f in (0.25, 0.5)}
     # The printed wording: g = 'rate of dead neurons'.  Dead neurons must lengthen the delay and
     # no dead neurons must give none; with g = dead fraction neither holds.
     p = dict(s=1.0, d=1.0, a0=1e-3, rho=0.1, tau=1.0)
-    as_dead_rate = {f: ck.delay_value(h.delay_printed, g=f, **p) for f in (1e-9, 0.25, 0.5, 1.0)}
-    as_alive = {f: ck.delay_value(h.delay_printed, g=1 - f, **p) for f in (0.0, 0.25, 0.5)}
+    as_dead_rate = {f: sym.delay_value(h.delay_printed, g=f, **p) for f in (1e-9, 0.25, 0.5, 1.0)}
+    as_alive = {f: sym.delay_value(h.delay_printed, g=1 - f, **p) for f in (0.0, 0.25, 0.5)}
     dead_words = paper("L251", "dead neurons always increase the hitting time")
     claim.erratum(
         printed=[claim.measure("g = dead rate: delay with no dead units (g = 1e-9), s = d = tau = 1,"
@@ -88,11 +95,14 @@ def test_delay_algebra_sign_and_the_meaning_of_g(claim):
 
 
 @pytest.mark.claim("BL-Eq(14)")
-def test_gated_linear_networks_are_delayed_by_the_alive_fraction(claim, report_figure):
+def test_gated_linear_networks_are_delayed_by_the_alive_fraction(claim, report_figure,
+                                                                  gated_linear_runs):
     """F.4's own model, trained: gating off a fraction f of hidden units delays every mode by
     about (tau/2s) ln(1/(1-f)); with g read as the dead rate the delay would shrink with f."""
-    dead = np.array([0.25, 0.5, 0.75])
-    shifts, s, tau = ck.gated_linear_shifts(dead, seeds=range(32))
+    base, gated = gated_linear_runs
+    dead = np.array(sorted(gated))
+    shifts = np.array([sym.half_rise_delays(base, gated[f]) for f in dead])
+    s, tau = base.s[:3], conventions_tau(base.lr, base.samples, "bias")
     mean = shifts.mean(axis=2)
     alive_pred = tau / (2 * s[None, :]) * np.log(1 / (1 - dead[:, None]))
     dead_pred = tau / (2 * s[None, :]) * np.log(1 / dead[:, None])
@@ -177,3 +187,15 @@ def _delay_figure():
     ax.set_ylim(0, 4)
     ax.legend(fontsize=7)
     return fig
+
+
+@pytest.mark.claim("BL-Def-G")
+def test_g_bar_must_be_the_alive_fraction(claim, no_dead_unit_runs):
+    """A ReLU network whose units are all active on all inputs is exactly linear (no delay): its
+    dead rate is 0 and its alive fraction 1."""
+    printed, corrected = ev.g_bar(no_dead_unit_runs, REGISTRY["BL-Def-G"].printed,
+                                  REGISTRY["BL-Def-G"].corrected)
+    claim.erratum(printed=printed, corrected=corrected,
+                  note="network with no dead unit: b += 1 at init; the measured delay is 0",
+                  counterexample="0 dead units: g-bar = the dead rate = 0 makes D = 0 (an "
+                                 "unbounded delay), but the measured ReLU-linear delay is 0")

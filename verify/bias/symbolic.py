@@ -1,10 +1,11 @@
-"""Check functions for the exact claims of the bias papers (BL-, BA-).
+"""The printed formulas of the bias papers (BL-, BA-) evaluated against references: matrix
+formulas with symbolic dimensions (``theory.bias.matrices``) instantiated and walked with numpy,
+and the symbolic facts of the exact claims.
 
-Every function takes the formula under test (a sympy object from ``theory.bias`` /
-``theory.bias_workshop``, or a builder) as an argument, so ``tests/`` can hand it a perturbed
-claim and show that the check rejects it.  Matrix formulas are written with symbolic
-dimensions (``theory.bias.matrices``); :func:`evaluate` instantiates them, and a printed formula
-whose shapes do not conform raises :class:`NonConformable` there.
+Every function takes the formula under test (a sympy object the check reads through the claim,
+``REGISTRY[id].printed...``) as an argument, so ``tests/`` can hand it a perturbed form and show
+that the check rejects it.  A printed formula whose shapes do not conform raises
+:class:`NonConformable` in :func:`evaluate`.
 """
 from __future__ import annotations
 
@@ -14,18 +15,15 @@ import numpy as np
 import sympy as sp
 import torch
 
-from numerics.datasets import augment, correlations
-from numerics.metrics import rel_err  # noqa: F401  (checks' callers read it as ck.rel_err)
+from numerics.bias.instances import autograd_rates, network_instance
+from numerics.datasets import correlations
+from numerics.linalg import random_orthogonal
+from numerics.metrics import rel_err
 from numerics.models import TwoLayerEnsemble
-from numerics.train import ensemble_loss
 from theory import mode_law as ml
 from theory.bias import bias_mode as bm
 from theory.bias import matrices as m
-from theory.conventions import SUM_HALF
 from verify.checks.symbolic import is_zero
-from numerics.bias.linear_flows import off_diagonal_ratio  # noqa: F401  (BA-Eq(2) reads it here)
-from numerics.linalg import random_orthogonal
-
 
 class NonConformable(ValueError):
     """A matrix formula whose factors do not conform at the given dimensions."""
@@ -98,47 +96,6 @@ def form_error(expr, dims, values, reference) -> float:
         return float("inf")
 
 
-# ---------------------------------------------------------------------------------------------
-# random instances of the network
-
-def network_instance(n_in, n_hid, n_out, p, c, seed, *, activation="relu", scale=0.5):
-    """Random weights, data and the harness's network (numerics.models) with bias strength c.
-
-    Returns (values by symbol name, model).  Values include the per-sample ``x``/``x_aug``
-    (first column), data X, X_aug, Y, H = act(Z), dsigma = act'(Z), ones, c, and the
-    un-augmented correlations Syx, Sx.
-    """
-    rng = np.random.default_rng(seed)
-    W1 = rng.standard_normal((n_hid, n_in)) * scale
-    b = rng.standard_normal((n_hid, 1)) * scale
-    W2 = rng.standard_normal((n_out, n_hid)) * scale
-    X = rng.standard_normal((n_in, p))
-    Y = rng.standard_normal((n_out, p))
-    W1_aug = np.hstack([b, W1])
-    model = TwoLayerEnsemble(torch.tensor(W1_aug[None]), torch.tensor(W2[None]), activation,
-                             bias_strength=float(c))
-    Z = model.preactivation(torch.tensor(X))[0].numpy()
-    X_aug = augment(X, c)
-    values = dict(W1=W1, b=b, W2=W2, W1_aug=W1_aug, X=X, Y=Y, X_aug=X_aug, x=X[:, :1],
-                  x_aug=X_aug[:, :1], H=np.maximum(Z, 0) if activation == "relu" else Z,
-                  dsigma=(Z > 0).astype(float) if activation == "relu" else np.ones_like(Z),
-                  ones=np.ones((p, 1)), ones_out=np.ones((n_out, 1)), c=float(c),
-                  Syx=Y @ X.T / p, Sx=X @ X.T / p)
-    return values, model
-
-
-def autograd_rates(model, X, Y, lr) -> dict:
-    """``-lr dL/dtheta`` of the 1/2-sum loss by torch autograd: W2, W1 (no bias column), b."""
-    W1, W2 = model.W1.clone().requires_grad_(True), model.W2.clone().requires_grad_(True)
-    probe = TwoLayerEnsemble(W1, W2, model.activation, model.bias_strength)
-    loss = ensemble_loss(probe, torch.tensor(X), torch.tensor(Y), SUM_HALF).sum()
-    g1, g2 = torch.autograd.grad(loss, [W1, W2])
-    g1, g2 = -lr * g1[0].numpy(), -lr * g2[0].numpy()
-    if model.bias_strength is None:
-        return {"W1": g1, "W2": g2}
-    return {"W1": g1[:, 1:], "b": g1[:, :1], "W2": g2}
-
-
 def relu_rate_errors(forms: dict, n_in, n_hid, n_out, p, c, seed, lr=0.3) -> dict:
     """BL-Eq(8)-(10): each exact rate form (W2, W1, b) against autograd; name -> rel err."""
     values, model = network_instance(n_in, n_hid, n_out, p, c, seed)
@@ -146,6 +103,18 @@ def relu_rate_errors(forms: dict, n_in, n_hid, n_out, p, c, seed, lr=0.3) -> dic
     ref = autograd_rates(model, values["X"], values["Y"], lr)
     dims = dims_of(n_in=n_in, n_hid=n_hid, n_out=n_out, p=p)
     return {k: form_error(forms[k], dims, values, ref[k]) for k in ("W2", "W1", "b")}
+
+
+def bias_rate_factor(forms: dict, n_in, n_hid, n_out, p, c, seed, lr=0.3) -> float:
+    """BL-Eq(8)-(10) under Sec 5.1's augmented input (z = W1 x + c b): the factor by which the
+    autograd bias rate exceeds the printed one (least squares over the units), minus c, relative
+    to c: 0 when the printed bias rate lacks exactly the factor c."""
+    values, model = network_instance(n_in, n_hid, n_out, p, c, seed)
+    values["epsilon"] = lr
+    ref = autograd_rates(model, values["X"], values["Y"], lr)["b"].ravel()
+    printed = evaluate(forms["b"], dims_of(n_in=n_in, n_hid=n_hid, n_out=n_out, p=p),
+                       values).ravel()
+    return abs(float(ref @ printed / (printed @ printed)) - c) / abs(c)
 
 
 def init_approximation_errors(forms: dict, n_in, n_hid, n_out, p, seed, scale, lr=0.3):
@@ -296,12 +265,14 @@ def top_singular_gap(s0_expr, Y, c) -> float:
     return abs(s0 - sigma1) / sigma1
 
 
-def commutator_norm(Y, c) -> float:
-    """||[Sigma~yx^T Sigma~yx, Sigma~x]|| / ||Sigma~yx||^2 ||Sigma~x|| for one-hot inputs."""
+def commutator_norm(commutator, Y, c) -> float:
+    """The commutator form (``Syx_aug^T Syx_aug Sx_aug - ...``) at one-hot inputs, relative to
+    ||Sigma~yx||^2 ||Sigma~x||: zero iff the two statistics share their right vectors."""
     Y = np.asarray(Y, float)
     syx, sx = correlations(np.eye(Y.shape[1]), Y, c)
-    M = syx.T @ syx
-    return float(np.linalg.norm(M @ sx - sx @ M) / (np.linalg.norm(M) * np.linalg.norm(sx)))
+    dims = {m.N_out: Y.shape[0], m.N_in: Y.shape[1]}
+    value = evaluate(commutator, dims, {"Syx_aug": syx, "Sx_aug": sx})
+    return float(np.linalg.norm(value) / (np.linalg.norm(syx.T @ syx) * np.linalg.norm(sx)))
 
 
 def equal_overlap(Y, tol=1e-9) -> bool:
@@ -363,67 +334,6 @@ def gated_a0_ratio(n_hid, dead_fraction, seed, trials=2000) -> float:
 
 
 # ---------------------------------------------------------------------------------------------
-# trained linear networks: the clock (BA-S3), the effective a0 (BA-D2), decoupling (BA-Eq(2))
-
-def hierarchy_modes(c=1.0, depth=2):
-    """One-hot hierarchy with bias c: (X~, Y, U, s, V, d) of its augmented statistics."""
-    from numerics.datasets import hierarchy, modes
-    X, Y = hierarchy(depth)
-    U, s, V, d, _ = modes(*correlations(X, Y, c))
-    return augment(X, c), Y, U, s, V, d
-
-
-def fitted_time_constants(tau_expr, *, lr, seeds, n_hid=32, std=3e-3, steps=3000,
-                          duplicate=1, paper="bias_workshop"):
-    """Train linear networks (numpy GD, 1/2-sum loss) on the 4-item hierarchy with bias (data
-    repeated ``duplicate`` times) and fit each mode's logistic rate r (per step); the exact law
-    has r = 2 s / tau.  Returns (fitted tau per (mode, seed) in steps, tau_expr's value, the
-    conventions' tau, half-rise steps per (mode, seed), the run and the mode (s, d))."""
-    from numerics.bias.theory_linear_gd import half_rise_step, init_weights, logistic_rate, \
-        train_linear
-    from theory.bias import matrices as mm
-    from theory.conventions import tau as conventions_tau
-    Xa, Y, U, s, V, d = hierarchy_modes()
-    Xa, Y = np.tile(Xa, duplicate), np.tile(Y, duplicate)
-    n = Xa.shape[1]
-    W1, W2 = init_weights(seeds, Xa.shape[0], n_hid, Y.shape[0], std)
-    run = train_linear(Xa, Y, W1, W2, lr=lr, steps=steps, U=U, V=V, record_every=5)
-    modes_used = range(3)        # modes 2 and 3 are degenerate (s = 0.25): one of them suffices
-    fitted = np.array([[2 * s[a] / logistic_rate(run.steps, run.modes[:, k, a], s[a] / d[a])
-                        for k in range(len(seeds))] for a in modes_used])
-    half = np.array([[half_rise_step(run.steps, run.modes[:, k, a], s[a] / d[a])
-                      for k in range(len(seeds))] for a in modes_used])
-    printed = float(tau_expr.subs({mm.P: n, mm.eps: lr}))
-    return fitted, printed, conventions_tau(lr, n, paper), half, (run, s, d)
-
-
-def effective_a0_fits(a0_expr, *, seeds, n_hid=64, sigma2=2e-4, lr=2e-3, steps=2500):
-    """BA-D2: fitted a0 per (mode, seed) from the logistic intercept of trained linear networks
-    (paper time t/tau via ``theory.conventions.flow_time``), the per-seed linear-regime
-    prediction 1/4 ||W1 v + W2^T u||^2, and ``a0_expr`` at (H, sigma^2)."""
-    from numerics.bias.theory_linear_gd import init_weights, train_linear
-    from theory.bias_workshop.derived import H, sigma2 as s2
-    from theory.conventions import flow_time
-    Xa, Y, U, s, V, d = hierarchy_modes()
-    W1, W2 = init_weights(seeds, Xa.shape[0], n_hid, Y.shape[0], np.sqrt(sigma2))
-    run = train_linear(Xa, Y, W1, W2, lr=lr, steps=steps, U=U, V=V, record_every=5)
-    t = flow_time(run.steps, lr, Xa.shape[1], "bias_workshop")
-    fits, preds = [], []
-    for a in range(3):
-        plateau = s[a] / d[a]
-        row_f, row_p = [], []
-        for k in range(len(seeds)):
-            A = run.modes[:, k, a]
-            sel = (A > 0.1 * plateau) & (A < 0.9 * plateau)
-            slope, icpt = np.polyfit(t[sel], np.log(plateau / A[sel] - 1), 1)
-            row_f.append(plateau / (np.exp(icpt) + 1))
-            row_p.append(0.25 * np.sum((W1[k] @ V[:, a] + W2[k].T @ U[:, a]) ** 2))
-        fits.append(row_f)
-        preds.append(row_p)
-    return np.array(fits), np.array(preds), float(a0_expr.subs({H: n_hid, s2: sigma2}))
-
-
-# ---------------------------------------------------------------------------------------------
 # Eq. (1) extremes and Eq. (11) early bias rates
 
 def effective_rank_extremes(expr, n: int = 4) -> tuple[float, float]:
@@ -455,31 +365,6 @@ def early_bias_rates(second_order_b, Y, seed, *, readout: str, eps=1e-5, n_hid=1
     return exact, formula, ds.any(1), eps * back
 
 
-def gated_linear_shifts(dead_fractions, *, seeds, n_hid=64, sigma2=2e-4, lr=2e-3, steps=4000):
-    """F.4's model of the ReLU network, trained: a linear network whose first ``f n_hid`` hidden
-    units are gated off for good (their W1 rows and W2 columns are zero, so they stay zero), on
-    the 4-item tree + bias.  Returns (half-rise delay in steps against the ungated network with
-    the same seeds, shape (fractions, 3 modes, seeds); mode singular values s; tau in steps)."""
-    from numerics.bias.theory_linear_gd import half_rise_step, init_weights, train_linear
-    from theory.conventions import tau as conventions_tau
-    Xa, Y, U, s, V, d = hierarchy_modes()
-    W1, W2 = init_weights(seeds, Xa.shape[0], n_hid, Y.shape[0], np.sqrt(sigma2))
-
-    def half_rises(g):
-        run = train_linear(Xa, Y, W1 * g[None, :, None], W2 * g[None, None, :], lr=lr,
-                           steps=steps, U=U, V=V, record_every=5)
-        return np.array([[half_rise_step(run.steps, run.modes[:, k, a], s[a] / d[a])
-                          for k in range(len(seeds))] for a in range(3)])
-
-    full = half_rises(np.ones(n_hid))
-    shifts = []
-    for f in dead_fractions:
-        g = np.ones(n_hid)
-        g[:int(round(f * n_hid))] = 0.0
-        shifts.append(half_rises(g) - full)
-    return np.array(shifts), s[:3], conventions_tau(lr, Xa.shape[1], "bias")
-
-
 def svd_chain_errors(forms, c, n_in=3, n_hid=6, n_out=2, seed=0) -> dict:
     """BL-Eq(6): rel err of each named form of the chain against W2 W~1 x~ for an aligned network
     (W2 W~1 = U A V~^T by construction), bias strength ``c``; inf where shapes do not conform."""
@@ -498,5 +383,90 @@ def svd_chain_errors(forms, c, n_in=3, n_hid=6, n_out=2, seed=0) -> dict:
                   b=W1_aug[:, :1], x=x, x_aug=x_aug, c=c)
     ref = W2 @ W1_aug @ x_aug
     dims = dims_of(n_in=n_in, n_hid=n_hid, n_out=n_out)
-    return {name: form_error(f, dims, values, ref) for name, f in forms.items()}
+    return {name: form_error(forms[name], dims, values, ref) for name in forms.keys()}
 
+
+
+# ---------------------------------------------------------------------------------------------
+# trained linear networks (numerics.bias.linear_runs): the clock (BA-S3), the effective a0
+# (BA-D2, BA-X1) and the delay of gated-off units (BL-Eq(14))
+
+def fitted_time_constants(trained, tau_expr, paper: str = "bias_workshop"):
+    """Each mode's logistic rate r (per step) of a trained ensemble, as tau = 2 s / r (the exact
+    law has r = 2 s / tau).  Returns (fitted tau per (mode, seed) in steps, ``tau_expr`` at the
+    run's (P, eps), the conventions' tau, half-rise steps per (mode, seed)); modes 2 and 3 are
+    degenerate (s = 0.25), so the first three modes suffice."""
+    from numerics.bias.theory_linear_gd import half_rise_step, logistic_rate
+    from theory.conventions import tau as conventions_tau
+    run, s, d = trained.run, trained.s, trained.d
+    seeds = range(run.modes.shape[1])
+    fitted = np.array([[2 * s[a] / logistic_rate(run.steps, run.modes[:, k, a], s[a] / d[a])
+                        for k in seeds] for a in range(3)])
+    half = np.array([[half_rise_step(run.steps, run.modes[:, k, a], s[a] / d[a]) for k in seeds]
+                     for a in range(3)])
+    printed = float(tau_expr.subs({m.P: trained.samples, m.eps: trained.lr}))
+    return fitted, printed, conventions_tau(trained.lr, trained.samples, paper), half
+
+
+def effective_a0_fits(trained, a0_expr, sigma2: float):
+    """BA-D2: fitted a0 per (mode, seed) from the logistic intercept of a trained ensemble (time
+    t/tau through ``theory.conventions.flow_time``), the per-seed linear-regime prediction
+    1/4 ||W1 v + W2^T u||^2, and ``a0_expr`` at (H, sigma^2)."""
+    from theory.bias_workshop.derived import H, sigma2 as s2
+    from theory.conventions import flow_time
+    run, s, d, U, V = trained.run, trained.s, trained.d, trained.U, trained.V
+    t = flow_time(run.steps, trained.lr, trained.samples, "bias_workshop")
+    fits, preds = [], []
+    for a in range(3):
+        plateau = s[a] / d[a]
+        row_f, row_p = [], []
+        for k in range(run.modes.shape[1]):
+            A = run.modes[:, k, a]
+            sel = (A > 0.1 * plateau) & (A < 0.9 * plateau)
+            _, icpt = np.polyfit(t[sel], np.log(plateau / A[sel] - 1), 1)
+            row_f.append(plateau / (np.exp(icpt) + 1))
+            row_p.append(0.25 * np.sum((trained.W1[k] @ V[:, a] + trained.W2[k].T @ U[:, a]) ** 2))
+        fits.append(row_f)
+        preds.append(row_p)
+    n_hid = trained.W1.shape[1]
+    return np.array(fits), np.array(preds), float(a0_expr.subs({H: n_hid, s2: sigma2}))
+
+
+def half_rise_delays(base, gated):
+    """F.4's delay, trained: half-rise steps of ``gated`` (units gated off) minus those of ``base``
+    (same seeds), shape (3 modes, seeds)."""
+    from numerics.bias.theory_linear_gd import half_rise_step
+
+    def half_rises(trained):
+        run = trained.run
+        return np.array([[half_rise_step(run.steps, run.modes[:, k, a], trained.s[a] / trained.d[a])
+                          for k in range(run.modes.shape[1])] for a in range(3)])
+    return half_rises(gated) - half_rises(base)
+
+
+def kink_vanishes(kink_form, bias_term) -> bool:
+    """BL-Def-Kink: at x = k w/||w|| (k the form, in the symbols of ``theory.bias.exp_claims``)
+    the pre-activation w.x + ``bias_term`` simplifies to 0."""
+    from theory.bias.exp_claims import w_vec
+    norm = sp.sqrt((w_vec.T * w_vec)[0])
+    x = kink_form * w_vec / norm
+    return is_zero((w_vec.T * x)[0] + bias_term)
+
+
+def off_diagonal_ratio(forms, flow) -> float:
+    """BA-Eq(2) along a flow: the printed product ``W2 W1`` against the printed diagonal form
+    ``U A V^T`` with A the diagonal of U^T (W2 W1) V, max over time of ||product - form|| over
+    max ||form|| (0 when the product stays diagonal in the SVD basis)."""
+    U, V = flow["U"], flow["V"]
+    n_out, n_in, n_hid = U.shape[0], V.shape[0], flow["W1"].shape[1]
+    dims = {m.N_out: n_out, m.N_in: n_in, m.N_hid: n_hid}
+    off, diag = [], []
+    for W1, W2 in zip(flow["W1"], flow["W2"]):
+        product = evaluate(forms.product, dims, {"W1": W1, "W2": W2})
+        A = np.zeros((n_out, n_in))
+        k = np.arange(min(n_out, n_in))
+        A[k, k] = (U.T @ product @ V)[k, k]
+        form = evaluate(forms.diagonal_form, dims, {"U": U, "A": A, "V": V})
+        off.append(np.linalg.norm(product - form))
+        diag.append(np.linalg.norm(form))
+    return float(max(off) / max(diag))
