@@ -138,7 +138,7 @@ def alignment_readings(words: str) -> tuple[str, ...]:
     return UNSHIFTED, SHIFTED
 
 
-def aligned(what: str, relu, lin, t, where: str, words: str, until=None, index=None):
+def aligned(what: str, relu, lin, t, where: str, words: str, until=None):
     """The alignment words decided against the seed-to-seed spread of the same two networks:
     for each reading of ``words``, the seed-mean ReLU-linear gap (max over t <= ``until``, same
     seed, / L0) within the mean gap between two seeds of one network (both networks pooled).
@@ -163,16 +163,6 @@ def aligned(what: str, relu, lin, t, where: str, words: str, until=None, index=N
                                        float(shift.mean()), "window end t/tau":
                                        float(t[-1] if until is None else until)}))
     return out
-
-
-def early_transient(pair, where: str, words: str):
-    """'Aligned in early training' on a non-linear task: until the linear network reaches its
-    optimum (t_lin)."""
-    lin, relu = pair.linear, pair.relu
-    kb = lin.select(1.0)
-    return aligned("early (t <= t_lin) ReLU with bias vs linear with bias, max_t gap",
-                   relu.loss[:, kb], lin.loss[:, kb], lin.t, where, words,
-                   until=float(_linear_optimum_time(lin, kb).max()))
 
 
 def _paired(what, smaller, larger, where, words, interpretation=""):
@@ -535,16 +525,6 @@ def c_sweep(pair):
     return out
 
 
-def early_transient(pair, where: str, words: str):
-    """'Aligned in early training' on a non-linear task: until the linear network reaches its
-    optimum (t_lin)."""
-    lin, relu = pair.linear, pair.relu
-    kb = lin.select(1.0)
-    return aligned("early (t <= t_lin) ReLU with bias vs linear with bias, max_t gap",
-                   relu.loss[:, kb], lin.loss[:, kb], lin.t, where, words,
-                   until=float(_linear_optimum_time(lin, kb).max()))
-
-
 # ----------------------------------------------------------------------------------------------
 # the parallel task: BL Fig 6 / BA Figs 3B, 3C
 
@@ -564,16 +544,6 @@ def parallel_summary(pair):
             dwell=al.dwell_time(relu.loss[:, k], relu.t, line, 0.1), final=relu.loss[-1, k],
             lin_task=0.5 * err[:, :, :2].sum((-2, -1)), xor_task=0.5 * err[:, :, 2:].sum((-2, -1)))
     return out
-
-
-def early_transient(pair, where: str, words: str):
-    """'Aligned in early training' on a non-linear task: until the linear network reaches its
-    optimum (t_lin)."""
-    lin, relu = pair.linear, pair.relu
-    kb = lin.select(1.0)
-    return aligned("early (t <= t_lin) ReLU with bias vs linear with bias, max_t gap",
-                   relu.loss[:, kb], lin.loss[:, kb], lin.t, where, words,
-                   until=float(_linear_optimum_time(lin, kb).max()))
 
 
 def linear_first(pair, where: str, words: str):

@@ -344,3 +344,95 @@ def half_width_figure(pairs, n_hid):
     axes[0].set_xlabel(f"linear hidden width (ReLU: {n_hid})")
     axes[0].set_ylabel("max loss gap / L0")
     return finish(fig)
+
+
+def gated_delay_figure(delays):
+    """BL-Eq(14): trained half-rise delays (mean, 2 SE) against (tau/2s) ln(1/g), g the alive
+    fraction (solid) and the dead rate as printed (dashed); ``delays``: symbolic.gated_delays."""
+    dead, mean, shifts, s, tau = (delays[k] for k in ("dead", "mean", "shifts", "s", "tau"))
+    fig, axes = figure(1, width=6.5, height=3.8)
+    ax = axes[0]
+    f = np.linspace(0.02, 0.9, 100)
+    se = shifts.std(axis=2, ddof=1) / np.sqrt(shifts.shape[2])
+    for a in range(len(s)):
+        line, = ax.plot(f, tau / (2 * s[a]) * np.log(1 / (1 - f)), "-",
+                        label=f"alive-fraction reading, s = {s[a]:.3f}")
+        ax.plot(f, tau / (2 * s[a]) * np.log(1 / f), "--", color=line.get_color(), lw=0.8)
+        ax.errorbar(dead, mean[:, a], yerr=2 * se[:, a], fmt="o", ms=4, color=line.get_color())
+    ax.set_xlabel("fraction of hidden units gated off")
+    ax.set_ylabel("delay of the half-rise [steps]")
+    ax.set_ylim(0, 1.3 * mean.max())
+    ax.legend(fontsize=7, title="dashed: g = dead rate (as printed)", title_fontsize=7)
+    return fig
+
+
+def delay_figure():
+    """BL-Eq(14): the corrected delay in units of tau/(2s) against the alive fraction g, the
+    hitting-time differences of the mode law at several rho, and the printed reading."""
+    import sympy as sp
+
+    from numerics.closed_forms import hitting_time
+    from theory.bias import hitting as h
+    s, d, a0 = 1.0, 1.0, 1e-3
+    g = np.linspace(0.05, 1.0, 60)
+    corrected = [float(sp.N(h.delay_corrected.subs({h.s: s, h.d: d, h.a0: a0, h.tau: 2.0,
+                                                   h.g: v}))) for v in g]
+    fig, axes = figure(1, width=6.5, height=3.8)
+    ax = axes[0]
+    ax.plot(g, corrected, "-", label="Eq. (14) corrected, g = alive fraction")
+    ax.plot(1 - g, corrected, "--", label="as printed, g read as dead rate (plotted vs alive)")
+    for rho, marker in ((0.01, "o"), (0.3, "s"), (0.9, "^")):
+        gm = np.linspace(0.1, 1.0, 10)
+        shift = [float(hitting_time(rho, s, d, v * a0, 2.0) - hitting_time(rho, s, d, a0, 2.0))
+                 for v in gm]
+        ax.plot(gm, shift, marker, ms=4, ls="none", label=f"t^(g a0) - t^(a0), rho = {rho}")
+    ax.set_xlabel("fraction of units alive at init")
+    ax.set_ylabel("delay  [tau / (2 s)]")
+    ax.set_ylim(0, 4)
+    ax.legend(fontsize=7)
+    return fig
+
+
+def s0_figure(labels):
+    """BL-Prop1: the top singular value of Sigma~yx (SVD, markers) over Eq. (5)'s s0 (line at 1)
+    against the bias strength c, for each label matrix of ``labels`` (name -> Y), X = I_P."""
+    from numerics.datasets import correlations
+    cs = np.logspace(-2, 2, 25)
+    fig, axes = figure(1, width=6.5, height=3.8)
+    ax = axes[0]
+    ax.plot(cs, np.ones_like(cs), "-", color="k", label="Eq. (5): sigma_1 = sqrt(c^2 + 1/P)||ybar||")
+    for (name, Y), marker in zip(labels.items(), "os^v"):
+        P, ybar = Y.shape[1], np.linalg.norm(Y.mean(1))
+        sig = [np.linalg.svd(correlations(np.eye(P), Y, c)[0], compute_uv=False)[0] for c in cs]
+        ax.plot(cs, sig / (np.sqrt(cs ** 2 + 1 / P) * ybar), marker, ms=4, ls="none",
+                label=f"SVD, {name}")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("bias strength c")
+    ax.set_ylabel("sigma_1(Syx~) / s0 formula")
+    ax.legend(fontsize=7)
+    return fig
+
+
+def trained_modes_figure(trained):
+    """BA-S3: mode strengths of a trained linear network (seed 0, markers) against Eq. (3) with
+    tau = 1/(N eps) and a0 fitted from each mode's half-rise (lines); ``trained``:
+    ``numerics.bias.linear_runs.LinearModes``."""
+    from numerics.closed_forms import mode_strength
+    from theory.conventions import flow_time
+    from verify.checks.mode_law import fit_a0_from_half_rise
+    run, s, d = trained.run, trained.s, trained.d
+    t = flow_time(run.steps, trained.lr, trained.samples, "bias_workshop")
+    fig, axes = figure(1, width=6.5, height=3.8)
+    ax = axes[0]
+    fine = np.linspace(0, t[-1], 400)
+    for a in range(3):
+        a0 = fit_a0_from_half_rise(t, run.modes[:, 0, a], s[a], d[a], 1.0)
+        line, = ax.plot(fine, mode_strength(fine, s[a], d[a], a0), lw=1.5,
+                        label=f"Eq. (3), s = {s[a]:.3f}")
+        ax.plot(t[::12], run.modes[::12, 0, a], "o", ms=3, color=line.get_color(),
+                label=f"GD, mode {a}")
+    ax.set_xlabel("t / tau  (tau = 1/(N eps))")
+    ax.set_ylabel("mode strength a(t)")
+    ax.legend(fontsize=7, ncol=2)
+    return fig

@@ -470,3 +470,232 @@ def off_diagonal_ratio(forms, flow) -> float:
         off.append(np.linalg.norm(product - form))
         diag.append(np.linalg.norm(form))
     return float(max(off) / max(diag))
+
+
+def delay_evidence(delay, numerator, denominator, params):
+    """BL-Eq(14) as printed and corrected (the meaning of g-bar), as (printed, corrected)
+    measurements: the algebra of the printed N/D, its sign over ``params`` (hypothesis), F.4's
+    gating step, and the delay with no dead units and with more of them under each reading."""
+    from dataclasses import asdict
+
+    from theory.bias import hitting as h
+    from verify.measurement import exact, measure, paper, reading
+    from verify.properties import search
+    facts = delay_facts(delay)
+    factor_ok = is_zero(delay_numerator_minus_denominator(numerator, denominator)
+                        - h.a0 * h.s * (1 - h.g) * (h.s - h.d * h.rho))
+
+    def positive_for_alive_fraction(p):
+        value = delay_value(delay, **asdict(p))
+        # delay >= (tau/2s) ln(1/g) > 0: the a0 terms only lengthen it
+        return p.tau / (2 * p.s) * np.log(1 / p.g) / value if value > 0 else np.inf
+    pos = search(positive_for_alive_fraction, ("<=", 1 + 1e-9), p=params)
+    # F.4's gating step a0 -> a0 sum_j g_j r_j^2: its mean is the fraction of units NOT dead
+    gating = {f: gated_a0_ratio(64, f, seed=0) for f in (0.25, 0.5)}
+    p = dict(s=1.0, d=1.0, a0=1e-3, rho=0.1, tau=1.0)
+    as_dead_rate = {f: delay_value(delay, g=f, **p) for f in (1e-9, 0.25, 0.5)}
+    as_alive = {f: delay_value(delay, g=1 - f, **p) for f in (0.0, 0.25, 0.5)}
+    dead_words = paper("L251", "dead neurons always increase the hitting time")
+    by_sympy = exact("sympy simplify")
+    printed = [measure("g = dead rate: delay with no dead units (g = 1e-9), s = d = tau = 1, "
+                       "a0 = 1e-3, rho = 0.1", abs(as_dead_rate[1e-9]), "<=", 1e-6,
+                       source=reading("no dead units must give no delay (to rounding)")),
+               measure("g = dead rate: delay at dead rate 0.5 minus at 0.25",
+                       as_dead_rate[0.5] - as_dead_rate[0.25], ">", 0, source=dead_words)]
+    corrected = [*(measure(f"printed N/D: {what}", ok, "==", True, source=by_sympy)
+                   for what, ok in facts.items()),
+                 measure("N - D - a0 s (1 - g)(s - d rho) simplifies to 0 (positive iff g < 1 on "
+                         "s > d rho)", factor_ok, "==", True, source=by_sympy),
+                 measure("(tau/2s) ln(1/g) / delay for 0 < a0 <= rho < s/d, g in (0, 1) (inf if "
+                         "delay <= 0), worst", pos, source=reading("float64 logs of O(1) "
+                                                                   "arguments")),
+                 measure("gating a0 -> a0 sum g_j r_j^2 (64 units, 2000 unit r): mean - alive "
+                         "fraction, dead fractions 0.25, 0.5",
+                         [abs(v - (1 - f)) for f, v in gating.items()], "<=", 0.01,
+                         source=reading("Monte-Carlo mean of 2000 draws, spread ~0.002")),
+                 measure("g = alive fraction: delay with no dead units", as_alive[0.0], "==", 0.0,
+                         source=exact("log(1) = 0")),
+                 measure("g = alive fraction: delay at dead rate 0.5 minus at 0.25",
+                         as_alive[0.5] - as_alive[0.25], ">", 0, source=dead_words)]
+    return printed, corrected
+
+
+def gated_delays(base, gated) -> dict:
+    """F.4's gated linear model, trained: half-rise delays (fractions, 3 modes, seeds) of
+    networks with a fraction of hidden units gated off (``gated``: fraction -> run) against the
+    same seeds ungated (``base``), their seed means, and the predictions (tau/2s) ln(1/g) with g
+    the alive fraction and with g the dead rate; time in steps."""
+    from theory.conventions import tau as conventions_tau
+    dead = np.array(sorted(gated))
+    shifts = np.array([half_rise_delays(base, gated[f]) for f in dead])
+    s, tau = base.s[:3], conventions_tau(base.lr, base.samples, "bias")
+    return {"dead": dead, "shifts": shifts, "mean": shifts.mean(axis=2), "s": s, "tau": tau,
+            "alive prediction": tau / (2 * s[None, :]) * np.log(1 / (1 - dead[:, None])),
+            "dead prediction": tau / (2 * s[None, :]) * np.log(1 / dead[:, None])}
+
+
+def gated_delay_evidence(delays):
+    """(printed, corrected) measurements of the trained delays against each reading of g-bar."""
+    from verify.measurement import measure, paper, reading
+    mean = delays["mean"]
+    # per-seed a0 ratios scatter (~sqrt(2/H_alive)), the mean of their log sits above the log of
+    # their mean (Jensen), and modes 2, 3 are degenerate (their projections mix)
+    scatter = reading("seed scatter of a0 ratios, Jensen gap of the log, degenerate modes")
+    return ([measure("|mean delay / (tau/2s) ln(1/f) - 1|, g = f the dead rate, f = 0.25, 0.5, "
+                     "0.75 x 3 modes", np.abs(mean / delays["dead prediction"] - 1), "<=", 0.2,
+                     source=scatter)],
+            [measure("|mean delay / (tau/2s) ln(1/(1-f)) - 1|, g = 1 - f the alive fraction",
+                     np.abs(mean / delays["alive prediction"] - 1), "<=", 0.2, source=scatter),
+             measure("increase of the mean delay from one dead fraction to the next",
+                     np.diff(mean, axis=0), ">", 0,
+                     source=paper("L251", "dead neurons always increase the hitting time"))])
+
+
+def most_negative_early_rate(form, Y, seed) -> float:
+    """BL-Eq(11) under W2 = eps Y H^T: the most negative exact bias rate on active units or W1
+    rate, relative to the largest rate (0 when all are >= 0)."""
+    exact_rate, _, alive, w1_rate = early_bias_rates(form, Y, seed, readout="one step")
+    scale = max(np.abs(exact_rate).max(), np.abs(w1_rate).max(), 1e-300)
+    return min(0.0, exact_rate[alive].min(initial=0.0), w1_rate.min()) / scale
+
+
+def early_rate_error(form, Y, seed) -> float:
+    """BL-Eq(11): the printed eps^2 term against the exact bias rate, relative error."""
+    exact_rate, printed, _, _ = early_bias_rates(form, Y, seed, readout="one step")
+    return rel_err(printed, exact_rate) if np.any(exact_rate) else 0.0
+
+
+def negative_rate_fractions(form, Y, seeds) -> list[float]:
+    """BL-Eq(11) at the paper's init (random W2(0), t = 0): per seed, the fraction of active
+    units whose exact bias rate is negative."""
+    out = []
+    for seed in seeds:
+        exact_rate, _, alive, _ = early_bias_rates(form, Y, seed, readout="random")
+        out.append(float(np.mean(exact_rate[alive] < 0)))
+    return out
+
+
+def init_approximation(forms):
+    """BL-Eq(8)-(10)'s '~ at init' forms (W2 H ~ 0) against autograd at init scales 1e-3..1e-1:
+    their error relative to ||W2 H|| / ||Y|| (the dropped term), worst."""
+    from verify.measurement import measure, reading
+    init = [init_approximation_errors(forms, 3, 8, 2, 5, 0, scale) for scale in (1e-3, 1e-2, 1e-1)]
+    return measure("'~ at init' forms vs exact rates, err / (||W2 H|| / ||Y||), init scales "
+                   "1e-3..1e-1", max(e / r for e, r in init), "<=", 10,
+                   source=reading("the dropped term is of order ||W2 H|| / ||Y||"))
+
+
+def scalar_mode_ode_error(rhs, *, s, d, tau, w0) -> float:
+    """BL-Eq(21): a scalar mode ODE ``rhs`` (in ml.a, ml.s, ml.d, ml.tau) integrated from w0^2
+    against omega = w1 w2 of the balanced per-layer ODEs, max relative error over 12 rates."""
+    from numerics.bias.linear_flows import balanced_mode_product, scalar_mode
+    grid = np.linspace(0, 12 * tau / (2 * s), 50)
+    omega = balanced_mode_product(s, d, tau, w0, grid)
+    f = sp.lambdify((ml.a, ml.s, ml.d, ml.tau), rhs)
+    return float(np.max(np.abs(scalar_mode(lambda a: f(a, s, d, tau), w0 ** 2, grid) - omega)
+                        / omega))
+
+
+def loss_error(loss_form, n_in=3, n_hid=5, n_out=2, p=6, seed=1) -> float:
+    """The printed 1/2-sum loss evaluated on a random network against the harness's loss
+    (``numerics.train.ensemble_loss`` under ``theory.conventions.SUM_HALF``), relative error."""
+    from numerics.train import ensemble_loss
+    from theory.conventions import SUM_HALF
+    values, model = network_instance(n_in, n_hid, n_out, p, 1.0, seed)
+    y_hat = model(torch.tensor(values["X"]))[0].numpy()
+    printed = evaluate(loss_form, dims_of(n_in=n_in, n_hid=n_hid, n_out=n_out, p=p),
+                       {**values, "Y_hat": y_hat}).item()
+    harness = float(ensemble_loss(model, torch.tensor(values["X"]), torch.tensor(values["Y"]),
+                                  SUM_HALF)[0])
+    return abs(printed - harness) / harness
+
+
+def augmentation_error(preactivation_form, shape, c, seed) -> float:
+    """BL-Def-Aug: worst relative error of the printed W~1 x~ against W1 x + c b and the
+    harness's pre-activation, and of dL/db against c dL/d(cb) by autograd."""
+    n_in, n_hid, n_out, p = shape
+    values, model = network_instance(n_in, n_hid, n_out, p, c, seed)
+    pre = evaluate(preactivation_form, dims_of(n_in=n_in, n_hid=n_hid, n_out=n_out, p=p), values)
+    direct = values["W1"] @ values["x"] + c * values["b"]
+    harness = model.preactivation(torch.tensor(values["X"]))[0, :, :1].numpy()
+    # gradient wrt the bias column = c x gradient wrt the effective bias beta = c b
+    rates = autograd_rates(model, values["X"], values["Y"], 1.0)
+    beta_rate = ((values["W2"].T @ (values["Y"] - values["W2"] @ values["H"]))
+                 * values["dsigma"]).sum(1, keepdims=True)
+    return max(rel_err(pre, direct), rel_err(harness, direct), rel_err(rates["b"], c * beta_rate))
+
+
+def bias_mode_half_time(s0_form, Y, c) -> float:
+    """BL-Claim-cIndep: the time (t/tau) the bias mode of one-hot inputs with bias c takes from
+    a0 = 1e-3 of its plateau to half of it, with s0 the form's value and d0 = c^2 + 1/P."""
+    from numerics.closed_forms import hitting_time
+    Y = np.asarray(Y, float)
+    P = Y.shape[1]
+    s0 = float(s0_form.subs({bm.c: c, bm.P_sym: P, bm.ybar_norm: np.linalg.norm(Y.mean(1))}))
+    d0 = c ** 2 + 1 / P
+    return float(hitting_time(0.5 * s0 / d0, s0, d0, 1e-3 * s0 / d0))
+
+
+def first_plateau_error(outputs, Y) -> float:
+    """BL-Claim-ybar: max_i ||yhat_i - ybar|| / ||ybar|| of outputs (N_out x P) on the plateau."""
+    Y = np.asarray(Y, float)
+    ybar = Y.mean(1, keepdims=True)
+    return float(np.max(np.linalg.norm(outputs - ybar, axis=0)) / np.linalg.norm(ybar))
+
+
+def model_checks(models):
+    """BA-S1 on a random network (3 in, 6 hidden, 2 out, 5 samples, c = 1): relative errors of
+    the printed linear and ReLU forms against the harness, of ReLU against linear gradients with
+    every pre-activation positive, and whether a dead unit gets exactly zero gradient."""
+    values, relu = network_instance(3, 6, 2, 5, 1.0, seed=3)
+    dims = dims_of(n_in=3, n_hid=6, n_out=2, p=5)
+    X = torch.tensor(values["X"])
+    linear = TwoLayerEnsemble(relu.W1.clone(), relu.W2.clone(), "linear", bias_strength=1.0)
+    pre = evaluate(models["relu_preactivation"], dims, values)
+    err_lin = rel_err(evaluate(models["linear"], dims, values), linear(X)[0, :, :1].numpy())
+    err_relu = rel_err(values["W2"] @ np.maximum(pre, 0), relu(X)[0, :, :1].numpy())
+    # always-on regime: b large and positive -> ReLU = linear in function and gradient
+    on_W1 = relu.W1.clone()
+    on_W1[..., 0] = 50.0
+    on = [TwoLayerEnsemble(on_W1.clone(), relu.W2.clone(), a, 1.0) for a in ("relu", "linear")]
+    g_on = [autograd_rates(mdl, values["X"], values["Y"], 1.0) for mdl in on]
+    err_on = max(rel_err(g_on[0][k], g_on[1][k]) for k in g_on[0])
+    # a dead unit (b very negative) gets exactly zero gradient
+    dead_W1 = relu.W1.clone()
+    dead_W1[0, 0, 0] = -50.0
+    g_dead = autograd_rates(TwoLayerEnsemble(dead_W1, relu.W2.clone(), "relu", 1.0),
+                            values["X"], values["Y"], 1.0)
+    dead_zero = (all(np.all(g_dead[k][0] == 0) for k in ("W1", "b"))
+                 and np.all(g_dead["W2"][:, 0] == 0))
+    return err_lin, err_relu, err_on, bool(dead_zero)
+
+
+def gd_step_error(lr: float, n: int) -> float:
+    """BA-S2: one GD step of the harness on the 1/2-sum loss against one Euler step of
+    tau W' = W2^T (Syx - W2 W1 Sx) etc. with ``theory.conventions.tau`` (relative error)."""
+    from numerics.train import gd_step
+    from theory.conventions import SUM_HALF, tau
+    values, model = network_instance(3, 6, 2, n, 1.0, seed=4, activation="linear")
+    X, Y = torch.tensor(values["X"]), torch.tensor(values["Y"])
+    W1a, W2 = model.W1[0].numpy().copy(), model.W2[0].numpy().copy()
+    Xa = values["X_aug"]
+    err = values["Y"] @ Xa.T / n - W2 @ W1a @ (Xa @ Xa.T / n)
+    t_step = 1.0 / tau(lr, n, "bias_workshop")
+    euler = (W1a + t_step * W2.T @ err, W2 + t_step * err @ W1a.T)
+    gd_step(model, X, Y, lr, SUM_HALF)
+    return max(rel_err(model.W1[0].numpy() - W1a, euler[0] - W1a),
+               rel_err(model.W2[0].numpy() - W2, euler[1] - W2))
+
+
+def tree_spectra(s0_form):
+    """BA-D1 on the 4- and 8-item trees with c = 1: s0 of the form and the top singular value of
+    Sigma~yx, by depth; and the 4-item tree's mean-mode speed-up sigma_1 / (||ybar|| / sqrt P)."""
+    from numerics.datasets import hierarchy
+    s0, sigma1 = {}, {}
+    for k in (2, 3):
+        X, Y = hierarchy(k)
+        s0[k] = float(s0_form.subs({bm.c: 1, bm.P_sym: 2 ** k,
+                                    bm.ybar_norm: np.linalg.norm(Y.mean(1))}))
+        sigma1[k] = np.linalg.svd(correlations(X, Y, 1.0)[0], compute_uv=False)[0]
+    Y = hierarchy(2)[1]
+    return s0, sigma1, sigma1[2] / (np.linalg.norm(Y.mean(1)) / 2)

@@ -5,10 +5,9 @@ import torch
 from hypothesis import strategies as st
 
 from numerics.datasets import correlations, hierarchy
-from numerics.train import ensemble_loss
 from theory.bias import effective_rank_formula as eq1
 from theory.bias import setting as st_
-from theory.conventions import SUM_HALF, flow_time, tau
+from theory.conventions import flow_time, tau
 from theory.registry import REGISTRY
 from verify.bias import symbolic as sym
 from verify.strategies import bias_strengths, equal_overlap_labels, label_matrices, \
@@ -24,13 +23,7 @@ FLOAT = reading("float64 products of O(1) matrices of size <= 8: a few ulp per e
 def test_setting_loss_correlations_and_clock_are_consistent(claim):
     X, Y = hierarchy(2)
     P, lr, c = X.shape[1], 2e-4, 1.0
-    values, model = sym.network_instance(3, 5, 2, 6, c, seed=1)
-    dims = sym.dims_of(n_in=3, n_hid=5, n_out=2, p=6)
-    y_hat = model(torch.tensor(values["X"]))[0].numpy()
-    printed_loss = sym.evaluate(st_.setting["loss"], dims, {**values, "Y_hat": y_hat}).item()
-    harness_loss = float(ensemble_loss(model, torch.tensor(values["X"]), torch.tensor(values["Y"]),
-                                       SUM_HALF)[0])
-    loss_err = abs(printed_loss - harness_loss) / harness_loss
+    loss_err = sym.loss_error(st_.setting["loss"])
     d4 = sym.dims_of(n_in=4, p=4, n_out=7)
     syx, sx = correlations(X, Y, c)
     aug = {"Y": Y, "X_aug": np.vstack([np.full((1, P), c), X]), "P": P}
@@ -74,18 +67,7 @@ def test_one_gd_step_is_one_step_of_the_flow_with_tau_p_eps(claim):
 @pytest.mark.claim("BL-Def-Aug")
 def test_augmented_input_is_a_bias_of_strength_c(claim):
     def prop(shape, c, seed):
-        n_in, n_hid, n_out, p = shape
-        values, model = sym.network_instance(n_in, n_hid, n_out, p, c, seed)
-        dims = sym.dims_of(n_in=n_in, n_hid=n_hid, n_out=n_out, p=p)
-        pre = sym.evaluate(st_.augmentation["preactivation"], dims, values)
-        direct = values["W1"] @ values["x"] + c * values["b"]
-        harness = model.preactivation(torch.tensor(values["X"]))[0, :, :1].numpy()
-        # gradient wrt the bias column = c x gradient wrt the effective bias beta = c b
-        rates = sym.autograd_rates(model, values["X"], values["Y"], 1.0)
-        beta_rate = ((values["W2"].T @ (values["Y"] - values["W2"] @ values["H"]))
-                     * values["dsigma"]).sum(1, keepdims=True)
-        return max(sym.rel_err(pre, direct), sym.rel_err(harness, direct),
-                   sym.rel_err(rates["b"], c * beta_rate))
+        return sym.augmentation_error(st_.augmentation["preactivation"], shape, c, seed)
 
     import sympy as sp
     blocks = sp.block_collapse(st_.augmentation["W1_aug"] * st_.augmentation["x_aug"])

@@ -4,9 +4,7 @@ import pytest
 import sympy as sp
 
 from numerics.closed_forms import hitting_time
-from numerics.datasets import correlations, hierarchy
 from theory import mode_law as ml
-from theory.bias import bias_mode as bm
 from theory.bias import hitting as h
 from theory.bias_workshop import derived as dv
 from theory.registry import REGISTRY
@@ -20,13 +18,7 @@ from verify.properties import search
 @pytest.mark.claim("BA-D1")
 def test_bias_augmented_spectrum(claim):
     eig = all(all(sym.eigen_statements(dv.SPECTRUM.printed, P).values()) for P in (2, 4))
-    s0 = {k: float(dv.SPECTRUM.printed["s0"].subs({bm.c: 1, bm.P_sym: 2 ** k, bm.ybar_norm:
-                                                    np.linalg.norm(hierarchy(k)[1].mean(1))}))
-          for k in (2, 3)}
-    sigma1 = {k: np.linalg.svd(correlations(*hierarchy(k), 1.0)[0], compute_uv=False)[0]
-              for k in (2, 3)}
-    Y = hierarchy(2)[1]
-    speed = sigma1[2] / (np.linalg.norm(Y.mean(1)) / 2)
+    s0, sigma1, speed = sym.tree_spectra(dv.SPECTRUM.printed["s0"])
 
     def gap(Y, c):
         return sym.top_singular_gap(dv.SPECTRUM.printed["s0"], Y, c)
