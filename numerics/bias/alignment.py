@@ -53,6 +53,8 @@ def best_warp(a, b, t, kind: str, grid, until=None):
 def first_time(curve, t, below):
     """First t at which ``curve`` (T, K) is <= ``below``; inf where it never is."""
     curve, t = finite_array(curve, "curve"), finite_array(t, "t", ndim=1)
+    if not np.isfinite(below):
+        raise ValueError(f"below={below!r} must be finite")
     hit = curve <= below
     return np.where(hit.any(0), t[hit.argmax(0)], np.inf)
 

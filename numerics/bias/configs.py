@@ -105,7 +105,7 @@ def _toy(task_name: str, horizon: float, ci_seeds: int, full_seeds: int, **extra
 
 #: BL Figs 2B, 2E, 3, 4, 12, BL-Mech; BA Figs 1B, 2B (the 4-item hierarchy, with and without
 #: bias); 30 seeds at paper scale: "diverge without bias" differs by a fifth of a seed spread
-HIERARCHY = _toy("hierarchy4", 30.0, 8, 30)
+HIERARCHY = _toy("hierarchy4", 30.0, 16, 30)
 #: BA Fig 2A (CKA on the 8-item tree)
 HIERARCHY8 = _toy("hierarchy8", 60.0, 8, 10)
 #: BL Fig 2D, BA Fig 1D (XOR); 20 seeds at paper scale: BA-Fig1D was decided by a noisy sign
@@ -115,10 +115,10 @@ PARALLEL = _toy("parallel", 60.0, 10, 10)
 #: BL Fig 5 (Delta = 0.5, L277)
 MARGIN = _toy("xor_margin", 60.0, 8, 10, deltas=(0.5,))
 #: BL Fig 11 (the Delta grid is not given)
-MARGIN_SWEEP = _toy("xor_margin", 60.0, 5, 10, deltas=(0.05, 0.1, 0.25, 0.5, 1.0),
+MARGIN_SWEEP = _toy("xor_margin", 60.0, 5, 8, deltas=(0.05, 0.1, 0.25, 0.5, 1.0),
                     unknowns=("margins Delta",))
-#: BL Fig 10 (the c grid is not given); 20 seeds per c at paper scale for power at small c
-C_SWEEP = _toy("hierarchy4", 30.0, 8, 20, cs=(0.0, 0.1, 0.5, 1.0, 2.0, 5.0),
+#: BL Fig 10 (the c grid is not given); 16 seeds per c at paper scale for power at small c
+C_SWEEP = _toy("hierarchy4", 30.0, 8, 16, cs=(0.0, 0.1, 0.5, 1.0, 2.0, 5.0),
                unknowns=("bias strengths c",))
 #: BL Fig 9, BA App B (biases in both layers, c = 1)
 BOTH_HIERARCHY = _toy("hierarchy4", 30.0, 8, 10, cs=(1.0,), biases="hidden and output")

@@ -43,8 +43,10 @@ def relu_loss(pair: ToyPair, k, curves) -> ToyPair:
 
 
 def shifted(curves, t, shift):
-    """Curves (T, K) delayed by ``shift`` (t/tau), held at their start before it."""
-    return np.stack([np.interp(t - shift, t, c) for c in curves.T], 1)
+    """Curves (T, K) delayed by ``shift`` (t/tau; one per curve, or one for all), held at their
+    start before it."""
+    shifts = np.broadcast_to(np.asarray(shift, float), (curves.shape[1],))
+    return np.stack([np.interp(t - d, t, c) for c, d in zip(curves.T, shifts)], 1)
 
 
 def rescaled(curves, t, kappa):
@@ -58,10 +60,12 @@ def bump(curves, t, height, start=0.5, end=None):
     return curves + height * curves[0] * window[:, None]
 
 
-def tracks(pair, c=1.0, shift=0.0):
-    """The ReLU members of bias strength ``c`` follow their linear twins (delayed by ``shift``)."""
+def tracks(pair, c=1.0, shift=0.0, jitter=0.0):
+    """The ReLU members of bias strength ``c`` follow their linear twins, delayed by ``shift``
+    plus a seed-to-seed jitter of up to ``jitter`` (t/tau)."""
     k = members(pair, c)
-    return relu_loss(pair, k, shifted(pair.linear.loss[:, k], pair.linear.t, shift))
+    delays = shift + jitter * np.linspace(-1, 1, len(k))
+    return relu_loss(pair, k, shifted(pair.linear.loss[:, k], pair.linear.t, delays))
 
 
 def diverges(pair, c=0.0, height=0.5, start=0.5):

@@ -9,7 +9,7 @@ from verify.bias import evidence as ev
 
 
 def _hierarchy_ok():
-    return sc.diverges(sc.tracks(sc.ci("HIERARCHY"), shift=0.3), height=0.5)
+    return sc.diverges(sc.tracks(sc.ci("HIERARCHY"), shift=0.3, jitter=0.2), height=0.5)
 
 
 def _xor_ok():

@@ -1,7 +1,7 @@
 """BL Fig 10 (App C.4): ReLU and linear networks on the hierarchical task over the bias strength
 c (grid not given: 0, 0.1, 0.5, 1, 2, 5, and 0, 0.05, 0.2, 0.3, 3 beside it at paper scale),
 hidden 64, sigma^2 = 2e-4, full-batch GD on the 1/2-sum loss, 30 t/tau; 8 seeds per c at ci
-(lr 5e-3), 20 at paper scale (lr 2e-4).  The effective bias is c b, learned at rate c^2 lr."""
+(lr 5e-3), 16 at paper scale (lr 2e-4).  The effective bias is c b, learned at rate c^2 lr."""
 import pytest
 
 from verify.bias import evidence as ev
