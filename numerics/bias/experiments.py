@@ -189,7 +189,8 @@ def toy_pair(config: ToyConfig) -> ToyPair:
         "bias strengths c": tuple(config.cs), "optimiser": "full-batch GD",
         "learning rate": config.lr, "loss": "1/2-sum squared error",
         "horizon t/tau": config.horizon, "GD steps": steps, "seeds": tuple(config.seeds),
-        "dtype": config.dtype, **({"margins Delta": tuple(config.deltas)} if config.deltas else {})})
+        "dtype": config.dtype,
+        **({"margins Delta": tuple(config.deltas)} if config.deltas else {})})
     return ToyPair(runs["linear"], runs["relu"], ran, dd)
 
 

@@ -160,7 +160,8 @@ def _sgd(config, model, Xtr, Y, Xte, yte):
 
     def record(step):
         with torch.no_grad():
-            losses.append((loss_norm.factor(P) * ((model(X) - Yt) ** 2).sum((-2, -1))).cpu().numpy())
+            sq = ((model(X) - Yt) ** 2).sum((-2, -1))
+            losses.append((loss_norm.factor(P) * sq).cpu().numpy())
         err, rank = _snapshot(model, Xte, yte)
         errors.append(err)
         ranks.append(rank)

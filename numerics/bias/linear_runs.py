@@ -60,3 +60,15 @@ def linear_modes(*, seeds, n_hid: int = 64, std: float = float(np.sqrt(2e-4)), l
     W1, W2 = W1 * gate[None, :, None], W2 * gate[None, None, :]
     run = train_linear(Xa, Y, W1, W2, lr=lr, steps=steps, U=U, V=V, record_every=record_every)
     return LinearModes(run, s, d, U, V, W1, W2, lr, Xa.shape[1])
+
+
+def gated_a0_ratio(n_hid, dead_fraction, seed, trials=2000) -> float:
+    """F.4's step a_0 -> a_0 sum_j g_j r_j^2: the mean of sum_j g_j r_j^2 over random unit
+    vectors r (isotropic init) with a fixed set of dead units (g_j = 0).  The mean is the
+    fraction of units that are NOT dead."""
+    rng = np.random.default_rng(seed)
+    n_dead = int(round(dead_fraction * n_hid))
+    g = np.r_[np.zeros(n_dead), np.ones(n_hid - n_dead)]
+    r = rng.standard_normal((trials, n_hid))
+    r /= np.linalg.norm(r, axis=1, keepdims=True)
+    return float(np.mean((r ** 2) @ g))

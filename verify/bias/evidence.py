@@ -32,7 +32,9 @@ from numerics.bias.units import kinks, linearisation_time, unit_states
 from numerics.bias.gated_linear import gated_linear_loss
 from numerics.datasets import correlations, modes
 from numerics.metrics import effective_rank
+from numerics.ran import Ran
 from verify.measurement import UNKNOWN, Setup, baseline, exact, measure, paper, reading, stated
+from verify.outcome import ClaimRecorder
 from verify.statements import direction, each, exceeds, within_baseline
 
 SHIFTS = np.linspace(0, 3, 61)            # t/tau: the grid of global time shifts searched
@@ -73,25 +75,16 @@ def toy_paper(ran, *, cs=(1.0, 0.0), deltas=None, biases="hidden") -> dict:
 
 
 def decision(ms) -> str:
-    """What the deciding measurements of ``ms`` say, as the verdict rule reads them: 'every
-    criterion passes', 'refuted' or 'readings disagree' (``verify.outcome``)."""
-    decisive = [m for m in ms if m.decisive]
-    readings: dict[str, bool] = {}
-    for m in decisive:
-        if m.source.interpretation:
-            readings[m.source.interpretation] = readings.get(m.source.interpretation, True) \
-                and m.passed
-    if any(not m.passed for m in decisive if not m.source.interpretation):
-        return "refuted"
-    if len(set(readings.values())) > 1:
-        return "readings disagree"
-    return "every criterion passes" if all(m.passed for m in decisive) else "refuted"
+    """The verdict the rule of ``verify.outcome`` gives the measurements ``ms`` of a faithful
+    run: 'holds', 'not-reproduced', or 'inconclusive' (readings disagree, or readings only)."""
+    run = Setup(Ran("decision of the deciding measurements", "full", {"run": "as it ran"}),
+                {"run": stated("as it ran", "the run itself")})
+    return ClaimRecorder({}, ["decision"]).reproduced(*ms, setup=run)
 
 
 def unchanged(setting: str, changed_to, evidence, base_ms, pairs):
     """A sensitivity measurement: ``evidence(*pairs)`` (the runs with ``setting`` changed to
-    ``changed_to`` in one of them) decides as the runs themselves do (``base_ms``): every
-    criterion passes in both, or both refute, or in both the readings disagree."""
+    ``changed_to`` in one of them) decides as the runs themselves do (``base_ms``)."""
     base = decision(base_ms)
     try:
         changed, error = decision(evidence(*pairs)), ""
@@ -211,8 +204,8 @@ def rsa_to_linear(pair, where: str, words: str):
     Hl, Hr = lin.hidden()[1:], relu.hidden()[1:]
     return [_paired("time-mean RSA (Pearson r of item distances) of ReLU to linear hidden "
                     "representations, without bias below with bias",
-                    np.nanmean(rsa(Hl[:, kn], Hr[:, kn]), 0), np.nanmean(rsa(Hl[:, kb], Hr[:, kb]), 0),
-                    where, words)]
+                    np.nanmean(rsa(Hl[:, kn], Hr[:, kn]), 0),
+                    np.nanmean(rsa(Hl[:, kb], Hr[:, kb]), 0), where, words)]
 
 
 def separation(pair, where: str, words: str):
@@ -257,7 +250,8 @@ def mechanism_fig3(pair):
     growth = {}
     for run in (lin, relu):
         W = run.W1[:, kb]
-        b_norm, w_norm = np.linalg.norm(W[..., 0], axis=-1), np.linalg.norm(W[..., 1:], axis=(-2, -1))
+        b_norm = np.linalg.norm(W[..., 0], axis=-1)
+        w_norm = np.linalg.norm(W[..., 1:], axis=(-2, -1))
         growth[run.activation] = b_norm[i2] - b_norm[0] - (w_norm[i2] - w_norm[0])
     b = relu.W1[:, kb][..., 0]
     alive = ~off[i4]
@@ -270,11 +264,13 @@ def mechanism_fig3(pair):
             for run in (lin, relu)}
     words_3a = "In the beginning of training network biases grow faster than weights"
     return [*(each(f"3A: growth of ||b|| minus growth of ||W1||_F over the first 2 t/tau, "
-                   f"{act}", g, ">", 0, source=paper("L175", words_3a)) for act, g in growth.items()),
+                   f"{act}", g, ">", 0, source=paper("L175", words_3a))
+              for act, g in growth.items()),
             exceeds("3B: fraction of non-dead ReLU units with b > 0 at 4 t/tau", frac_pos, 0.5,
                     source=paper("L175", "Biases are generally positive or around zero")),
-            measure("3B: time of the peak of the seed-mean |db/dt| (t/tau)", float(t[1:][np.argmax(rate)]),
-                    "<=", 5.0, source=reading("'grow fastest early': within the first 5 t/tau",
+            measure("3B: time of the peak of the seed-mean |db/dt| (t/tau)",
+                    float(t[1:][np.argmax(rate)]), "<=", 5.0,
+                    source=reading("'grow fastest early': within the first 5 t/tau",
                                               "L175", "grow fastest early in learning")),
             exceeds("3C: max_t always-on fraction", f_on.max(0), 0.5,
                     source=paper("L175", "early in training most units are driven to be always "
@@ -627,8 +623,8 @@ def fig2_hierarchy(pair):
 
 def fig2_representations(pair):
     return representations(pair, "L170, L177", "Hidden representations evolve in an orderly "
-                           "fashion in bias-ReLU networks that show excellent agreement with linear "
-                           "models", "with the representations for the different input classes "
+                           "fashion in bias-ReLU networks that show excellent agreement with "
+                           "linear models", "with the representations for the different input classes "
                            "separating almost from the very beginning of learning")
 
 

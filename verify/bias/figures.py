@@ -105,28 +105,6 @@ def mds_figure(runs, seed_index=0):
     return finish(fig)
 
 
-def xor_loss_figure(runs):
-    lin, relu = runs["linear"], runs["relu"]
-    fig, axes = figure(2)
-    for ax, c, title in ((axes[0], 1.0, "with bias"), (axes[1], 0.0, "without bias")):
-        k = lin.select(c)
-        loss_panel(ax, lin.t, {"linear": (lin.loss[:, k], COLOURS["linear"], "o"),
-                               "ReLU": (relu.loss[:, k], COLOURS["relu"], "s")}, title=title)
-        ax.axhline(1.0, ls=":", color="grey")
-    return finish(fig)
-
-
-def both_bias_figure(hier, xor):
-    fig, axes = figure(2)
-    for ax, runs, title in ((axes[0], hier, "hierarchy, biases in both layers"),
-                            (axes[1], xor, "XOR, biases in both layers")):
-        lin, relu = runs["linear"], runs["relu"]
-        k = lin.select(1.0)
-        loss_panel(ax, lin.t, {"linear": (lin.loss[:, k], COLOURS["linear"], "o"),
-                               "ReLU": (relu.loss[:, k], COLOURS["relu"], "s")}, title=title)
-    return finish(fig)
-
-
 def parallel_figure(runs, summary, designs):
     """Loss panels with the dotted linear-task line, and R^2 bars (mean, 95% t-CI)."""
     from scipy import stats as scipy_stats
@@ -210,17 +188,6 @@ def kinks_figure(pair):
     axes[0].set_ylim(-2, 2)
     axes[0].set_xlabel("t / tau")
     axes[0].set_ylabel("kink k_j")
-    return finish(fig)
-
-
-def margin_figure(pair, delta=0.5):
-    """BL Fig 5B: losses of linear and ReLU networks with bias at margin ``delta``."""
-    lin, relu = pair["linear"], pair["relu"]
-    kb = np.flatnonzero(np.isclose(pair.delta, delta) & np.isclose(relu.c, 1.0))
-    fig, axes = figure(1, width=5, height=3.2)
-    loss_panel(axes[0], lin.t, {"linear bias": (lin.loss[:, kb], COLOURS["linear"], "o"),
-                                "ReLU bias": (relu.loss[:, kb], COLOURS["relu"], "s")},
-               title=f"XOR + linear feature, Delta = {delta}")
     return finish(fig)
 
 
@@ -311,22 +278,6 @@ def task_losses_figure(pair, summary):
     return finish(fig)
 
 
-def image_loss_figure(pair, title):
-    """BL Figs 1A / 7, BA Fig 4: training loss per sample of linear and ReLU networks with the
-    bias pixel (c = 10) and without (seed means +-1 sd)."""
-    lin, relu = pair["linear"], pair["relu"]
-    n = min(len(lin.t), len(relu.t))
-    fig, axes = figure(2)
-    for ax, c, name in ((axes[0], 10.0, "with bias pixel c = 10"), (axes[1], 0.0, "without")):
-        k = np.flatnonzero(relu.c == c)
-        loss_panel(ax, relu.t[:n], {"linear": (lin.loss[:n, k] / lin.n_train, COLOURS["linear"],
-                                               "o"),
-                                    "ReLU": (relu.loss[:n, k] / relu.n_train, COLOURS["relu"],
-                                             "s")},
-                   title=f"{title}: {name}", ylabel="training loss per sample")
-    return finish(fig)
-
-
 def half_width_figure(pairs, n_hid):
     """BA-T7: ReLU-linear loss gap (bias pixel) against the linear hidden width (seed means
     +-1 sd); ``pairs``: linear width -> runs."""
@@ -400,7 +351,8 @@ def s0_figure(labels):
     cs = np.logspace(-2, 2, 25)
     fig, axes = figure(1, width=6.5, height=3.8)
     ax = axes[0]
-    ax.plot(cs, np.ones_like(cs), "-", color="k", label="Eq. (5): sigma_1 = sqrt(c^2 + 1/P)||ybar||")
+    ax.plot(cs, np.ones_like(cs), "-", color="k",
+            label="Eq. (5): sigma_1 = sqrt(c^2 + 1/P)||ybar||")
     for (name, Y), marker in zip(labels.items(), "os^v"):
         P, ybar = Y.shape[1], np.linalg.norm(Y.mean(1))
         sig = [np.linalg.svd(correlations(np.eye(P), Y, c)[0], compute_uv=False)[0] for c in cs]
@@ -436,3 +388,33 @@ def trained_modes_figure(trained):
     ax.set_ylabel("mode strength a(t)")
     ax.legend(fontsize=7, ncol=2)
     return fig
+
+
+def loss_figure(panels, *, hline=None, per_sample=False):
+    """One panel per ``(title, runs, members)``: seed-mean losses (markers, +-1 sd bands) of the
+    linear and ReLU networks ``members`` of ``runs``; ``hline``: a dotted level (the linear
+    optimum); ``per_sample``: the loss per training sample (image runs)."""
+    fig, axes = figure(len(panels))
+    for ax, (title, runs, k) in zip(axes, panels):
+        lin, relu = runs["linear"], runs["relu"]
+        n = min(len(lin.t), len(relu.t))
+        scale = 1 / relu.n_train if per_sample else 1.0
+        loss_panel(ax, relu.t[:n], {"linear": (scale * lin.loss[:n, k], COLOURS["linear"], "o"),
+                                    "ReLU": (scale * relu.loss[:n, k], COLOURS["relu"], "s")},
+                   title=title, ylabel="training loss per sample" if per_sample else
+                   "loss L (1/2-sum)")
+        if hline is not None:
+            ax.axhline(hline, ls=":", color="grey")
+    return finish(fig)
+
+
+def bias_panels(runs, title, c=1.0):
+    """The two panels of a with / without bias figure: members of bias strength c and 0."""
+    return [(f"{title}: with bias", runs, np.flatnonzero(np.isclose(runs["relu"].c, c))),
+            (f"{title}: without bias", runs, np.flatnonzero(runs["relu"].c == 0))]
+
+
+def both_layer_panels(studies):
+    """The panels of BL Fig 9 / BA Fig 5: the hierarchy and XOR runs with biases in both layers."""
+    return [(f"{name}, biases in both layers", s.base, s.base.relu.select(1.0))
+            for name, s in zip(("hierarchy", "XOR"), studies)]

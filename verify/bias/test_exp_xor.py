@@ -12,7 +12,8 @@ from verify.bias import figures
 def test_xor_relu_with_bias_is_transiently_aligned_with_linear(claim, report_figure, xor):
     ms, setups = ev.toy_setup(xor, ev.fig2_xor, names=("Fig 2D",))
     claim.reproduced(*ms, setup=setups)
-    report_figure(figures.xor_loss_figure(xor.base), "BL Fig 2D reproduced on +-1 XOR: seed-mean "
+    report_figure(figures.loss_figure(figures.bias_panels(xor.base, "XOR"), hline=1.0),
+                  "BL Fig 2D reproduced on +-1 XOR: seed-mean "
                   "losses (markers) of linear and ReLU networks with and without hidden bias; "
                   "dotted: the linear optimum L = 1 (output ybar); time in t/tau.")
 
@@ -22,7 +23,9 @@ def test_xor_with_margin_bias_relu_follows_linear_and_uses_the_linear_feature(
         claim, report_figure, margin):
     ms, setups = ev.toy_setup(margin, ev.margin_fig5, deltas=(0.5,))
     claim.reproduced(*ms, setup=setups)
-    report_figure(figures.margin_figure(margin.base), "BL Fig 5B reproduced: seed-mean losses "
+    report_figure(figures.loss_figure([("XOR + linear feature, Delta = 0.5", margin.base,
+                                        margin.base.relu.select(1.0))]),
+                  "BL Fig 5B reproduced: seed-mean losses "
                   "(markers) of linear and ReLU networks with hidden bias on XOR + linear "
                   "feature (margin 2 Delta = 1).")
 
@@ -41,6 +44,6 @@ def test_biases_in_both_layers(claim, report_figure, both_layers):
     ms, setups = ev.toy_setup(both_layers, ev.fig9, names=("hierarchy", "XOR"), cs=(1.0,),
                               biases="hidden and output")
     claim.reproduced(*ms, setup=setups)
-    report_figure(figures.both_bias_figure(*(s.base for s in both_layers)), "BL Fig 9 "
+    report_figure(figures.loss_figure(figures.both_layer_panels(both_layers)), "BL Fig 9 "
                   "reproduced: losses (markers, seed means) of linear and ReLU networks with "
                   "hidden and output biases on the hierarchy and on XOR.")

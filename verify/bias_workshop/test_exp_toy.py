@@ -43,7 +43,8 @@ def test_bias_relu_tracks_linear_and_exact_solutions(claim, report_figure, hiera
 def test_xor_transient_alignment_is_exact_early(claim, report_figure, xor):
     ms, setups = ev.toy_setup(xor, ba.fig1d)
     claim.reproduced(*ms, setup=setups)
-    report_figure(figures.xor_loss_figure(xor.base), "BA Fig 1D reproduced on R3 (+-1 XOR): "
+    report_figure(figures.loss_figure(figures.bias_panels(xor.base, "XOR"), hline=1.0),
+                  "BA Fig 1D reproduced on R3 (+-1 XOR): "
                   "seed-mean losses (markers) with and without bias; dotted: linear optimum.")
 
 
@@ -89,7 +90,7 @@ def test_both_layer_biases_preserve_dynamics_under_a_time_rescale(claim, report_
     ms, setups = ev.toy_setup(both_layers, ba.app_b, names=("hierarchy", "XOR"), cs=(1.0,),
                               biases="hidden and output")
     claim.reproduced(*ms, setup=setups)
-    report_figure(figures.both_bias_figure(*(s.base for s in both_layers)), "BA Fig 5 "
+    report_figure(figures.loss_figure(figures.both_layer_panels(both_layers)), "BA Fig 5 "
                   "reproduced: losses (markers, seed means) of linear and ReLU networks with "
                   "biases in both layers on R1 and R3.")
 
