@@ -31,7 +31,7 @@ from numerics.bias.tasks import LINEAR_FEATURE, XOR_FEATURE, data_facts
 from numerics.bias.units import kinks, linearisation_time, unit_states
 from numerics.bias.gated_linear import gated_linear_loss
 from numerics.datasets import correlations, modes
-from numerics.metrics import effective_rank
+from numerics.metrics import crossing_time, effective_rank
 from numerics.ran import Ran
 from verify.measurement import UNKNOWN, Setup, baseline, exact, measure, paper, reading, stated
 from verify.outcome import ClaimRecorder
@@ -340,8 +340,9 @@ def mechanism(pair):
     on, off, _ = unit_masks(pair)
     L0 = float(lin.loss[0].mean())
     levels = (2 / 3, 1 / 3, 1 / 8, 1 / 24)
-    lag = np.array([al.first_time(relu.loss[:, kb], t, f * L0)
-                    - al.first_time(lin.loss[:, kb], t, f * L0) for f in levels])
+    # crossing times interpolated between records: the lag is a fraction of a record interval
+    lag = np.array([[crossing_time(relu.loss[:, k], t, f * L0)
+                     - crossing_time(lin.loss[:, k], t, f * L0) for k in kb] for f in levels])
     return [each("(i) half-rise time of the bias mode minus the earliest half-rise of another mode "
                  "of the ReLU map (t/tau)", half[:, 0] - half[:, 1:].min(1), "<", 0,
                  source=paper("L181", "the hidden bias induces a leading 'bias mode' that is "
