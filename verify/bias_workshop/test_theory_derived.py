@@ -1,4 +1,6 @@
 """Identities the workshop paper relies on (catalogue 001, BA-D1..D3)."""
+from functools import partial
+
 import numpy as np
 import pytest
 import sympy as sp
@@ -19,10 +21,7 @@ from verify.properties import search
 def test_bias_augmented_spectrum(claim):
     eig = all(all(sym.eigen_statements(dv.SPECTRUM.printed, P).values()) for P in (2, 4))
     s0, sigma1, speed = sym.tree_spectra(dv.SPECTRUM.printed["s0"])
-
-    def gap(Y, c):
-        return sym.top_singular_gap(dv.SPECTRUM.printed["s0"], Y, c)
-
+    gap = partial(sym.top_singular_gap, dv.SPECTRUM.printed["s0"])
     under = search(gap, ("<=", 1e-10), Y=equal_overlap_labels(), c=bias_strengths)
     without = search(gap, ("<=", 1e-10),
                      examples=[dict(Y=np.array([[1, 1, 1, 0], [0, 0, 0, 1.0]]), c=1.0)],
