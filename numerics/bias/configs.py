@@ -123,9 +123,7 @@ C_SWEEP = _toy("hierarchy4", 30.0, 8, 16, cs=(0.0, 0.1, 0.5, 1.0, 2.0, 5.0),
 #: BL Fig 9, BA App B (biases in both layers, c = 1)
 BOTH_HIERARCHY = _toy("hierarchy4", 30.0, 8, 10, cs=(1.0,), biases="hidden and output")
 BOTH_XOR = _toy("xor", 30.0, 8, 10, cs=(1.0,), biases="hidden and output")
-#: BL-Def-Kink: general bias strengths, 2 seeds, 4 t/tau (a definition: ci only)
-KINKS = ToyConfig(scale="ci", task="hierarchy4", lr=5e-3, seeds=seeds("ci", 2), horizon=4.0,
-                  cs=(0.5, 1.0, 3.0))
+
 
 
 # ----------------------------------------------------------------------------------------------

@@ -34,12 +34,6 @@ def both_layers(scale):
     return toy_study(configs.BOTH_HIERARCHY[scale]), toy_study(configs.BOTH_XOR[scale])
 
 
-@pytest.fixture
-def kink_networks():
-    """ReLU networks on the hierarchy at several bias strengths c (BL-Def-Kink), 4 t/tau."""
-    return toy_pair(configs.KINKS)
-
-
 def _images(config):
     """The image runs of ``config``; at paper scale they need the whole MNIST training set in
     ``$CLAIMS_DATA_DIR`` (not bundled, nothing is downloaded): skipped where it is absent."""

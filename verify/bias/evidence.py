@@ -138,7 +138,7 @@ def aligned(what: str, relu, lin, t, where: str, words: str, until=None):
     seed, / L0) within the mean gap between two seeds of one network (both networks pooled).
     ``relu``, ``lin``: losses (T, K) of the K seeds compared."""
     L0 = float(lin[0].mean())
-    spread = np.concatenate([al.seed_spread(lin, t, until), al.seed_spread(relu, t, until)]) / L0
+    spread = _spread(relu, lin, t, until) / L0
     readings = alignment_readings(words)
     out = []
     for reading_ in readings:
@@ -157,6 +157,11 @@ def aligned(what: str, relu, lin, t, where: str, words: str, until=None):
                                        float(shift.mean()), "window end t/tau":
                                        float(t[-1] if until is None else until)}))
     return out
+
+
+def _spread(relu, lin, t, until=None):
+    """The seed-to-seed spread of both networks (losses (T, K)): every pair's max_t gap."""
+    return np.concatenate([al.seed_spread(lin, t, until), al.seed_spread(relu, t, until)])
 
 
 def _paired(what, smaller, larger, where, words, interpretation=""):
@@ -181,8 +186,7 @@ def tracking(pair, where: str, words: str, diverge_words: str):
     lin, relu = pair.linear, pair.relu
     t, kb, kn = lin.t, lin.select(1.0), lin.select(0.0)
     L0 = float(lin.loss[0].mean())
-    spread = np.concatenate([al.seed_spread(lin.loss[:, kb], t),
-                             al.seed_spread(relu.loss[:, kb], t)]) / L0
+    spread = _spread(relu.loss[:, kb], lin.loss[:, kb], t) / L0
     _, fit_err = fit_a0(t, relu.loss[:, kb].mean(1), lin.X, lin.Y, 1.0)
     return [*aligned("ReLU with bias vs linear with bias, max_t gap", relu.loss[:, kb],
                      lin.loss[:, kb], t, where, words),
@@ -417,8 +421,7 @@ def both_layers(hierarchy, xor, *, time_constants: bool):
                        "preserved with the exception of a small time shift") + out
     g_shift, _ = al.best_warp(relu.loss[:, kb], lin.loss[:, kb], t, "shift", SHIFTS)
     g_scale, kappa = al.best_warp(relu.loss[:, kb], lin.loss[:, kb], t, "scale", SCALES)
-    spread = np.concatenate([al.seed_spread(lin.loss[:, kb], t),
-                             al.seed_spread(relu.loss[:, kb], t)]) / L0
+    spread = _spread(relu.loss[:, kb], lin.loss[:, kb], t) / L0
     words = "Dynamics appear preserved but under slightly different time constants"
     return [_paired("A, hierarchy: max_t gap / L0 after the best global time rescale, below "
                     "after the best global shift", g_scale / L0, g_shift / L0, "001 L142", words),
@@ -693,23 +696,6 @@ def t_star(pair):
                     source=exact("the maximum lies after the start")),
             measure("t* per seed (t/tau), on records every 1/5 t/tau", t[idx], ">", 0,
                     source=reading("the definition depends on the logging interval"))]
-
-
-def kink_zero(pair):
-    """BL-Def-Kink: at x = k_j w_j/||w_j|| the pre-activation w_j.x + c b_j vanishes, for the
-    bias strengths of the run (general c: the effective bias is c b_j)."""
-    relu = pair.relu
-    worst = 0.0
-    for c in sorted(set(relu.c.tolist())):
-        W = relu.W1[-1, relu.select(c)]
-        w = W[..., 1:]
-        x_kink = kinks(W, c)[..., None] * w / np.linalg.norm(w, axis=-1, keepdims=True)
-        z = np.sum(w * x_kink, -1) + c * W[..., 0]
-        worst = max(worst, float(np.max(np.abs(z) / (np.abs(c * W[..., 0]) + 1e-300))))
-    return [measure(f"k_j = -c b_j/||w_j||: max relative |w_j.x + c b_j| at x = k_j w_j/||w_j||, "
-                    f"{relu.W1.shape[1]} networks x {relu.W1.shape[2]} units, c in "
-                    f"{sorted(set(relu.c.tolist()))}", worst, "<=", 1e-12,
-                    source=reading("one dot product and one norm in float64"))]
 
 
 def r2_split(pair):

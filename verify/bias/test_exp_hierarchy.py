@@ -69,10 +69,9 @@ def test_three_step_mechanism(claim, hierarchy):
 
 
 @pytest.mark.claim("BL-Def-Kink")
-def test_kink_is_where_the_preactivation_vanishes(claim, kink_networks):
+def test_kink_is_where_the_preactivation_vanishes(claim):
     kink = REGISTRY["BL-Def-Kink"]
-    claim.defined(*ev.kink_zero(kink_networks),
-                  *ev.kink_readings(kink.printed, kink.corrected),
+    claim.defined(*ev.kink_readings(kink.printed, kink.corrected),
                   note="the printed -b_j/||w_j|| belongs to L225's z = W1 x + b; with Sec 5.1's "
                        "bias strength c the effective bias is c b_j")
 
