@@ -46,7 +46,7 @@ ONLY_IN_WORKSHOP = register(
               "characterisation of bias-ReLU dynamics (L78); 'equivalent learning dynamics' "
               "without 'early' (L44)",
     printed=half_width, expected="defined",
-    notes="Checked against the two texts (../shared/papers): each item's words are in 001 and "
+    notes="Checked against the two texts (the suite's copy in verify/bias_workshop/texts): each item's words are in 001 and "
           "not in 000.  The half width is also half the effective a0 (BA-D2), the long paper's "
           "gated network with g = 1/2 (Eq. 14 corrected).")
 
@@ -105,5 +105,5 @@ ONLY_IN_LONG_PAPER = register(
               "(1) with its spurious minus; MNIST rank/error; XOR + Delta; c sweep; kinks; "
               "standard-preprocessing controls; App B's missing transposes",
     printed={"claims": {k: v[1] for k, v in LONG_ONLY.items()}}, expected="defined",
-    notes="Checked against the two texts (../shared/papers): each result's words are in 000 and "
+    notes="Checked against the two texts (the suite's copy in verify/bias_workshop/texts): each result's words are in 000 and "
           "not in 001, and a BL- claim records it (its verdict is decided by its own checks).")

@@ -21,21 +21,14 @@ def half_width(scale):
 
 @pytest.fixture(scope="session")
 def paper_texts():
-    """{'000': the long paper's text, '001': the workshop paper's}, whitespace collapsed, from
-    ``$CLAIMS_PAPERS_DIR`` (default: ``../shared/papers`` beside the repository); None when the
-    texts are not there."""
-    import os
+    """{'000': the long paper's text, '001': the workshop paper's}, whitespace collapsed, from the
+    suite's own copy of the two texts (``verify/bias_workshop/texts/``, copied from the shared
+    papers folder) for BA-X1 and BA-X3."""
     import re
     from pathlib import Path
-    folder = Path(os.environ.get("CLAIMS_PAPERS_DIR",
-                                 Path(__file__).resolve().parents[2].parent / "shared" / "papers"))
-    texts = {}
-    for key in ("000", "001"):
-        found = sorted(folder.glob(f"{key}_*.txt")) if folder.is_dir() else []
-        if not found:
-            return None
-        texts[key] = re.sub(r"\s+", " ", found[0].read_text(encoding="utf-8"))
-    return texts
+    folder = Path(__file__).with_name("texts")
+    return {key: re.sub(r"\s+", " ", next(folder.glob(f"{key}_*.txt")).read_text(encoding="utf-8"))
+            for key in ("000", "001")}
 
 
 @pytest.fixture(scope="session")

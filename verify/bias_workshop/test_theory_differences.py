@@ -14,10 +14,6 @@ from verify.measurement import exact, reading
 
 @pytest.mark.claim("BA-X1")
 def test_workshop_only_content_and_the_half_width(claim, paper_texts, trained_linear):
-    if paper_texts is None:
-        claim.inconclusive("the two papers' texts are not in $CLAIMS_PAPERS_DIR "
-                           "(../shared/papers): what each has cannot be read")
-        return
     half_width = REGISTRY["BA-X1"].printed
     fits = {key: sym.effective_a0_fits(trained_linear[key], REGISTRY["BA-D2"].printed, 2e-4)[0]
             for key in ("a0", "a0, half width")}
@@ -69,10 +65,6 @@ def _same(a, b, which):
 
 @pytest.mark.claim("BA-X3")
 def test_long_paper_only_results(claim, paper_texts):
-    if paper_texts is None:
-        claim.inconclusive("the two papers' texts are not in $CLAIMS_PAPERS_DIR "
-                           "(../shared/papers): what each has cannot be read")
-        return
     claims = REGISTRY["BA-X3"].printed["claims"]
     ids = catalogue_ids()
     claim.defined(
