@@ -114,7 +114,11 @@ def bias_rate_factor(forms: dict, n_in, n_hid, n_out, p, c, seed, lr=0.3) -> flo
     ref = autograd_rates(model, values["X"], values["Y"], lr)["b"].ravel()
     printed = evaluate(forms["b"], dims_of(n_in=n_in, n_hid=n_hid, n_out=n_out, p=p),
                        values).ravel()
-    return abs(float(ref @ printed / (printed @ printed)) - c) / abs(c)
+    norm = float(printed @ printed)
+    if norm == 0.0:
+        # every unit dead: both rates vanish, so ref = c x printed holds; a nonzero ref refutes it
+        return 0.0 if not np.any(ref) else float("inf")
+    return abs(float(ref @ printed / norm) - c) / abs(c)
 
 
 def init_approximation_errors(forms: dict, n_in, n_hid, n_out, p, seed, scale, lr=0.3):
