@@ -66,3 +66,24 @@ def aligned_flow(n_in: int, n_out: int, n_hid: int, s, d, a0, tau, *, imbalance=
                                                           flow.states["W1"]), V)
     modes = np.stack([products[a, a] for a in range(r)])
     return flow.t, modes, flow.drift["W2^T W2 - W1 W1^T"]
+
+
+def trained_linear_modes(seeds, *, n_hid: int = 32, init_std: float = float(np.sqrt(2e-4)),
+                         lr: float = 1e-3, steps: int = 5000, c: float = 1.0,
+                         record_every: int = 20):
+    """Linear networks with a hidden bias of strength ``c`` trained by batched full-batch GD on
+    the 4-item hierarchy (the bias paper's 1/2-sum loss), recording the map W2 W~1 and the
+    balance matrix W2^T W2 - W~1 W~1^T: (Trajectory in t/tau, (U, s, V, d, off-diagonal of
+    V^T Sigma_x V) of the augmented statistics)."""
+    from numerics.datasets import correlations, hierarchy, modes
+    from numerics.models import TwoLayerEnsemble
+    from numerics.train import train
+    X, Y = hierarchy(2)
+    stats = modes(*correlations(X, Y, c=c))
+    net = TwoLayerEnsemble.init(seeds, X.shape[0], n_hid, Y.shape[0], activation="linear",
+                                bias_strength=c, init_std=init_std)
+    trajectory = train(net, X, Y, lr=lr, steps=steps, paper="bias", record_every=record_every,
+                       record=lambda m: {"W": m.product(),
+                                         "balance": m.W2.transpose(1, 2) @ m.W2
+                                         - m.W1 @ m.W1.transpose(1, 2)})
+    return trajectory, stats

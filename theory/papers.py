@@ -56,10 +56,9 @@ def _catalogue() -> dict[str, tuple[str, ...]]:
 
     Read with a plain split: the csv module drops rows after an unmatched quote in a title.
     """
-    rows = (line.rstrip("\n").split("\t") for line in
-            Path(__file__).with_name("ids.tsv").open(encoding="utf-8"))
+    lines = Path(__file__).with_name("ids.tsv").read_text(encoding="utf-8").splitlines()
     out: dict[str, list[str]] = {}
-    for row in rows:
+    for row in (line.split("\t") for line in lines):
         if row[0] and not row[0].startswith("#"):
             out.setdefault(row[1], []).append(row[0])
     return {k: tuple(v) for k, v in out.items()}

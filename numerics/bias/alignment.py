@@ -53,6 +53,8 @@ def best_warp(a, b, t, kind: str, grid, until=None):
 def first_time(curve, t, below):
     """First t at which ``curve`` (T, K) is <= ``below``; inf where it never is."""
     curve, t = finite_array(curve, "curve"), finite_array(t, "t", ndim=1)
+    if not np.isfinite(below):
+        raise ValueError(f"below={below!r} must be finite")
     hit = curve <= below
     return np.where(hit.any(0), t[hit.argmax(0)], np.inf)
 
@@ -64,3 +66,49 @@ def dwell_time(curve, t, level, rel: float):
     if not np.allclose(dt, dt[0]):
         raise ValueError("dwell_time needs a uniform time grid")
     return (np.abs(curve - level) <= rel * level).sum(axis=0) * dt[0]
+
+
+def seed_spread(curves, t, until=None):
+    """The seed-to-seed spread of one network: ``max_{t <= until} |a_k - a_k'|`` for every pair
+    of members k < k' of ``curves`` (T, K); the baseline of the papers' "closely aligned"."""
+    curves, t = finite_array(curves, "curves", ndim=2), finite_array(t, "t", ndim=1)
+    if curves.shape[1] < 2:
+        raise ValueError("seed_spread needs at least two members")
+    k, j = np.triu_indices(curves.shape[1], 1)
+    return max_gap(curves[:, k], curves[:, j], t, until)
+
+
+def plateaus(X, Y, c):
+    """Landmark losses (1/2-sum) of a task with bias strength ``c`` (catalogue D3): the start
+    ``1/2 ||Y||^2`` (outputs 0), the first plateau ``1/2 (||Y||^2 - P ||ybar||^2)`` (output ybar,
+    the bias mode learned) and the linear optimum (the best affine map of the inputs).  ``X`` may
+    be (K, n_in, P); the first member's inputs are used."""
+    X, Y = finite_array(X, "X"), finite_array(Y, "Y", ndim=2)
+    X = X[0] if X.ndim == 3 else X
+    if X.ndim != 2 or X.shape[1] != Y.shape[1]:
+        raise ValueError(f"X {X.shape} and Y {Y.shape} must share the sample axis")
+    P = X.shape[1]
+    Xa = np.vstack([np.full((1, P), float(c)), X]) if c else X
+    fit = Y @ np.linalg.pinv(Xa) @ Xa
+    return {"start": 0.5 * float(np.sum(Y ** 2)),
+            "first plateau": 0.5 * float(np.sum(Y ** 2) - P * np.sum(Y.mean(1) ** 2)),
+            "linear optimum": 0.5 * float(np.sum((Y - fit) ** 2))}
+
+
+def half_rise_times(strengths, t, plateau):
+    """First time each mode strength (T, K, M) reaches half its plateau (M,); inf where never."""
+    strengths = finite_array(strengths, "strengths", ndim=3)
+    half = 0.5 * finite_array(plateau, "plateau", ndim=1)
+    hit = strengths >= half
+    return np.where(hit.any(0), finite_array(t, "t", ndim=1)[hit.argmax(0)], np.inf)
+
+
+def map_modes(outputs, Xa, U, V):
+    """Mode strengths ``u_a^T M v_a`` (T, K, M) of the map ``M = Yhat X~^+`` that a network
+    realises on its training inputs: ``outputs`` (T, K, n_out, P), augmented inputs ``Xa``
+    (K, n_in [+1], P), modes ``U`` (n_out, M), ``V`` (n_in [+1], M).  For a linear network it is
+    the projection of ``W2 W~1`` (on the inputs' span); for a ReLU network, of what it computes."""
+    outputs, Xa = finite_array(outputs, "outputs", ndim=4), finite_array(Xa, "Xa", ndim=3)
+    U, V = finite_array(U, "U", ndim=2), finite_array(V, "V", ndim=2)
+    M = outputs @ np.linalg.pinv(Xa)[None]
+    return np.einsum("oa,tkoi,ia->tka", U, M, V)

@@ -11,6 +11,7 @@ from scipy.integrate import solve_ivp
 from numerics.datasets import augment
 from numerics.linalg import random_orthogonal
 from numerics.ode import integrate_flow
+from numerics.validation import finite_array, positive
 
 
 def _flow(syx, sx):
@@ -29,7 +30,11 @@ def linear_flow_plateau(Y, c, a0=1e-8, seed=0, n_hid=16):
     Sigma~yx); the first plateau is sampled at the geometric mean of t_0 and t_1.  Returns
     (t_plateau, loss there, outputs there (N_out x P)).
     """
-    Y = np.asarray(Y, float)
+    Y = finite_array(Y, "Y", ndim=2)
+    if not (np.isfinite(a0) and 0 < a0 < 1):
+        raise ValueError(f"a0={a0!r} must lie in (0, 1)")
+    if isinstance(n_hid, bool) or int(n_hid) != n_hid or n_hid < 1:
+        raise ValueError(f"n_hid={n_hid!r} must be a positive integer")
     P = Y.shape[1]
     Xa = augment(np.eye(P), c)
     syx, sx = Y @ Xa.T / P, Xa @ Xa.T / P
@@ -45,10 +50,16 @@ def linear_flow_plateau(Y, c, a0=1e-8, seed=0, n_hid=16):
     return float(t_plateau), float(0.5 * ((out - Y) ** 2).sum()), out
 
 
-def off_diagonal_ratio(aligned: bool, n_in=5, n_hid=4, n_out=3, seed=0, a0=1e-3):
-    """BA-Eq(2): max over the flow of ||offdiag(U^T W2 W1 V)|| / max ||diag(U^T W2 W1 V)||, for
-    the matrix gradient flow (tau = 1) on statistics sharing V, from an aligned balanced init or
-    a small random one of the same effective a0 (BA-D2: H std^2 / 2 = a0)."""
+def decoupled_flow(aligned: bool, n_in=5, n_hid=4, n_out=3, seed=0, a0=1e-3):
+    """BA-Eq(2)'s setting: the matrix gradient flow (tau = 1) on statistics sharing V, from an
+    aligned balanced init or a small random one of the same effective a0 (BA-D2: H std^2 / 2 =
+    a0), over the whole learning curve.  Returns {"U", "V", "W1" (T, n_hid, n_in), "W2" (T, n_out,
+    n_hid)}."""
+    for name, value in (("n_in", n_in), ("n_hid", n_hid), ("n_out", n_out)):
+        if isinstance(value, bool) or int(value) != value or value < 1:
+            raise ValueError(f"{name}={value!r} must be a positive integer")
+    if not (np.isfinite(a0) and 0 < a0 < 1):
+        raise ValueError(f"a0={a0!r} must lie in (0, 1)")
     rng = np.random.default_rng(seed)
     U, V, R = (random_orthogonal(n, rng) for n in (n_out, n_in, n_hid))
     r = min(n_in, n_out, n_hid)
@@ -64,26 +75,29 @@ def off_diagonal_ratio(aligned: bool, n_in=5, n_hid=4, n_out=3, seed=0, a0=1e-3)
         std = np.sqrt(2 * a0 / n_hid)
         W1 = rng.standard_normal((n_hid, n_in)) * std
         W2 = rng.standard_normal((n_out, n_hid)) * std
-
-
     t_end = 2 * np.log(1 / a0) / (2 * s_vals.min())
     flow = integrate_flow(_flow(syx, sx), {"W1": W1, "W2": W2}, t_end,
                           t_eval=np.linspace(0, t_end, 200))
-    M = np.einsum("oa,ohT,hiT,ib->Tab", U, flow.states["W2"], flow.states["W1"], V)
-    diag = np.zeros_like(M)
-    idx = np.arange(min(M.shape[1:]))
-    diag[:, idx, idx] = M[:, idx, idx]
-    off = np.linalg.norm(M - diag, axis=(1, 2)).max()
-    return float(off / np.linalg.norm(diag, axis=(1, 2)).max())
+    return {"U": U, "V": V, "W1": np.moveaxis(flow.states["W1"], -1, 0),
+            "W2": np.moveaxis(flow.states["W2"], -1, 0)}
 
 
 _TIGHT = dict(method="DOP853", rtol=1e-12, atol=1e-15)
+
+
+def _grid(grid):
+    grid = finite_array(grid, "grid", ndim=1)
+    if grid.size == 0 or grid[0] < 0 or np.any(np.diff(grid) < 0):
+        raise ValueError("grid must be a non-empty, non-decreasing array of times >= 0")
+    return grid
 
 
 def balanced_mode_product(s, d, tau, w0, grid):
     """omega = w1 w2 on ``grid`` (t, in the units of ``tau``) for one mode's layer ODEs
     tau w1' = w2 (s - d w1 w2), tau w2' = w1 (s - d w1 w2) from w1 = w2 = ``w0`` (BL Eq. 20 for a
     diagonal mode), by solve_ivp at rtol 1e-12."""
+    positive([s, d, tau], "s, d, tau")
+    grid = _grid(grid)
     sol = solve_ivp(lambda t, w: [w[1] * (s - d * w[0] * w[1]) / tau,
                                   w[0] * (s - d * w[0] * w[1]) / tau],
                     (0, grid[-1]), [w0, w0], t_eval=grid, **_TIGHT)
@@ -93,4 +107,8 @@ def balanced_mode_product(s, d, tau, w0, grid):
 def scalar_mode(rate, a0, grid):
     """a(t) on ``grid`` for a' = ``rate(a)`` from ``a0`` (a scalar mode ODE handed in as a
     callable), by solve_ivp at rtol 1e-12."""
+    if not callable(rate):
+        raise TypeError("rate must be a callable a -> da/dt")
+    finite_array(a0, "a0")
+    grid = _grid(grid)
     return solve_ivp(lambda t, a: [rate(a[0])], (0, grid[-1]), [a0], t_eval=grid, **_TIGHT).y[0]

@@ -59,5 +59,9 @@ def dead_at_init_probability(c, P: int, n: int = 400_001):
     """``E_u[Phi(-c u)^P]``: chance that a unit is dead at init on one-hot inputs (BL-Eq(14)
     catalogue, D6), independent of the init scale; by quadrature on a fine grid."""
     from scipy.stats import norm
-    u = np.linspace(-12, 12, n)
+    if not np.isfinite(c):
+        raise ValueError(f"c={c!r} must be finite")
+    if isinstance(P, bool) or int(P) != P or P < 1 or int(n) != n or n < 3:
+        raise ValueError(f"P={P!r} must be a positive integer and n={n!r} at least 3")
+    u = np.linspace(-12, 12, int(n))
     return float(np.trapezoid(norm.pdf(u) * norm.cdf(-float(c) * u) ** int(P), u))

@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 from numerics import image_data as shared
-from numerics.bias import image_data
+from numerics.bias import configs, image_data
+from numerics.bias.image_experiments import image_pair
 
 
 def write_idx(path, array, gz=False):
@@ -83,51 +84,46 @@ def test_preprocessing_and_one_hot():
         image_data.one_hot([3], 3)
 
 
+def _tiny(**changes):
+    config = configs.ImageConfig(scale="ci", data="mnist", preprocessing="pixel", n_train=7,
+                                 n_test=3, n_hid=8, optimiser="full-batch GD", lr=0.04 / 7,
+                                 horizon=2.0, seeds=(0, 1))
+    return config.replace(**changes)
+
+
 def test_real_data_runs_use_the_named_folder(mnist_dir, monkeypatch):
-    from verify.bias.exp_images import real_runs
     monkeypatch.delenv(shared.DATA_DIR_ENV, raising=False)
-    assert real_runs("mnist", "pixel") is None
+    assert image_pair(_tiny()) is None
     monkeypatch.setenv(shared.DATA_DIR_ENV, str(mnist_dir))
-    assert real_runs("cifar10", "pixel") is None          # folder without CIFAR batches
-    runs = real_runs("mnist", "pixel")
-    assert set(runs) == {"linear", "relu"}
-    assert runs["relu"].n_train == 7 and np.all(np.isfinite(runs["relu"].loss))
+    assert image_pair(_tiny(data="cifar10")) is None          # folder without CIFAR batches
+    runs = image_pair(_tiny(preprocessing="standard"))
+    assert runs.relu.n_train == 7 and np.all(np.isfinite(runs.relu.loss))
+    assert runs.ran["training images"] == 7 and runs.ran["test images"] == 3
+    assert runs.relu.loss.shape[1] == 4                      # 2 bias conditions x 2 seeds
 
 
 def test_sgd_runner_keeps_the_paper_clock_and_learns():
-    """The full-scale runner of BL Figs 1/7 (App E: SGD, batch 64) for two epochs on a few real
-    MNIST images: one epoch is lr x P of t/tau, and the loss falls."""
-    from numerics.bias.image_experiments import mnist_subset_data, run_images_sgd
-    Xtr, ytr, Xte, yte = mnist_subset_data("pixel", n_train=128, n_test=100)
-    run = run_images_sgd(Xtr, ytr, Xte, yte, activation="relu", seeds=range(2), n_hid=8,
-                         lr=2e-3, batch=64, stop_loss=0.0, max_epochs=2, records_per_epoch=2,
-                         dtype=__import__("torch").float64)
-    assert run.loss.shape == (5, 4) and run.gram_rank.shape == (5, 4)
-    assert np.allclose(np.diff(run.t), 0.5 * 2e-3 * 128)          # half an epoch per record
-    assert np.all(run.loss[-1] < run.loss[0])
-    with pytest.raises(ValueError, match="batch"):
-        run_images_sgd(Xtr, ytr, Xte, yte, activation="relu", seeds=[0], n_hid=8, lr=1e-3,
-                       batch=0)
+    """The paper-scale procedure of BL Figs 1/7 (App E: SGD, batch 64) for two epochs on a few
+    real MNIST images of the bundled subset: one epoch is lr x P of t/tau, and the loss falls."""
+    config = configs.ImageConfig(scale="ci", data="mnist subset", preprocessing="pixel",
+                                 n_train=128, n_test=100, n_hid=8, optimiser="minibatch SGD",
+                                 lr=2e-3, batch=64, stop_loss=1e-9, max_epochs=2, seeds=(0, 1),
+                                 dtype="float64", records_per_epoch=2)
+    runs = image_pair(config)
+    relu = runs.relu
+    assert relu.loss.shape == (5, 4) and relu.gram_rank.shape == (5, 4)
+    assert np.allclose(np.diff(relu.t), 0.5 * 2e-3 * 128)          # half an epoch per record
+    assert np.all(relu.loss[-1] < relu.loss[0])
+    assert runs.ran["epochs (ReLU)"] == 2 and runs.ran["SGD steps (ReLU)"] == 4
+    with pytest.raises(ValueError, match="SGD"):
+        config.replace(batch=0)
 
 
-def test_full_scale_mnist_runs_use_the_named_folder(mnist_dir, monkeypatch):
-    """The --scale=full code path of BL Figs 1/7 end to end on the small IDX files."""
-    from numerics.bias.image_experiments import paper_image_runs
-    from verify.bias.exp_images import mnist_full_setup
-    monkeypatch.delenv(shared.DATA_DIR_ENV, raising=False)
-    assert paper_image_runs("mnist", "pixel") is None
-    monkeypatch.setenv(shared.DATA_DIR_ENV, str(mnist_dir))
-    assert paper_image_runs("cifar10", "pixel") is None       # folder without CIFAR batches
-    runs = paper_image_runs("mnist", "standard")
-    assert set(runs) == {"linear", "relu"} and runs["relu"].loss.shape[1] == 10
-    assert mnist_full_setup().faithful
-
-
-def test_ci_setups_name_their_deviations_and_full_ones_none():
-    from verify.bias.evidence import toy_setup
-    from verify.bias.exp_images import mnist_ci_setup
-    ci, full = toy_setup("ci", "xor", 8, 30.0), toy_setup("full", "xor", 10, 30.0)
-    assert [d.setting for d in ci.deviations] == ["learning rate"] and not ci.faithful
-    assert full.faithful
-    fig7 = mnist_ci_setup(3, fig1=False)
-    assert "seeds" not in fig7.paper and not fig7.faithful and fig7.cost
+def test_image_setups_declare_every_setting_and_name_their_deviations():
+    from verify.bias.evidence import image_setup
+    runs = image_pair(configs.MNIST["ci"])
+    setup = image_setup(runs)
+    devs = {d.setting for d in setup.deviations}
+    assert {"training images", "hidden width", "optimiser", "learning rate"} <= devs
+    assert not setup.faithful and setup.cost
+    assert "stopping" in {d.setting for d in image_setup(runs, stopping=False).deviations}

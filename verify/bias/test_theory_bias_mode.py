@@ -5,11 +5,11 @@ import sympy as sp
 from hypothesis import strategies as st
 
 from numerics.bias.linear_flows import linear_flow_plateau
-from numerics.closed_forms import hitting_time
 from numerics.datasets import correlations, hierarchy
 from theory.bias import bias_mode as bm
 from theory.registry import REGISTRY
-from verify.bias import checks as ck
+from verify.bias import figures
+from verify.bias import symbolic as sym
 from verify.strategies import bias_strengths, equal_overlap_labels, label_matrices, \
     unbalanced_classes
 from verify.measurement import exact, reading
@@ -22,14 +22,14 @@ UNBALANCED = np.array([[1, 1, 1, 0], [0, 0, 0, 1.0]])      # one-hot classes of 
 SIGNED = np.array([[1.0, -1.0], [0.1, 0.1]])                # equal overlap, ybar small
 
 
-def _gap(Y, c):
-    return ck.top_singular_gap(bm.proposition["s0"], Y, c)
+def _gap(Y, c, s0=None):
+    return sym.top_singular_gap(bm.proposition["s0"] if s0 is None else s0, Y, c)
 
 
 @pytest.mark.claim("BL-Prop1", "BL-Def-BiasMode")
 def test_eigen_statements_and_eq5_hold_symbolically(claim):
-    eig = {P: ck.eigen_statements(bm.proposition, P) for P in range(2, 7)}
-    image = {P: ck.image_identity(bm.proposition, P, n_out) for P, n_out in ((2, 1), (3, 2), (5, 3))}
+    eig = {P: sym.eigen_statements(bm.proposition, P) for P in range(2, 7)}
+    image = {P: sym.image_identity(bm.proposition, P, n_out) for P, n_out in ((2, 1), (3, 2), (5, 3))}
     claim.holds(
         *(claim.measure(f"P = {P}: {what}", ok, "==", True, source=SYMPY)
           for P, r in eig.items() for what, ok in r.items()),
@@ -49,7 +49,8 @@ def test_s0_is_the_top_singular_value_only_for_equal_overlap_labels(claim, repor
     without = search(_gap, ("<=", GAP_TOL), examples=[dict(Y=UNBALANCED, c=1.0)],
                      Y=st.one_of(unbalanced_classes(), label_matrices(nonnegative=True)),
                      c=bias_strengths)
-    report_figure(_s0_figure(), "BL-Prop1: top singular value of Syx~ (markers, SVD) divided by "
+    report_figure(figures.s0_figure({"4-item tree": hierarchy(2)[1], "classes 3 + 1": UNBALANCED,
+                                         "signed y = (1, .1), (-1, .1)": SIGNED}), "BL-Prop1: top singular value of Syx~ (markers, SVD) divided by "
                   "Eq. (5)'s s0 = sqrt(c^2 + 1/P)||ybar|| (line at 1) over the bias strength c: "
                   "exact for the 4-item tree (equal overlap), above it for one-hot classes of "
                   "sizes 3 and 1 and for signed labels (where the bias mode is not the top mode "
@@ -85,18 +86,16 @@ def test_bias_direction_maps_onto_the_mean_label(claim):
 
 @pytest.mark.claim("BL-Claim-cIndep")
 def test_bias_mode_leads_for_every_c_but_its_speed_depends_on_c(claim):
-    under = search(_gap, ("<=", GAP_TOL),
+    s0 = REGISTRY["BL-Claim-cIndep"].printed
+
+    def gap(Y, c):
+        return _gap(Y, c, s0)
+    under = search(gap, ("<=", GAP_TOL),
                    examples=[dict(Y=hierarchy(2)[1], c=1e-2), dict(Y=hierarchy(2)[1], c=1e2)],
                    Y=equal_overlap_labels(), c=bias_strengths)
-    without = search(_gap, ("<=", GAP_TOL), examples=[dict(Y=SIGNED, c=0.5)], Y=label_matrices(),
+    without = search(gap, ("<=", GAP_TOL), examples=[dict(Y=SIGNED, c=0.5)], Y=label_matrices(),
                      c=bias_strengths)
-    # Speed: hitting time of the bias mode (rho = 0.5 s0/d0, a0 = 1e-3 s0/d0) at c = 0.1 vs 10.
-    Y, P = hierarchy(2)[1], 4
-    ybar = np.linalg.norm(Y.mean(1))
-    times = {c: float(hitting_time(0.5 * np.sqrt(c ** 2 + 1 / P) * ybar / (c ** 2 + 1 / P),
-                                   np.sqrt(c ** 2 + 1 / P) * ybar, c ** 2 + 1 / P,
-                                   1e-3 * np.sqrt(c ** 2 + 1 / P) * ybar / (c ** 2 + 1 / P)))
-             for c in (0.1, 10.0)}
+    times = {c: sym.bias_mode_half_time(s0, hierarchy(2)[1], c) for c in (0.1, 10.0)}
     claim.holds_if(
         REGISTRY["BL-Claim-cIndep"].condition,
         under=[claim.measure("bias mode = top singular value (gap) over c in +-[1e-2, 1e2], "
@@ -113,13 +112,11 @@ def test_bias_mode_leads_for_every_c_but_its_speed_depends_on_c(claim):
 def test_bias_mode_plateau_outputs_the_mean_label(claim):
     # exact: the saturated bias mode maps every input to ybar, for every Y and c != 0
     Y = sp.Matrix(2, 3, lambda i, j: sp.Symbol(f"y{i}{j}", real=True))
-    exact = all(ck.is_zero(e) for c in (bm.c, -sp.Symbol("cp", positive=True))
+    exact = all(sym.is_zero(e) for c in (bm.c, -sp.Symbol("cp", positive=True))
                 for e in bm.saturated_bias_mode_outputs(Y, c) - bm.mean_label(Y) * sp.ones(1, 3))
 
     def plateau_error(Y, c):
-        t_p, loss, out = linear_flow_plateau(Y, c)
-        ybar = Y.mean(1, keepdims=True)
-        return float(np.max(np.linalg.norm(out - ybar, axis=0)) / np.linalg.norm(ybar)), loss
+        return sym.first_plateau_error(linear_flow_plateau(Y, c)[2], Y), None
 
     tol = reading("the next mode has grown to ~1e-4..1e-3 of its plateau at the sampled time")
     under = {c: plateau_error(hierarchy(2)[1], c)[0] for c in (0.3, 1.0, -2.0)}
@@ -135,22 +132,3 @@ def test_bias_mode_plateau_outputs_the_mean_label(claim):
                               list(without.values()), "<=", 2e-2, source=tol),
         counterexample="one-hot classes of sizes 3 and 1: the first plateau does not "
                                   "output ybar = (0.75, 0.25) for every input")
-
-
-def _s0_figure():
-    import matplotlib.pyplot as plt
-    cs = np.logspace(-2, 2, 25)
-    fig, ax = plt.subplots(figsize=(6.5, 3.8))
-    ax.plot(cs, np.ones_like(cs), "-", color="k", label="Eq. (5): sigma_1 = sqrt(c^2 + 1/P)||ybar||")
-    for Y, name, marker in ((hierarchy(2)[1], "4-item tree", "o"), (UNBALANCED, "classes 3 + 1", "s"),
-                            (SIGNED, "signed y = (1, .1), (-1, .1)", "^")):
-        P, ybar = Y.shape[1], np.linalg.norm(Y.mean(1))
-        sig = [np.linalg.svd(correlations(np.eye(P), Y, c)[0], compute_uv=False)[0] for c in cs]
-        ax.plot(cs, sig / (np.sqrt(cs ** 2 + 1 / P) * ybar), marker, ms=4, ls="none",
-                label=f"SVD, {name}")
-    ax.set_xscale("log")
-    ax.set_yscale("log")
-    ax.set_xlabel("bias strength c")
-    ax.set_ylabel("sigma_1(Syx~) / s0 formula")
-    ax.legend(fontsize=7)
-    return fig

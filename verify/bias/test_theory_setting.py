@@ -5,12 +5,11 @@ import torch
 from hypothesis import strategies as st
 
 from numerics.datasets import correlations, hierarchy
-from numerics.train import ensemble_loss
 from theory.bias import effective_rank_formula as eq1
 from theory.bias import setting as st_
-from theory.conventions import SUM_HALF, flow_time, tau
+from theory.conventions import flow_time, tau
 from theory.registry import REGISTRY
-from verify.bias import checks as ck
+from verify.bias import symbolic as sym
 from verify.strategies import bias_strengths, equal_overlap_labels, label_matrices, \
     network_shapes, unbalanced_classes
 from verify.measurement import exact, paper, reading
@@ -24,18 +23,12 @@ FLOAT = reading("float64 products of O(1) matrices of size <= 8: a few ulp per e
 def test_setting_loss_correlations_and_clock_are_consistent(claim):
     X, Y = hierarchy(2)
     P, lr, c = X.shape[1], 2e-4, 1.0
-    values, model = ck.network_instance(3, 5, 2, 6, c, seed=1)
-    dims = ck.dims_of(n_in=3, n_hid=5, n_out=2, p=6)
-    y_hat = model(torch.tensor(values["X"]))[0].numpy()
-    printed_loss = ck.evaluate(st_.setting["loss"], dims, {**values, "Y_hat": y_hat}).item()
-    harness_loss = float(ensemble_loss(model, torch.tensor(values["X"]), torch.tensor(values["Y"]),
-                                       SUM_HALF)[0])
-    loss_err = abs(printed_loss - harness_loss) / harness_loss
-    d4 = ck.dims_of(n_in=4, p=4, n_out=7)
+    loss_err = sym.loss_error(st_.setting["loss"])
+    d4 = sym.dims_of(n_in=4, p=4, n_out=7)
     syx, sx = correlations(X, Y, c)
     aug = {"Y": Y, "X_aug": np.vstack([np.full((1, P), c), X]), "P": P}
-    corr_err = max(ck.rel_err(ck.evaluate(st_.setting["Syx_aug"], d4, aug), syx),
-                   ck.rel_err(ck.evaluate(st_.setting["Sx_aug"], d4, aug), sx))
+    corr_err = max(sym.rel_err(sym.evaluate(st_.setting["Syx_aug"], d4, aug), syx),
+                   sym.rel_err(sym.evaluate(st_.setting["Sx_aug"], d4, aug), sx))
     printed_tau = float(st_.setting["tau"].subs({st_.m.P: P, st_.m.eps: lr}))
     clock_err = abs(printed_tau - tau(lr, P, "bias")) / printed_tau
     shapes = (X.shape, Y.shape, syx.shape, sx.shape) == ((4, 4), (7, 4), (7, 5), (5, 5))
@@ -58,7 +51,7 @@ def test_one_gd_step_is_one_step_of_the_flow_with_tau_p_eps(claim):
     from theory.bias.linear_flow import app_b_corrected
     errs = []
     for shape, seed in (((3, 5, 2, 6), 0), ((5, 2, 4, 3), 1), ((1, 1, 1, 1), 2)):
-        e = ck.linear_rate_errors({**app_b_corrected,
+        e = sym.linear_rate_errors({**app_b_corrected,
                                    "tau": 1 / (st_.m.P * st_.m.eps)}, *shape, seed=seed)
         errs.append(max(e["flow_W1"], e["flow_W2"]))
     t_steps = flow_time(np.array([1.0, 1000.0]), 2e-4, 4, "bias")
@@ -74,18 +67,7 @@ def test_one_gd_step_is_one_step_of_the_flow_with_tau_p_eps(claim):
 @pytest.mark.claim("BL-Def-Aug")
 def test_augmented_input_is_a_bias_of_strength_c(claim):
     def prop(shape, c, seed):
-        n_in, n_hid, n_out, p = shape
-        values, model = ck.network_instance(n_in, n_hid, n_out, p, c, seed)
-        dims = ck.dims_of(n_in=n_in, n_hid=n_hid, n_out=n_out, p=p)
-        pre = ck.evaluate(st_.augmentation["preactivation"], dims, values)
-        direct = values["W1"] @ values["x"] + c * values["b"]
-        harness = model.preactivation(torch.tensor(values["X"]))[0, :, :1].numpy()
-        # gradient wrt the bias column = c x gradient wrt the effective bias beta = c b
-        rates = ck.autograd_rates(model, values["X"], values["Y"], 1.0)
-        beta_rate = ((values["W2"].T @ (values["Y"] - values["W2"] @ values["H"]))
-                     * values["dsigma"]).sum(1, keepdims=True)
-        return max(ck.rel_err(pre, direct), ck.rel_err(harness, direct),
-                   ck.rel_err(rates["b"], c * beta_rate))
+        return sym.augmentation_error(st_.augmentation["preactivation"], shape, c, seed)
 
     import sympy as sp
     blocks = sp.block_collapse(st_.augmentation["W1_aug"] * st_.augmentation["x_aug"])
@@ -105,12 +87,12 @@ def test_augmented_input_is_a_bias_of_strength_c(claim):
 def test_network_definitions_as_printed_and_corrected(claim):
     def errors(forms, c, shape=(3, 5, 2, 4), seed=0):
         n_in, n_hid, n_out, p = shape
-        values, model = ck.network_instance(n_in, n_hid, n_out, p, c, seed)
-        dims = ck.dims_of(n_in=n_in, n_hid=n_hid, n_out=n_out, p=p)
+        values, model = sym.network_instance(n_in, n_hid, n_out, p, c, seed)
+        dims = sym.dims_of(n_in=n_in, n_hid=n_hid, n_out=n_out, p=p)
         pre = model.preactivation(torch.tensor(values["X"]))[0, :, :1].numpy()
         lin = values["W2"] @ pre
-        return (ck.form_error(forms["linear"], dims, values, lin),
-                ck.form_error(forms["relu_preactivation"], dims, values, pre))
+        return (sym.form_error(forms["linear"], dims, values, lin),
+                sym.form_error(forms["relu_preactivation"], dims, values, pre))
 
     printed = {c: errors(st_.networks_printed, c) for c in (1.0, 10.0)}
     corrected = {c: errors(st_.networks_corrected, c) for c in (1.0, 10.0, -0.3)}
@@ -131,11 +113,11 @@ def test_network_definitions_as_printed_and_corrected(claim):
 
 @pytest.mark.claim("BL-Eq(6)")
 def test_svd_mapping_as_printed_and_corrected(claim):
-    printed = ck.svd_chain_errors(st_.SVD_MAPPING.printed, 2.0)
-    corrected = max(max(ck.svd_chain_errors(st_.SVD_MAPPING.corrected, c, seed=s).values())
+    printed = sym.svd_chain_errors(st_.SVD_MAPPING.printed, 2.0)
+    corrected = max(max(sym.svd_chain_errors(st_.SVD_MAPPING.corrected, c, seed=s).values())
                     for c, s in ((1.0, 0), (2.0, 1), (-0.5, 2)))
     general = search(lambda shape, c, seed: max(
-                         ck.svd_chain_errors(st_.SVD_MAPPING.corrected, c, *shape, seed=seed).values()),
+                         sym.svd_chain_errors(st_.SVD_MAPPING.corrected, c, *shape, seed=seed).values()),
                      ("<=", TOL),
                      shape=st.tuples(st.integers(1, 5), st.integers(6, 8), st.integers(1, 4)),
                      c=bias_strengths, seed=st.integers(0, 10_000))
@@ -155,13 +137,17 @@ def test_svd_mapping_as_printed_and_corrected(claim):
 @pytest.mark.claim("BL-Def-SimDiag")
 def test_one_hot_inputs_share_v_only_with_equal_overlap_labels(claim):
     tol = reading("relative commutator norm; float64 products of entries O(1)")
-    under = search(lambda Y, c: ck.commutator_norm(Y, c), ("<=", 1e-12),
+    commutator = REGISTRY["BL-Def-SimDiag"].printed
+
+    def norm(Y, c):
+        return sym.commutator_norm(commutator, Y, c)
+    under = search(norm, ("<=", 1e-12),
                    examples=[dict(Y=hierarchy(2)[1], c=1.0), dict(Y=hierarchy(3)[1], c=-0.1)],
                    Y=equal_overlap_labels(), c=bias_strengths)
-    without = search(lambda Y, c: ck.commutator_norm(Y, c), ("<=", 1e-12),
+    without = search(norm, ("<=", 1e-12),
                      examples=[dict(Y=np.array([[1, 1, 1, 0], [0, 0, 0, 1.0]]), c=1.0)],
                      Y=st.one_of(unbalanced_classes(), label_matrices()), c=bias_strengths)
-    no_bias = max(ck.commutator_norm(Y, 0.0) for Y in (np.array([[1, 1, 1, 0], [0, 0, 0, 1.0]]),
+    no_bias = max(norm(Y, 0.0) for Y in (np.array([[1, 1, 1, 0], [0, 0, 0, 1.0]]),
                                                         np.random.default_rng(0).normal(size=(3, 5))))
     claim.holds_if(
         REGISTRY["BL-Def-SimDiag"].condition,
@@ -175,8 +161,8 @@ def test_one_hot_inputs_share_v_only_with_equal_overlap_labels(claim):
 
 @pytest.mark.claim("BL-Eq(1)")
 def test_effective_rank_extremes(claim):
-    printed = ck.effective_rank_extremes(eq1.EQUATION_1.printed)
-    corrected = ck.effective_rank_extremes(eq1.EQUATION_1.corrected)
+    printed = sym.effective_rank_extremes(eq1.EQUATION_1.printed)
+    corrected = sym.effective_rank_extremes(eq1.EQUATION_1.corrected)
     stated = paper("L94", "The measure is maximized when all singular values are equal and "
                            "is minimized when a only a single singular value dominates")
     claim.erratum(

@@ -1,16 +1,16 @@
 """Identities the workshop paper relies on (catalogue 001, BA-D1..D3)."""
+from functools import partial
+
 import numpy as np
 import pytest
 import sympy as sp
 
 from numerics.closed_forms import hitting_time
-from numerics.datasets import correlations, hierarchy
 from theory import mode_law as ml
-from theory.bias import bias_mode as bm
 from theory.bias import hitting as h
 from theory.bias_workshop import derived as dv
 from theory.registry import REGISTRY
-from verify.bias import checks as ck
+from verify.bias import symbolic as sym
 from verify.strategies import bias_strengths, equal_overlap_labels, unbalanced_classes
 from verify.checks.mode_law import hitting_time_solves
 from verify.measurement import exact, reading
@@ -19,18 +19,9 @@ from verify.properties import search
 
 @pytest.mark.claim("BA-D1")
 def test_bias_augmented_spectrum(claim):
-    eig = all(all(ck.eigen_statements(dv.SPECTRUM.printed, P).values()) for P in (2, 4))
-    s0 = {k: float(dv.SPECTRUM.printed["s0"].subs({bm.c: 1, bm.P_sym: 2 ** k, bm.ybar_norm:
-                                                    np.linalg.norm(hierarchy(k)[1].mean(1))}))
-          for k in (2, 3)}
-    sigma1 = {k: np.linalg.svd(correlations(*hierarchy(k), 1.0)[0], compute_uv=False)[0]
-              for k in (2, 3)}
-    Y = hierarchy(2)[1]
-    speed = sigma1[2] / (np.linalg.norm(Y.mean(1)) / 2)
-
-    def gap(Y, c):
-        return ck.top_singular_gap(dv.SPECTRUM.printed["s0"], Y, c)
-
+    eig = all(all(sym.eigen_statements(dv.SPECTRUM.printed, P).values()) for P in (2, 4))
+    s0, sigma1, speed = sym.tree_spectra(dv.SPECTRUM.printed["s0"])
+    gap = partial(sym.top_singular_gap, dv.SPECTRUM.printed["s0"])
     under = search(gap, ("<=", 1e-10), Y=equal_overlap_labels(), c=bias_strengths)
     without = search(gap, ("<=", 1e-10),
                      examples=[dict(Y=np.array([[1, 1, 1, 0], [0, 0, 0, 1.0]]), c=1.0)],
@@ -56,9 +47,10 @@ def test_bias_augmented_spectrum(claim):
 
 
 @pytest.mark.claim("BA-D2")
-def test_effective_a0_of_a_small_random_init(claim):
-    K = 48
-    fits, preds, formula = ck.effective_a0_fits(dv.EFFECTIVE_A0.printed, seeds=range(K))
+def test_effective_a0_of_a_small_random_init(claim, trained_linear):
+    fits, preds, formula = sym.effective_a0_fits(trained_linear["a0"],
+                                                 REGISTRY["BA-D2"].printed, 2e-4)
+    K = fits.shape[1]
     per_seed = np.median(np.abs(fits / preds - 1), axis=1)
     se = fits.std(axis=1, ddof=1) / np.sqrt(K)
     z = np.abs(fits.mean(axis=1) - formula) / se
@@ -75,22 +67,22 @@ def test_effective_a0_of_a_small_random_init(claim):
 @pytest.mark.claim("BA-D3")
 def test_hitting_time_and_delay_identities(claim):
     solves = hitting_time_solves(dv.DELAY_IDENTITIES.printed["hitting_time"])
-    facts = ck.delay_facts(dv.DELAY_IDENTITIES.printed["delay"])
-    small_a0 = ck.is_zero(sp.limit(dv.DELAY_IDENTITIES.printed["delay"], ml.a0, 0)
+    facts = sym.delay_facts(dv.DELAY_IDENTITIES.printed["delay"])
+    small_a0 = sym.is_zero(sp.limit(dv.DELAY_IDENTITIES.printed["delay"], ml.a0, 0)
                           - ml.tau / (2 * ml.s) * sp.log(1 / h.g))
     shifted = ml.trajectory.subs(ml.t, ml.t - dv.DELAY_IDENTITIES.printed["delay"])
-    shift = ck.is_zero(ml.trajectory.subs(ml.a0, h.g * ml.a0) - shifted)
+    shift = sym.is_zero(ml.trajectory.subs(ml.a0, h.g * ml.a0) - shifted)
     # the shift is mode-wise, ~ 1/s: 4-item tree modes, g = 1/2, a0 = 6.4e-3, tau = 1250
     s, d = np.array([1.479, 0.433, 0.25]), np.array([1.25, 0.25, 0.25])
     delays = [float(hitting_time(0.5 * si / di, si, di, 0.5 * 6.4e-3, 1250)
                     - hitting_time(0.5 * si / di, si, di, 6.4e-3, 1250)) for si, di in zip(s, d)]
-    sym = exact("sympy simplify")
+    by_sympy = exact("sympy simplify")
     claim.holds(
-        claim.measure("a(t_hat) - rho simplifies to 0", solves, "==", True, source=sym),
-        *(claim.measure(f"delay: {k}", bool(v), "==", True, source=sym) for k, v in facts.items()),
-        claim.measure("delay - (tau/2s) ln(1/g) -> 0 as a0 -> 0", small_a0, "==", True, source=sym),
+        claim.measure("a(t_hat) - rho simplifies to 0", solves, "==", True, source=by_sympy),
+        *(claim.measure(f"delay: {k}", bool(v), "==", True, source=by_sympy) for k, v in facts.items()),
+        claim.measure("delay - (tau/2s) ln(1/g) -> 0 as a0 -> 0", small_a0, "==", True, source=by_sympy),
         claim.measure("a(t; g a0) - a(t - delay; a0) simplifies to 0 (a shift; rate 2s/tau "
-                      "unchanged)", shift, "==", True, source=sym),
+                      "unchanged)", shift, "==", True, source=by_sympy),
         claim.measure("g = 1/2 delays of the 4-item tree modes times s, over their mean "
                       "(a per-mode shift ~ 1/s)",
                       np.array(delays) * s / np.mean(np.array(delays) * s),

@@ -1,15 +1,13 @@
 """The workshop paper's setting (§2) and App A: models, loss, clock, Eqs. (1)-(2)."""
 import numpy as np
 import pytest
-import torch
 
 from numerics.datasets import correlations, hierarchy, modes
-from numerics.models import TwoLayerEnsemble
-from numerics.train import ensemble_loss, gd_step
 from theory.bias_workshop import setting as ws
-from theory.conventions import MEAN_HALF, SUM_HALF, flow_time, tau
+from theory.conventions import MEAN_HALF, flow_time
 from theory.registry import REGISTRY
-from verify.bias import checks as ck
+from verify.bias import figures
+from verify.bias import symbolic as sym
 from verify.measurement import paper, reading
 
 TOL = 1e-12
@@ -18,27 +16,7 @@ FLOAT64 = reading("float64 forward passes and products of O(1) matrices")
 
 @pytest.mark.claim("BA-S1")
 def test_models_match_the_harness_and_coincide_when_always_on(claim):
-    values, relu = ck.network_instance(3, 6, 2, 5, 1.0, seed=3)
-    dims = ck.dims_of(n_in=3, n_hid=6, n_out=2, p=5)
-    X = torch.tensor(values["X"])
-    linear = TwoLayerEnsemble(relu.W1.clone(), relu.W2.clone(), "linear", bias_strength=1.0)
-    pre = ck.evaluate(ws.MODELS.printed["relu_preactivation"], dims, values)
-    err_lin = ck.rel_err(ck.evaluate(ws.MODELS.printed["linear"], dims, values),
-                         linear(X)[0, :, :1].numpy())
-    err_relu = ck.rel_err(values["W2"] @ np.maximum(pre, 0), relu(X)[0, :, :1].numpy())
-    # always-on regime: b large and positive -> ReLU = linear in function and gradient
-    on_W1 = relu.W1.clone()
-    on_W1[..., 0] = 50.0
-    on = [TwoLayerEnsemble(on_W1.clone(), relu.W2.clone(), a, 1.0) for a in ("relu", "linear")]
-    g_on = [ck.autograd_rates(mdl, values["X"], values["Y"], 1.0) for mdl in on]
-    err_on = max(ck.rel_err(g_on[0][k], g_on[1][k]) for k in g_on[0])
-    # a dead unit (b very negative) gets exactly zero gradient
-    dead_W1 = relu.W1.clone()
-    dead_W1[0, 0, 0] = -50.0
-    g_dead = ck.autograd_rates(TwoLayerEnsemble(dead_W1, relu.W2.clone(), "relu", 1.0),
-                               values["X"], values["Y"], 1.0)
-    dead_zero = (all(np.all(g_dead[k][0] == 0) for k in ("W1", "b"))
-                 and np.all(g_dead["W2"][:, 0] == 0))
+    err_lin, err_relu, err_on, dead_zero = sym.model_checks(ws.MODELS.printed)
     claim.defined(
         claim.measure("rel err, printed linear W2(W1 x + b) vs harness", err_lin, "<=", TOL,
                       source=FLOAT64),
@@ -53,23 +31,9 @@ def test_models_match_the_harness_and_coincide_when_always_on(claim):
 
 @pytest.mark.claim("BA-S2")
 def test_loss_and_one_gd_step_follow_the_stated_convention(claim):
-    values, model = ck.network_instance(3, 6, 2, 5, 1.0, seed=4, activation="linear")
-    dims = ck.dims_of(n_in=3, n_hid=6, n_out=2, p=5)
-    X, Y = torch.tensor(values["X"]), torch.tensor(values["Y"])
-    y_hat = model(X)[0].numpy()
-    printed = ck.evaluate(ws.LOSS.printed["loss"], dims, {**values, "Y_hat": y_hat}).item()
-    harness = float(ensemble_loss(model, X, Y, SUM_HALF)[0])
-    loss_err = abs(printed - harness) / harness
-    # one GD step (harness) = one Euler step of tau W' = RHS with tau = conventions.tau
     lr, N = 1e-3, 5
-    W1a, W2 = model.W1[0].numpy().copy(), model.W2[0].numpy().copy()
-    Xa = values["X_aug"]
-    err = values["Y"] @ Xa.T / N - W2 @ W1a @ (Xa @ Xa.T / N)
-    t_step = 1.0 / tau(lr, N, "bias_workshop")
-    euler = (W1a + t_step * W2.T @ err, W2 + t_step * err @ W1a.T)
-    gd_step(model, X, Y, lr, SUM_HALF)
-    step_err = max(ck.rel_err(model.W1[0].numpy() - W1a, euler[0] - W1a),
-                   ck.rel_err(model.W2[0].numpy() - W2, euler[1] - W2))
+    loss_err = sym.loss_error(ws.LOSS.printed["loss"], 3, 6, 2, N, seed=4)
+    step_err = sym.gd_step_error(lr, N)
     mean_ratio = float(flow_time(1.0, lr, N, "bias_workshop")
                        / flow_time(1.0, lr, N, "bias_workshop", trained_on=MEAN_HALF))
     claim.defined(
@@ -90,15 +54,15 @@ def test_correlations_and_shared_v_on_the_hierarchies(claim):
     for depth in (2, 3):
         X, Y = hierarchy(depth)
         N = X.shape[1]
-        dims = ck.dims_of(n_in=N, n_out=Y.shape[0], p=N)
+        dims = sym.dims_of(n_in=N, n_out=Y.shape[0], p=N)
         vals = dict(X=X, Y=Y, P=N)
         syx, sx = correlations(X, Y)
-        errs += [ck.rel_err(ck.evaluate(ws.CORRELATIONS.printed["Syx"], dims, vals), syx),
-                 ck.rel_err(ck.evaluate(ws.CORRELATIONS.printed["Sx"], dims, vals), sx)]
+        errs += [sym.rel_err(sym.evaluate(ws.CORRELATIONS.printed["Syx"], dims, vals), syx),
+                 sym.rel_err(sym.evaluate(ws.CORRELATIONS.printed["Sx"], dims, vals), sx)]
         for c in (None, 1.0):
             U, s, V, d, off = modes(*correlations(X, Y, c))
             syx_c = correlations(X, Y, c)[0]
-            errs.append(ck.rel_err(U @ np.diag(s) @ V.T, syx_c))
+            errs.append(sym.rel_err(U @ np.diag(s) @ V.T, syx_c))
             offdiag.append(off / np.abs(d).max())
     claim.defined(
         claim.measure("max rel err, printed (1/N) YX^T, (1/N) XX^T and U S V^T vs numerics",
@@ -108,11 +72,10 @@ def test_correlations_and_shared_v_on_the_hierarchies(claim):
 
 
 @pytest.mark.claim("BA-Eq(2)")
-def test_product_stays_diagonal_only_from_a_decoupled_init(claim):
-    aligned = max(ck.off_diagonal_ratio(True, *shape, seed=k)
-                  for k, shape in enumerate(((5, 4, 3), (3, 6, 4))))
-    random = min(ck.off_diagonal_ratio(False, *shape, seed=k)
-                 for k, shape in enumerate(((5, 4, 3), (3, 6, 4))))
+def test_product_stays_diagonal_only_from_a_decoupled_init(claim, decoupled_flows):
+    forms = REGISTRY["BA-Eq(2)"].printed
+    aligned = max(sym.off_diagonal_ratio(forms, f) for f in decoupled_flows[True])
+    random = min(sym.off_diagonal_ratio(forms, f) for f in decoupled_flows[False])
     tol = reading("solve_ivp at rtol 1e-10 over the whole learning curve")
     name = "max_t ||offdiag(U^T W2W1 V)|| / max_t ||diag||"
     claim.holds_if(
@@ -126,15 +89,14 @@ def test_product_stays_diagonal_only_from_a_decoupled_init(claim):
 
 
 @pytest.mark.claim("BA-S3")
-def test_tau_is_one_over_n_eps_in_trained_networks(claim, report_figure):
-    lr, seeds = 2e-3, range(6)
-    fitted, printed, conv, half, (run, s, d) = ck.fitted_time_constants(
-        ws.TIME_CONSTANT.printed, lr=lr, seeds=seeds)
-    _, printed2, _, half_dup, _ = ck.fitted_time_constants(ws.TIME_CONSTANT.printed, lr=lr,
-                                                        seeds=seeds, duplicate=2, steps=1500)
-    _, _, _, half_lr, _ = ck.fitted_time_constants(ws.TIME_CONSTANT.printed, lr=2 * lr, seeds=seeds,
-                                                steps=1500)
-    report_figure(_mode_figure(run, s, d, lr), "BA-S3: mode strengths of a trained linear network "
+def test_tau_is_one_over_n_eps_in_trained_networks(claim, report_figure, trained_linear):
+    tau_form = REGISTRY["BA-S3"].printed
+    fitted, printed, conv, half = sym.fitted_time_constants(trained_linear["clock"], tau_form)
+    _, printed2, _, half_dup = sym.fitted_time_constants(trained_linear["clock, data twice"],
+                                                         tau_form)
+    _, _, _, half_lr = sym.fitted_time_constants(trained_linear["clock, lr 4e-3"], tau_form)
+    clock = trained_linear["clock"]
+    report_figure(figures.trained_modes_figure(clock), "BA-S3: mode strengths of a trained linear network "
                   "(4-item tree + bias, seed 0; markers) against Eq. (3) with tau = 1/(N eps) and "
                   "a0 fitted from each mode's half-rise (lines); time in t/tau via "
                   "theory.conventions.flow_time")
@@ -153,23 +115,3 @@ def test_tau_is_one_over_n_eps_in_trained_networks(claim, report_figure):
         claim.measure("1/(N eps) at N = 8 over N = 4", printed2 / printed, "within",
                       (0.5 - 1e-12, 0.5 + 1e-12), source=FLOAT64),
         note="linear networks, 4-item tree + bias, H = 32, 6 seeds, numpy GD, eps = 2e-3")
-
-
-def _mode_figure(run, s, d, lr):
-    import matplotlib.pyplot as plt
-
-    from numerics.closed_forms import mode_strength
-    from verify.checks.mode_law import fit_a0_from_half_rise
-    t = flow_time(run.steps, lr, 4, "bias_workshop")
-    fig, ax = plt.subplots(figsize=(6.5, 3.8))
-    fine = np.linspace(0, t[-1], 400)
-    for a in range(3):
-        a0 = fit_a0_from_half_rise(t, run.modes[:, 0, a], s[a], d[a], 1.0)
-        line, = ax.plot(fine, mode_strength(fine, s[a], d[a], a0), lw=1.5,
-                        label=f"Eq. (3), s = {s[a]:.3f}")
-        ax.plot(t[::12], run.modes[::12, 0, a], "o", ms=3, color=line.get_color(),
-                label=f"GD, mode {a}")
-    ax.set_xlabel("t / tau  (tau = 1/(N eps))")
-    ax.set_ylabel("mode strength a(t)")
-    ax.legend(fontsize=7, ncol=2)
-    return fig

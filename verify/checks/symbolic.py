@@ -1,7 +1,6 @@
 """Generic symbolic checks (sympy)."""
 from __future__ import annotations
 
-import functools
 
 import mpmath
 import numpy as np

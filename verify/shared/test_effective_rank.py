@@ -1,5 +1,4 @@
 """BL-Def-EffRank: BL Eq. (1), the effective rank, as printed and corrected."""
-import matplotlib.pyplot as plt
 import numpy as np
 import pytest
 
@@ -7,6 +6,7 @@ from numerics.metrics import effective_rank
 from theory.bias.effective_rank import evaluate_effective_rank
 from theory.registry import REGISTRY
 from verify.checks.effective_rank import stated_properties
+from verify.shared import figures
 from verify.measurement import reading
 from verify.properties import search
 from hypothesis import strategies as st
@@ -31,20 +31,7 @@ def test_printed_sign_contradicts_the_stated_extremes(claim, report_figure):
                    for k, v in corrected.items()],
         counterexample=f"A = I_4: printed rho = {identity:g}, below printed rho of a rank-1 matrix "
                        "(-1), so a flat spectrum is the minimum, not the maximum the text claims")
-    mix = np.linspace(0, 1, 9)   # spectra from one dominant value (0) to flat (1), n = 4
-    spectra = [[1.0] + [m] * 3 for m in mix]
-    fig, ax = plt.subplots(figsize=(6, 3.6))
-    for expr, label, style in ((c.printed, "Eq. (1) as printed", "--"),
-                               (c.corrected, "corrected (no minus)", "-")):
-        ax.plot(mix, [sympy_rank(expr)(sv) for sv in spectra], style, label=label)
-    rng = np.random.default_rng(0)
-    Q1, Q2 = (np.linalg.qr(rng.standard_normal((6, 4)))[0] for _ in range(2))
-    ax.plot(mix, [effective_rank(Q1 @ np.diag(sv) @ Q2.T) for sv in spectra], "o",
-            label="numerics.effective_rank of 6x6 matrices")
-    ax.set_xlabel("singular values (1, m, m, m): m")
-    ax.set_ylabel("effective rank rho")
-    ax.axhline(0, color="grey", lw=0.5)
-    ax.legend(fontsize=7)
+    fig = figures.effective_rank_figure(sympy_rank(c.printed), sympy_rank(c.corrected))
     report_figure(fig, "Effective rank of spectra from one dominant value (m = 0) to flat "
                        "(m = 1): the printed sign makes the flat spectrum the minimum (-4).")
 

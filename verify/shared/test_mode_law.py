@@ -109,7 +109,7 @@ def test_hitting_time_needs_the_threshold_below_the_plateau(claim):
                     examples=[dict(p=HittingParams(s=1.0, d=1.0, a0=1e-3, rho=1e-3, tau=1.0))],
                     p=hitting_params())
     # Outside the domain: a0 < s/d <= rho.  The paper says the log argument is 'always > 1'.
-    s, d, a0, rho, tau = 1.0, 2.0, 0.01, 0.75, 3.0
+    s, d, a0, rho = 1.0, 2.0, 0.01, 0.75
     arg = (s * rho - d * a0 * rho) / (s * a0 - d * a0 * rho)
     claim.holds_if(
         REGISTRY["BL-Eq(13)"].condition,

@@ -1,17 +1,15 @@
 """The mode law against batched GD training of linear networks from small random init on the
 hierarchical task with a hidden bias (BL setting, Sec 5.1 / App B): BL-Eq(7), BA-Eq(3),
 MHS-A-Eq(7), the hitting times BL-Eq(13) / MHS-A-Time, and balance (MHS-A-Mode)."""
-import matplotlib.pyplot as plt
 import numpy as np
 import pytest
 
 from numerics.closed_forms import hitting_time, mode_strength
-from numerics.datasets import correlations, hierarchy, modes
-from numerics.models import TwoLayerEnsemble
-from numerics.train import train
+from numerics.mode_flows import trained_linear_modes
 from theory.conventions import tau
 from numerics.metrics import crossing_time
 from verify.checks.mode_law import mode_trajectories, training_error
+from verify.shared import figures
 from verify.measurement import reading
 
 SEEDS = range(8)
@@ -25,15 +23,10 @@ TOLERANCE = reading("3x the deviation measured at these settings: the fitted a0 
 
 @pytest.fixture(scope="module")
 def run():
-    X, Y = hierarchy(2)
-    U, s, V, d, offdiag = modes(*correlations(X, Y, c=C))
-    net = TwoLayerEnsemble.init(SEEDS, X.shape[0], N_HID, Y.shape[0], activation="linear",
-                                bias_strength=C, init_std=INIT_STD)
-    history = train(net, X, Y, lr=LR, steps=STEPS, paper="bias", record_every=20,
-                    record=lambda m: {"W": m.product(), "balance": m.W2.transpose(1, 2) @ m.W2
-                                      - m.W1 @ m.W1.transpose(1, 2)})
+    history, (U, s, V, d, offdiag) = trained_linear_modes(SEEDS, n_hid=N_HID, init_std=INIT_STD,
+                                                          lr=LR, steps=STEPS, c=C)
     strengths = mode_trajectories(history.records["W"], U, s, V)
-    return history, strengths, s, d, offdiag, tau(LR, X.shape[1], "bias")
+    return history, strengths, s, d, offdiag, tau(LR, 4, "bias")
 
 
 LEVELS = (0.25, 0.5, 0.9)   # thresholds rho as fractions of each mode's plateau s/d
@@ -54,17 +47,7 @@ def test_trained_linear_networks_follow_the_mode_law(claim, report_figure, run):
         note=f"{len(SEEDS)} seeds, linear 4-{N_HID}-7 net with hidden bias c={C} on the 4-item "
              f"hierarchy, GD lr {LR} on the 1/2-sum loss, tau = 1/(P lr) = {tau_steps:g} steps, "
              f"{STEPS} steps")
-    fig, ax = plt.subplots(figsize=(7, 4))
-    grid = np.linspace(0, history.time[-1], 400)
-    for m, colour in zip(range(len(s)), plt.cm.viridis(np.linspace(0, 0.85, len(s)))):
-        ax.plot(grid, mode_strength(grid, s[m], d[m], np.median(a0[:, m])), color=colour,
-                label=f"Eq. (7): s={s[m]:.3f}, d={d[m]:.2f}")
-        ax.plot(history.time[::6], strengths[::6, :, m], "o", ms=2.5, color=colour,
-                alpha=0.5)
-    ax.set_xlabel("t / tau  (tau = 1/(P lr) steps)")
-    ax.set_ylabel("mode strength a(t)")
-    ax.set_title("Linear network with hidden bias, 4-item hierarchy")
-    ax.legend(fontsize=7)
+    fig = figures.mode_law_figure(mode_strength, history.time, strengths, s, d, a0)
     report_figure(fig, f"Mode strengths of {len(SEEDS)} trained linear networks (markers, all "
                        "seeds) against the closed form with the median fitted a0 (lines). "
                        "The top mode is the bias mode of Prop. 1.")
@@ -85,17 +68,7 @@ def test_trained_networks_reach_each_threshold_when_the_formula_says(claim, repo
         claim.measure("thresholds not reached within the run", int((~np.isfinite(observed)).sum()),
                       "==", 0, source=reading("20 tau: every mode reaches its plateau")),
         note=f"{len(SEEDS)} seeds x {len(s)} modes x thresholds {LEVELS} of s/d")
-    fig, ax = plt.subplots(figsize=(7, 4))
-    grid = np.linspace(0.02, 0.97, 200)
-    for m, colour in zip(range(len(s)), plt.cm.viridis(np.linspace(0, 0.85, len(s)))):
-        ax.plot(grid, hitting_time(grid * s[m] / d[m], s[m], d[m], np.median(a0[:, m])),
-                color=colour, label=f"Eq. (13), s={s[m]:.3f}")
-        for f, obs in zip(LEVELS, observed[:, :, m]):
-            ax.plot(np.full(len(obs), f), obs, "o", color=colour, ms=3, alpha=0.6)
-    ax.set_xlabel("threshold rho / (s/d)")
-    ax.set_ylabel("hitting time t_hat / tau")
-    ax.legend(fontsize=7)
-    ax.set_title("Hitting times: formula (lines) and trained networks (markers)")
+    fig = figures.hitting_figure(hitting_time, observed, LEVELS, s, d, a0)
     report_figure(fig, "Time at which each mode of the trained linear networks first reaches "
                        "25%, 50% and 90% of its plateau (markers, 8 seeds) against Eq. (13) with "
                        "the median fitted a0 (lines).")

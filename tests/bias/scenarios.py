@@ -1,0 +1,107 @@
+"""Synthetic scenarios for the rejection tests of the bias papers' empirical claims: ci runs of
+``numerics.bias.experiments`` with their loss curves or weights rewritten to satisfy or to violate
+a paper's statement, and image runs made from scratch."""
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+
+from numerics.bias import configs
+from numerics.bias.experiments import ToyPair, toy_pair
+from numerics.bias.image_experiments import ImagePair, ImageRun
+from numerics.ran import Config, Ran
+from numerics.trajectory import Trajectory
+
+
+def ci(name: str) -> ToyPair:
+    """The ci runs of ``configs.<name>``."""
+    return toy_pair(getattr(configs, name)["ci"])
+
+
+def rewrite(pair: ToyPair, activation: str, *, loss=None, W1=None) -> ToyPair:
+    """``pair`` with the ``activation`` run's losses and/or first-layer weights replaced."""
+    run = pair[activation]
+    tr = run.trajectory
+    records = dict(tr.records, **({"W1": W1} if W1 is not None else {}))
+    new = Trajectory(tr.steps, tr.time, tr.clock, run.loss if loss is None else loss, records)
+    return replace(pair, **{activation: replace(run, trajectory=new)})
+
+
+def members(pair: ToyPair, c: float, delta=None) -> np.ndarray:
+    keep = np.isclose(pair.relu.c, c)
+    if delta is not None:
+        keep &= np.isclose(pair.delta, delta)
+    return np.flatnonzero(keep)
+
+
+def relu_loss(pair: ToyPair, k, curves) -> ToyPair:
+    """The ReLU members ``k`` given the loss curves ``curves`` (T, len(k))."""
+    loss = pair.relu.loss.copy()
+    loss[:, k] = curves
+    return rewrite(pair, "relu", loss=loss)
+
+
+def shifted(curves, t, shift):
+    """Curves (T, K) delayed by ``shift`` (t/tau; one per curve, or one for all), held at their
+    start before it."""
+    shifts = np.broadcast_to(np.asarray(shift, float), (curves.shape[1],))
+    return np.stack([np.interp(t - d, t, c) for c, d in zip(curves.T, shifts)], 1)
+
+
+def rescaled(curves, t, kappa):
+    """Curves (T, K) slowed by the factor ``kappa``: c(t / kappa)."""
+    return np.stack([np.interp(t / kappa, t, c) for c in curves.T], 1)
+
+
+def bump(curves, t, height, start=0.5, end=None):
+    """Curves (T, K) raised by ``height`` x their start on [start, end] (t/tau)."""
+    window = (t >= start) & (t <= (t[-1] if end is None else end))
+    return curves + height * curves[0] * window[:, None]
+
+
+def tracks(pair, c=1.0, shift=0.0, jitter=0.0):
+    """The ReLU members of bias strength ``c`` follow their linear twins, delayed by ``shift``
+    plus a seed-to-seed jitter of up to ``jitter`` (t/tau)."""
+    k = members(pair, c)
+    delays = shift + jitter * np.linspace(-1, 1, len(k))
+    return relu_loss(pair, k, shifted(pair.linear.loss[:, k], pair.linear.t, delays))
+
+
+def diverges(pair, c=0.0, height=0.5, start=0.5):
+    """The ReLU members of bias strength ``c`` leave their linear twins from ``start`` on."""
+    k = members(pair, c)
+    return relu_loss(pair, k, bump(pair.linear.loss[:, k], pair.linear.t, height, start))
+
+
+def with_relu_bias(pair, c, change):
+    """The ReLU members of bias strength ``c`` with their bias weights b(t) -> change(b, t)."""
+    W1 = pair.relu.W1.copy()
+    k = members(pair, c)
+    part = W1[:, k]
+    part[..., 0] = change(part[..., 0], pair.relu.t[:, None, None])
+    W1[:, k] = part
+    return rewrite(pair, "relu", W1=W1)
+
+
+def image_pair(*, gap_bias=0.01, gap_none=0.3, rank=(3.0, 6.0), error=(0.1, 0.2), seeds=5,
+               n_train=500) -> ImagePair:
+    """Synthetic image runs: linear losses L0 e^{-t/5}; the ReLU ones equal them plus a bump of
+    ``gap_bias`` / ``gap_none`` x L0 from t = 1 with (c = 10) / without bias; effective rank and
+    test error (bias, no bias) at every record; seed-to-seed noise of 3% of L0."""
+    rng = np.random.default_rng(0)
+    t = np.linspace(0, 20, 41)
+    cs = np.repeat([10.0, 0.0], seeds)
+    base = 0.5 * n_train * np.exp(-t / 5)[:, None] * (1 + 0.03 * rng.standard_normal(2 * seeds))
+    runs = {}
+    for act in ("linear", "relu"):
+        loss = base.copy()
+        if act == "relu":
+            loss += base[0] * (t[:, None] >= 1) * np.where(cs == 10.0, gap_bias, gap_none)
+        b = cs == 10.0
+        records = {"test error": np.where(b, error[0], error[1]) + 0.01 * rng.random(loss.shape),
+                   "gram rank": np.where(b, rank[0], rank[1]) + 0.1 * rng.random(loss.shape)}
+        runs[act] = ImageRun(act, cs, np.tile(np.arange(seeds), 2), n_train,
+                             Trajectory(np.arange(len(t)), t, "t/tau", loss, records))
+    ran = Ran.of(Config(scale="ci"), "synthetic image runs", synthetic=True)
+    return ImagePair(runs["linear"], runs["relu"], ran)

@@ -1,0 +1,420 @@
+"""The figures of both bias papers' empirical claims (theory as lines, simulation as markers):
+each function takes the runs (``numerics.bias.experiments.ToyPair``) and returns a matplotlib
+figure.  Time is the paper's t/tau."""
+from __future__ import annotations
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+
+COLOURS = {"linear": "tab:blue", "relu": "tab:red", "theory": "black"}
+
+
+def loss_panel(ax, t, curves, *, title, theory=None, every=None, ylabel="loss L (1/2-sum)"):
+    """``curves``: {label: (loss (T, K), colour, marker)}; seed means as markers with +-1 sd
+    bands; ``theory``: optional (t, L) line."""
+    every = every or max(1, len(t) // 40)
+    for label, (loss, colour, marker) in curves.items():
+        mean, sd = loss.mean(1), loss.std(1)
+        ax.fill_between(t, mean - sd, mean + sd, color=colour, alpha=0.15, lw=0)
+        ax.plot(t[::every], mean[::every], marker, color=colour, ms=3.5, mfc="none", ls="none",
+                label=label)
+    if theory is not None:
+        ax.plot(*theory, "-", color=COLOURS["theory"], lw=1, label="closed form, fitted a0")
+    ax.set_xlabel("t / tau")
+    ax.set_ylabel(ylabel)
+    ax.set_title(title, fontsize=9)
+    ax.legend(fontsize=7)
+
+
+def figure(ncols, width=8.0, height=3.2):
+    # the report keeps every figure open until it writes the PDF: many figures are expected
+    with plt.rc_context({"figure.max_open_warning": 0}):
+        fig, axes = plt.subplots(1, ncols, figsize=(width, height), squeeze=False)
+    return fig, axes[0]
+
+
+def finish(fig):
+    fig.tight_layout()
+    return fig
+
+
+def bars(ax, groups, values, *, ylabel, title):
+    """``values``: {series: [(mean, ci_half), ...] per group}."""
+    n = len(values)
+    x = np.arange(len(groups))
+    for i, (label, pts) in enumerate(values.items()):
+        m = [p[0] for p in pts]
+        e = [p[1] for p in pts]
+        ax.bar(x + (i - (n - 1) / 2) * 0.8 / n, m, 0.8 / n, yerr=e, capsize=3, label=label)
+    ax.set_xticks(x, groups)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title, fontsize=9)
+    ax.legend(fontsize=7)
+
+
+def hierarchy_loss_figure(runs):
+    """Two panels (with / without hidden bias): seed-mean losses and the Eq. (7) line."""
+    from numerics.bias.mode_fit import fit_a0, theory_loss
+    lin, relu = runs["linear"], runs["relu"]
+    t = lin.t
+    fig, axes = figure(2)
+    for ax, c, title in ((axes[0], 1.0, "with bias (c = 1)"), (axes[1], None, "without bias")):
+        k = lin.select(c or 0.0)
+        a0 = fit_a0(t, relu.loss[:, k].mean(1), lin.X, lin.Y, c)[0]
+        loss_panel(ax, t, {"linear": (lin.loss[:, k], COLOURS["linear"], "o"),
+                           "ReLU": (relu.loss[:, k], COLOURS["relu"], "s")},
+                   title=title, theory=(t, theory_loss(t, lin.X, lin.Y, c, a0)))
+    return finish(fig)
+
+
+def mds_figure(runs, seed_index=0):
+    """Classical MDS of linear and ReLU hidden representations over training, the ReLU
+    embedding Procrustes-aligned to the linear one."""
+    from scipy.linalg import orthogonal_procrustes
+
+    from numerics.bias.representations import classical_mds
+    lin, relu = runs["linear"], runs["relu"]
+    t = lin.t
+    n_items = lin.X.shape[-1]
+    fig, axes = figure(2)
+    sel = slice(0, len(t), max(1, len(t) // 30))
+    for ax, c, title in ((axes[0], 1.0, "with bias"), (axes[1], 0.0, "without bias")):
+        k = lin.select(c)[seed_index]
+        # each network embedded on its own (rows: (time, item) hidden vectors), both
+        # standardised, and the ReLU embedding rotated onto the linear one (Procrustes)
+        xy = []
+        for run in (lin, relu):
+            e = classical_mds(run.hidden()[sel, k].transpose(0, 2, 1).reshape(-1, run.W1.shape[2]))
+            e = e - e.mean(0)
+            xy.append(e / np.linalg.norm(e))
+        rot, _ = orthogonal_procrustes(xy[1], xy[0])
+        xy = np.stack([xy[0], xy[1] @ rot]).reshape(2, -1, n_items, 2)
+        for run_xy, colour, marker, name in ((xy[0], COLOURS["linear"], "o", "linear"),
+                                             (xy[1], COLOURS["relu"], "s", "ReLU")):
+            for item in range(n_items):
+                ax.plot(run_xy[:, item, 0], run_xy[:, item, 1], marker, color=colour, ms=2.5,
+                        alpha=0.3 + 0.7 * item / max(1, n_items - 1),
+                        label=name if item == 0 else None)
+        ax.set_title(f"{title}: classical MDS, seed {seed_index}", fontsize=9)
+        ax.set_xlabel("MDS 1")
+        ax.set_ylabel("MDS 2")
+        ax.legend(fontsize=7)
+    return finish(fig)
+
+
+def parallel_figure(runs, summary, designs):
+    """Loss panels with the dotted linear-task line, and R^2 bars (mean, 95% t-CI)."""
+    from scipy import stats as scipy_stats
+    lin, relu = runs["linear"], runs["relu"]
+    fig, axes = figure(3, width=8, height=3)
+    for ax, key, title in ((axes[0], "bias", "with bias"), (axes[1], "no bias", "without bias")):
+        k = summary[key]["k"]
+        loss_panel(ax, relu.t, {"linear": (lin.loss[:, k], COLOURS["linear"], "o"),
+                                "ReLU": (relu.loss[:, k], COLOURS["relu"], "s")}, title=title)
+        ax.axhline(1.0, ls=":", color="k")
+        ax.set_xlim(0, 25)
+
+    def mean_ci(x):
+        return x.mean(), scipy_stats.t.ppf(0.975, x.size - 1) * x.std(ddof=1) / np.sqrt(x.size)
+    bars(axes[2], list(designs), {key: [mean_ci(summary[key]["r2"][d]) for d in designs]
+                                  for key in summary},
+         ylabel="R^2 (centred)", title="representational variance explained")
+    return finish(fig)
+
+
+def mechanism_figure(pair):
+    """BL Fig 3A-C (c = 1): norms of hidden biases and weights, ReLU bias trajectories of seed 0,
+    fractions of always-on / always-off / gating units."""
+    from numerics.bias.units import unit_states
+    lin, relu = pair["linear"], pair["relu"]
+    t, kb = relu.t, relu.select(1.0)
+    fig, axes = figure(3, width=8, height=3)
+    for run, marker in ((lin, "o"), (relu, "s")):
+        W = run.W1[:, kb]
+        axes[0].plot(t, np.linalg.norm(W[..., 0], axis=-1).mean(1), marker, ms=2,
+                     color=COLOURS[run.activation], label=f"||b|| {run.activation}")
+        axes[0].plot(t, np.linalg.norm(W[..., 1:], axis=(-2, -1)).mean(1), marker, ms=2,
+                     mfc="none", color=COLOURS[run.activation], label=f"||W1|| {run.activation}")
+    axes[0].set_title("A: norms (seed mean)", fontsize=9)
+    axes[1].plot(t, relu.W1[:, kb[0], :, 0], ".", ms=1, color="tab:red")
+    axes[1].set_title("B: ReLU biases b_j (seed 0)", fontsize=9)
+    for mask, name, colour in zip(unit_states(relu.preactivation()[:, kb]),
+                                  ("always-on", "always-off", "gating"),
+                                  ("tab:green", "k", "tab:orange")):
+        axes[2].plot(t, mask.mean(-1).mean(1), "o", ms=2, color=colour, label=name)
+    axes[2].set_title("C: unit fractions (seed mean)", fontsize=9)
+    for ax in axes:
+        ax.set_xlabel("t / tau")
+    axes[0].legend(fontsize=6)
+    axes[2].legend(fontsize=6)
+    return finish(fig)
+
+
+def gated_linear_figure(pair, seeds=(0, 1)):
+    """BL Fig 4: the ReLU loss (markers) and the gated linear closed form from t* (line)."""
+    from numerics.bias.gated_linear import gated_linear_loss
+    from numerics.bias.units import linearisation_time, unit_states
+    relu = pair["relu"]
+    t, kb = relu.t, relu.select(1.0)
+    on = unit_states(relu.preactivation()[:, kb])[0]
+    idx = linearisation_time(t, on.mean(-1))
+    fig, axes = figure(len(seeds))
+    for ax, j in zip(axes, seeds):
+        i, k = int(idx[j]), kb[j]
+        pred, _ = gated_linear_loss(t, t[i], relu.W1[i, k], relu.W2[i, k], on[i, j], relu.X,
+                                    relu.Y, 1.0)
+        ax.plot(t[::3], relu.loss[::3, k], "s", ms=3, mfc="none", color=COLOURS["relu"],
+                label="ReLU (simulation)")
+        ax.plot(t, pred, "-", color="k", lw=1, label="gated linear from t*")
+        ax.axvline(t[i], ls=":", color="grey")
+        ax.set_title(f"seed {j}: t* = {t[i]:.1f} tau", fontsize=9)
+        ax.set_xlabel("t / tau")
+        ax.set_ylabel("loss")
+        ax.legend(fontsize=7)
+    return finish(fig)
+
+
+def kinks_figure(pair):
+    """BL Fig 12: kinks of the ReLU units of seed 0 over training; red dashed line at 0."""
+    from numerics.bias.units import kinks
+    relu = pair["relu"]
+    k = kinks(relu.W1[:, relu.select(1.0)[0]], 1.0)
+    fig, axes = figure(1, width=5, height=3.2)
+    axes[0].plot(relu.t, k, ".", ms=1, color="tab:purple")
+    axes[0].axhline(0, ls="--", color="red")
+    axes[0].set_ylim(-2, 2)
+    axes[0].set_xlabel("t / tau")
+    axes[0].set_ylabel("kink k_j")
+    return finish(fig)
+
+
+def margin_sweep_figure(pair):
+    """BL Fig 11: XOR reliance with and without bias, and the shift-aligned ReLU-linear gap,
+    over the margin Delta (seed means)."""
+    from numerics.bias import alignment as al
+    from verify.bias.evidence import SHIFTS, xor_reliance
+    lin, relu = pair["linear"], pair["relu"]
+    grid = sorted(set(pair.delta.tolist()))
+    rows = []
+    for d in grid:
+        kb = np.flatnonzero(np.isclose(pair.delta, d) & np.isclose(relu.c, 1.0))
+        kn = np.flatnonzero(np.isclose(pair.delta, d) & np.isclose(relu.c, 0.0))
+        gap = al.best_warp(relu.loss[:, kb], lin.loss[:, kb], lin.t, "shift", SHIFTS)[0]
+        rows.append((xor_reliance(relu, kb, 1.0).mean(), xor_reliance(relu, kn, 0.0).mean(),
+                     (gap / lin.loss[0, kb].mean()).mean()))
+    rows = np.array(rows)
+    fig, axes = figure(2)
+    axes[0].plot(grid, rows[:, 0], "o", color="tab:red", label="ReLU bias")
+    axes[0].plot(grid, rows[:, 1], "s", color="grey", label="ReLU no bias")
+    axes[0].set_ylabel("XOR reliance (0 linear, 1 XOR)")
+    axes[1].plot(grid, rows[:, 2], "o", color="tab:purple", label="bias, whole run")
+    axes[1].set_ylabel("shift-aligned max gap / L0")
+    for ax in axes:
+        ax.set_xscale("log")
+        ax.set_xlabel("Delta")
+        ax.legend(fontsize=7)
+    return finish(fig)
+
+
+def c_sweep_figure(pair):
+    """BL Fig 10: losses and always-on / gating / dead fractions over the bias strength c (red:
+    c = 0; ReLU markers, linear lines; seed means)."""
+    import matplotlib
+    from numerics.bias.units import unit_fractions
+    lin, relu = pair["linear"], pair["relu"]
+    t = relu.t
+    fractions = dict(zip(("on", "off", "gate"), unit_fractions(relu.preactivation())))
+    cs = sorted(set(relu.c.tolist()))
+    fig, axes = figure(4, width=8, height=2.8)
+    cmap = matplotlib.colormaps["viridis"]
+    every = slice(0, len(t), 3)
+    for i, c in enumerate(cs):
+        k = relu.select(c)
+        colour = "red" if c == 0 else cmap(i / len(cs))
+        axes[0].plot(t[every], relu.loss[every, k].mean(1), "o", ms=1.8, color=colour,
+                     label=f"c={c}")
+        axes[0].plot(t, lin.loss[:, k].mean(1), "-", lw=0.6, color=colour)
+        for ax, key in zip(axes[1:], ("on", "gate", "off")):
+            ax.plot(t[every], fractions[key][every][:, k].mean(1), "o", ms=1.8, color=colour)
+    for ax, title in zip(axes, ("loss (ReLU markers, linear lines)", "always-on", "gating",
+                                "dead")):
+        ax.set_title(title, fontsize=8)
+        ax.set_xlabel("t / tau")
+    axes[0].legend(fontsize=5)
+    return finish(fig)
+
+
+def cka_figure(pair):
+    """BA Fig 2A: linear CKA of linear and ReLU hidden representations over training."""
+    from numerics.bias.representations import linear_cka
+    lin, relu = pair["linear"], pair["relu"]
+    fig, axes = figure(1, width=5.5, height=3.2)
+    for c, name, marker in ((1.0, "bias", "o"), (0.0, "no bias", "s")):
+        k = lin.select(c)
+        value = linear_cka(lin.hidden()[1:, k], relu.hidden()[1:, k]).mean(1)
+        axes[0].plot(lin.t[1:][::3], value[::3], marker, ms=3, mfc="none", label=name)
+    axes[0].set_xlabel("t / tau")
+    axes[0].set_ylabel("linear CKA (linear vs ReLU)")
+    axes[0].legend(fontsize=7)
+    return finish(fig)
+
+
+def task_losses_figure(pair, summary):
+    """BA Fig 3B: per-task losses of ReLU networks with and without bias (seed means)."""
+    t = pair["relu"].t
+    fig, axes = figure(2)
+    for ax, key in zip(axes, summary):
+        ax.plot(t, summary[key]["lin_task"].mean(1), "o", ms=2, color=COLOURS["linear"],
+                label="linear-task loss")
+        ax.plot(t, summary[key]["xor_task"].mean(1), "s", ms=2, color=COLOURS["relu"],
+                label="XOR-task loss")
+        ax.set_xlim(0, 25)
+        ax.set_title(f"ReLU {key}", fontsize=9)
+        ax.set_xlabel("t / tau")
+        ax.legend(fontsize=7)
+    return finish(fig)
+
+
+def half_width_figure(pairs, n_hid):
+    """BA-T7: ReLU-linear loss gap (bias pixel) against the linear hidden width (seed means
+    +-1 sd); ``pairs``: linear width -> runs."""
+    ws = sorted(pairs)
+    gaps = []
+    for w in ws:
+        lin, relu = pairs[w]["linear"], pairs[w]["relu"]
+        n = min(len(lin.t), len(relu.t))
+        k = np.flatnonzero(relu.c == 10.0)
+        gaps.append(np.abs(relu.loss[:n, k] - lin.loss[:n, k]).max(0) / lin.loss[0, k])
+    fig, axes = figure(1)
+    axes[0].errorbar(ws, [g.mean() for g in gaps], yerr=[g.std() for g in gaps], fmt="o")
+    axes[0].axvline(n_hid // 2, ls=":", color="grey")
+    axes[0].set_xscale("log", base=2)
+    axes[0].set_xlabel(f"linear hidden width (ReLU: {n_hid})")
+    axes[0].set_ylabel("max loss gap / L0")
+    return finish(fig)
+
+
+def gated_delay_figure(delays):
+    """BL-Eq(14): trained half-rise delays (mean, 2 SE) against (tau/2s) ln(1/g), g the alive
+    fraction (solid) and the dead rate as printed (dashed); ``delays``: symbolic.gated_delays."""
+    dead, mean, shifts, s, tau = (delays[k] for k in ("dead", "mean", "shifts", "s", "tau"))
+    fig, axes = figure(1, width=6.5, height=3.8)
+    ax = axes[0]
+    f = np.linspace(0.02, 0.9, 100)
+    se = shifts.std(axis=2, ddof=1) / np.sqrt(shifts.shape[2])
+    for a in range(len(s)):
+        line, = ax.plot(f, tau / (2 * s[a]) * np.log(1 / (1 - f)), "-",
+                        label=f"alive-fraction reading, s = {s[a]:.3f}")
+        ax.plot(f, tau / (2 * s[a]) * np.log(1 / f), "--", color=line.get_color(), lw=0.8)
+        ax.errorbar(dead, mean[:, a], yerr=2 * se[:, a], fmt="o", ms=4, color=line.get_color())
+    ax.set_xlabel("fraction of hidden units gated off")
+    ax.set_ylabel("delay of the half-rise [steps]")
+    ax.set_ylim(0, 1.3 * mean.max())
+    ax.legend(fontsize=7, title="dashed: g = dead rate (as printed)", title_fontsize=7)
+    return fig
+
+
+def delay_figure():
+    """BL-Eq(14): the corrected delay in units of tau/(2s) against the alive fraction g, the
+    hitting-time differences of the mode law at several rho, and the printed reading."""
+    import sympy as sp
+
+    from numerics.closed_forms import hitting_time
+    from theory.bias import hitting as h
+    s, d, a0 = 1.0, 1.0, 1e-3
+    g = np.linspace(0.05, 1.0, 60)
+    corrected = [float(sp.N(h.delay_corrected.subs({h.s: s, h.d: d, h.a0: a0, h.tau: 2.0,
+                                                   h.g: v}))) for v in g]
+    fig, axes = figure(1, width=6.5, height=3.8)
+    ax = axes[0]
+    ax.plot(g, corrected, "-", label="Eq. (14) corrected, g = alive fraction")
+    ax.plot(1 - g, corrected, "--", label="as printed, g read as dead rate (plotted vs alive)")
+    for rho, marker in ((0.01, "o"), (0.3, "s"), (0.9, "^")):
+        gm = np.linspace(0.1, 1.0, 10)
+        shift = [float(hitting_time(rho, s, d, v * a0, 2.0) - hitting_time(rho, s, d, a0, 2.0))
+                 for v in gm]
+        ax.plot(gm, shift, marker, ms=4, ls="none", label=f"t^(g a0) - t^(a0), rho = {rho}")
+    ax.set_xlabel("fraction of units alive at init")
+    ax.set_ylabel("delay  [tau / (2 s)]")
+    ax.set_ylim(0, 4)
+    ax.legend(fontsize=7)
+    return fig
+
+
+def s0_figure(labels):
+    """BL-Prop1: the top singular value of Sigma~yx (SVD, markers) over Eq. (5)'s s0 (line at 1)
+    against the bias strength c, for each label matrix of ``labels`` (name -> Y), X = I_P."""
+    from numerics.datasets import correlations
+    cs = np.logspace(-2, 2, 25)
+    fig, axes = figure(1, width=6.5, height=3.8)
+    ax = axes[0]
+    ax.plot(cs, np.ones_like(cs), "-", color="k",
+            label="Eq. (5): sigma_1 = sqrt(c^2 + 1/P)||ybar||")
+    for (name, Y), marker in zip(labels.items(), "os^v"):
+        P, ybar = Y.shape[1], np.linalg.norm(Y.mean(1))
+        sig = [np.linalg.svd(correlations(np.eye(P), Y, c)[0], compute_uv=False)[0] for c in cs]
+        ax.plot(cs, sig / (np.sqrt(cs ** 2 + 1 / P) * ybar), marker, ms=4, ls="none",
+                label=f"SVD, {name}")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("bias strength c")
+    ax.set_ylabel("sigma_1(Syx~) / s0 formula")
+    ax.legend(fontsize=7)
+    return fig
+
+
+def trained_modes_figure(trained):
+    """BA-S3: mode strengths of a trained linear network (seed 0, markers) against Eq. (3) with
+    tau = 1/(N eps) and a0 fitted from each mode's half-rise (lines); ``trained``:
+    ``numerics.bias.linear_runs.LinearModes``."""
+    from numerics.closed_forms import mode_strength
+    from theory.conventions import flow_time
+    from verify.checks.mode_law import fit_a0_from_half_rise
+    run, s, d = trained.run, trained.s, trained.d
+    t = flow_time(run.steps, trained.lr, trained.samples, "bias_workshop")
+    fig, axes = figure(1, width=6.5, height=3.8)
+    ax = axes[0]
+    fine = np.linspace(0, t[-1], 400)
+    for a in range(3):
+        a0 = fit_a0_from_half_rise(t, run.modes[:, 0, a], s[a], d[a], 1.0)
+        line, = ax.plot(fine, mode_strength(fine, s[a], d[a], a0), lw=1.5,
+                        label=f"Eq. (3), s = {s[a]:.3f}")
+        ax.plot(t[::12], run.modes[::12, 0, a], "o", ms=3, color=line.get_color(),
+                label=f"GD, mode {a}")
+    ax.set_xlabel("t / tau  (tau = 1/(N eps))")
+    ax.set_ylabel("mode strength a(t)")
+    ax.legend(fontsize=7, ncol=2)
+    return fig
+
+
+def loss_figure(panels, *, hline=None, per_sample=False):
+    """One panel per ``(title, runs, members)``: seed-mean losses (markers, +-1 sd bands) of the
+    linear and ReLU networks ``members`` of ``runs``; ``hline``: a dotted level (the linear
+    optimum); ``per_sample``: the loss per training sample (image runs)."""
+    fig, axes = figure(len(panels))
+    for ax, (title, runs, k) in zip(axes, panels):
+        lin, relu = runs["linear"], runs["relu"]
+        n = min(len(lin.t), len(relu.t))
+        scale = 1 / relu.n_train if per_sample else 1.0
+        loss_panel(ax, relu.t[:n], {"linear": (scale * lin.loss[:n, k], COLOURS["linear"], "o"),
+                                    "ReLU": (scale * relu.loss[:n, k], COLOURS["relu"], "s")},
+                   title=title, ylabel="training loss per sample" if per_sample else
+                   "loss L (1/2-sum)")
+        if hline is not None:
+            ax.axhline(hline, ls=":", color="grey")
+    return finish(fig)
+
+
+def bias_panels(runs, title, c=1.0):
+    """The two panels of a with / without bias figure: members of bias strength c and 0."""
+    return [(f"{title}: with bias", runs, np.flatnonzero(np.isclose(runs["relu"].c, c))),
+            (f"{title}: without bias", runs, np.flatnonzero(runs["relu"].c == 0))]
+
+
+def both_layer_panels(studies):
+    """The panels of BL Fig 9 / BA Fig 5: the hierarchy and XOR runs with biases in both layers."""
+    return [(f"{name}, biases in both layers", s.base, s.base.relu.select(1.0))
+            for name, s in zip(("hierarchy", "XOR"), studies)]
