@@ -74,6 +74,16 @@ def diverges(pair, c=0.0, height=0.5, start=0.5):
     return relu_loss(pair, k, bump(pair.linear.loss[:, k], pair.linear.t, height, start))
 
 
+def parallel_ok() -> ToyPair:
+    """The ci parallel-task runs with the biased ReLU members on their linear twins to t = 8."""
+    pair = ci("PARALLEL")
+    k = members(pair, 1.0)
+    loss = pair.relu.loss[:, k].copy()
+    early = pair.linear.t <= 8
+    loss[early] = pair.linear.loss[early][:, k]
+    return relu_loss(pair, k, loss)
+
+
 def with_relu_bias(pair, c, change):
     """The ReLU members of bias strength ``c`` with their bias weights b(t) -> change(b, t)."""
     W1 = pair.relu.W1.copy()

@@ -80,19 +80,10 @@ def test_fig5_rejects_relu_that_leaves_the_linear_network(decide):
     assert decide(*ev.margin_fig5(bad)) != "holds"
 
 
-def _parallel_ok():
-    pair = sc.ci("PARALLEL")
-    k = sc.members(pair, 1.0)
-    loss = pair.relu.loss[:, k].copy()
-    early = pair.linear.t <= 8
-    loss[early] = pair.linear.loss[early][:, k]
-    return sc.relu_loss(pair, k, loss)
-
-
 @pytest.mark.rejects("BL-Fig6")
 def test_fig6_rejects_a_network_that_does_not_reach_zero_loss(decide):
-    assert decide(*ev.fig6(_parallel_ok())) == "holds"
-    pair = _parallel_ok()
+    assert decide(*ev.fig6(sc.parallel_ok())) == "holds"
+    pair = sc.parallel_ok()
     k = sc.members(pair, 0.0)
     stuck = sc.relu_loss(pair, k, sc.bump(pair.relu.loss[:, k], pair.relu.t, 0.3, start=40))
     assert decide(*ev.fig6(stuck)) != "holds"

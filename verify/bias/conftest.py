@@ -6,7 +6,7 @@ import pytest
 
 from numerics.bias import configs
 from numerics.bias.experiments import no_dead_unit_pair, toy_pair, toy_study
-from numerics.bias.image_experiments import image_pair
+from numerics.bias.image_experiments import image_pair, raw_images
 
 
 def _study(name: str):
@@ -53,6 +53,19 @@ def mnist(scale):
 @pytest.fixture
 def mnist_standard(scale):
     return _images(configs.MNIST_STANDARD[scale])
+
+
+@pytest.fixture
+def mnist_raw():
+    """The raw images of the ci MNIST subset, before any preprocessing (BL-Def-Prep)."""
+    return raw_images(configs.MNIST["ci"])
+
+
+@pytest.fixture(scope="session")
+def tree_labels():
+    """{items: labels Y (features x items)} of the 4- and 8-item hierarchies (one-hot inputs)."""
+    from numerics.datasets import hierarchy as tree
+    return {2 ** depth: tree(depth)[1] for depth in (2, 3)}
 
 
 @pytest.fixture

@@ -96,12 +96,17 @@ def form_error(expr, dims, values, reference) -> float:
         return float("inf")
 
 
+def _rates(n_in, n_hid, n_out, p, c, seed, lr, **init):
+    """A random ReLU network's values (with epsilon = lr), its autograd rates, its dimensions."""
+    values, model = network_instance(n_in, n_hid, n_out, p, c, seed, **init)
+    values["epsilon"] = lr
+    return (values, autograd_rates(model, values["X"], values["Y"], lr),
+            dims_of(n_in=n_in, n_hid=n_hid, n_out=n_out, p=p))
+
+
 def relu_rate_errors(forms: dict, n_in, n_hid, n_out, p, c, seed, lr=0.3) -> dict:
     """BL-Eq(8)-(10): each exact rate form (W2, W1, b) against autograd; name -> rel err."""
-    values, model = network_instance(n_in, n_hid, n_out, p, c, seed)
-    values["epsilon"] = lr
-    ref = autograd_rates(model, values["X"], values["Y"], lr)
-    dims = dims_of(n_in=n_in, n_hid=n_hid, n_out=n_out, p=p)
+    values, ref, dims = _rates(n_in, n_hid, n_out, p, c, seed, lr)
     return {k: form_error(forms[k], dims, values, ref[k]) for k in ("W2", "W1", "b")}
 
 
@@ -109,11 +114,8 @@ def bias_rate_factor(forms: dict, n_in, n_hid, n_out, p, c, seed, lr=0.3) -> flo
     """BL-Eq(8)-(10) under Sec 5.1's augmented input (z = W1 x + c b): the factor by which the
     autograd bias rate exceeds the printed one (least squares over the units), minus c, relative
     to c: 0 when the printed bias rate lacks exactly the factor c."""
-    values, model = network_instance(n_in, n_hid, n_out, p, c, seed)
-    values["epsilon"] = lr
-    ref = autograd_rates(model, values["X"], values["Y"], lr)["b"].ravel()
-    printed = evaluate(forms["b"], dims_of(n_in=n_in, n_hid=n_hid, n_out=n_out, p=p),
-                       values).ravel()
+    values, ref, dims = _rates(n_in, n_hid, n_out, p, c, seed, lr)
+    ref, printed = ref["b"].ravel(), evaluate(forms["b"], dims, values).ravel()
     norm = float(printed @ printed)
     if norm == 0.0:
         # every unit dead: both rates vanish, so ref = c x printed holds; a nonzero ref refutes it
@@ -124,10 +126,7 @@ def bias_rate_factor(forms: dict, n_in, n_hid, n_out, p, c, seed, lr=0.3) -> flo
 def init_approximation_errors(forms: dict, n_in, n_hid, n_out, p, seed, scale, lr=0.3):
     """The '~ at init' forms (W2H ~ 0) against autograd at a small init of size ``scale``:
     returns (max rel err over W2, W1, b; ||W2 H|| / ||Y||)."""
-    values, model = network_instance(n_in, n_hid, n_out, p, 1.0, seed, scale=scale)
-    values["epsilon"] = lr
-    ref = autograd_rates(model, values["X"], values["Y"], lr)
-    dims = dims_of(n_in=n_in, n_hid=n_hid, n_out=n_out, p=p)
+    values, ref, dims = _rates(n_in, n_hid, n_out, p, 1.0, seed, lr, scale=scale)
     err = max(form_error(forms[k + "_init"], dims, values, ref[k]) for k in ("W2", "W1", "b"))
     ratio = np.linalg.norm(values["W2"] @ values["H"]) / np.linalg.norm(values["Y"])
     return err, float(ratio)
@@ -269,6 +268,20 @@ def top_singular_gap(s0_expr, Y, c) -> float:
     return abs(s0 - sigma1) / sigma1
 
 
+def bias_direction_error(Y, c) -> float:
+    """BL-Def-BiasMode, one-hot inputs: the larger of [1; 1/(cP) 1]'s relative eigen-residual in
+    Sigma~x and 1 - cos of its Sigma~yx image with ybar."""
+    P = Y.shape[1]
+    syx, sx = correlations(np.eye(P), Y, c)
+    v0 = np.r_[1.0, np.full(P, 1 / (c * P))]
+    v0 /= np.linalg.norm(v0)
+    image = syx @ v0
+    ybar = Y.mean(1)
+    cos = abs(image @ ybar) / (np.linalg.norm(image) * np.linalg.norm(ybar))
+    eig_res = np.linalg.norm(sx @ v0 - (c ** 2 + 1 / P) * v0)
+    return max(1 - cos, eig_res / (c ** 2 + 1 / P))
+
+
 def commutator_norm(commutator, Y, c) -> float:
     """The commutator form (``Syx_aug^T Syx_aug Sx_aug - ...``) at one-hot inputs, relative to
     ||Sigma~yx||^2 ||Sigma~x||: zero iff the two statistics share their right vectors."""
@@ -299,6 +312,28 @@ def delay_facts(delay_expr) -> dict:
         "= corrected form": is_zero(argument - _log_argument(h.delay_corrected)),
         "zero at g = 1": is_zero(argument.subs(h.g, 1) - 1),
     }
+
+
+def a0_shift(rho, s, d, a0, tau, g) -> float:
+    """BL-Eq(14): the delay (units of tau) of a mode's crossing of rho when a0 is scaled by g."""
+    from numerics.closed_forms import hitting_time
+    return float(hitting_time(rho, s, d, g * a0, tau) - hitting_time(rho, s, d, a0, tau))
+
+
+def first_crossing_error(a_of, p) -> float:
+    """BL-Def-Hit at ``p``: rel err of the definition's a(t^) (``a_of(t, s, d, a0, tau)``) at the
+    closed-form t^, 1 where a(t) does not rise or crosses rho twice, 0 off a0 < rho < s/d."""
+    from numerics.closed_forms import hitting_time, mode_strength
+    if not p.a0 < p.rho < p.s / p.d:
+        return 0.0
+    t_hat = float(hitting_time(p.rho, p.s, p.d, p.a0, p.tau))
+    grid = np.linspace(0, 3 * t_hat + 10 * p.tau / p.s, 400)
+    a = mode_strength(grid, p.s, p.d, p.a0, p.tau)
+    err = abs(float(a_of(t_hat, p.s, p.d, p.a0, p.tau)) - p.rho) / p.rho
+    ordered = (np.all(np.diff(a) >= -1e-12 * a[:-1])
+               and np.all(a[grid > t_hat * (1 + 1e-9)] > p.rho * (1 - 1e-9))
+               and np.all(a[grid < t_hat * (1 - 1e-9)] < p.rho * (1 + 1e-9)))
+    return err if ordered else 1.0      # an error of 1 is far above any rounding
 
 
 def delay_value(delay_expr, s, d, a0, rho, tau, g) -> float:
@@ -576,6 +611,21 @@ def scalar_mode_ode_error(rhs, *, s, d, tau, w0) -> float:
                         / omega))
 
 
+def setting_errors(setting, lr: float, c: float):
+    """BL-Setting, 4-item tree: rel errs of the printed Eq. (3) against ``correlations`` and of
+    tau at eps = lr against ``conventions.tau``; whether X, Y, Sigma~yx, Sigma~x have its shapes."""
+    from numerics.datasets import hierarchy
+    from theory.conventions import tau
+    X, Y = hierarchy(2)
+    P, d4, (syx, sx) = X.shape[1], dims_of(n_in=4, p=4, n_out=7), correlations(X, Y, c)
+    aug = {"Y": Y, "X_aug": np.vstack([np.full((1, P), c), X]), "P": P}
+    printed_tau = float(setting["tau"].subs({m.P: P, m.eps: lr}))
+    return (max(rel_err(evaluate(setting["Syx_aug"], d4, aug), syx),
+                rel_err(evaluate(setting["Sx_aug"], d4, aug), sx)),
+            abs(printed_tau - tau(lr, P, "bias")) / printed_tau,
+            (X.shape, Y.shape, syx.shape, sx.shape) == ((4, 4), (7, 4), (7, 5), (5, 5)))
+
+
 def loss_error(loss_form, n_in=3, n_hid=5, n_out=2, p=6, seed=1) -> float:
     """The printed 1/2-sum loss evaluated on a random network against the harness's loss
     (``numerics.train.ensemble_loss`` under ``theory.conventions.SUM_HALF``), relative error."""
@@ -623,6 +673,12 @@ def first_plateau_error(outputs, Y) -> float:
     return float(np.max(np.linalg.norm(outputs - ybar, axis=0)) / np.linalg.norm(ybar))
 
 
+def mean_label_plateau_errors(Y, cs) -> list[float]:
+    """BL-Claim-ybar: :func:`first_plateau_error` of the linear flow from a0 = 1e-8, per c."""
+    from numerics.bias.linear_flows import linear_flow_plateau
+    return [first_plateau_error(linear_flow_plateau(Y, c)[2], Y) for c in cs]
+
+
 def model_checks(models):
     """BA-S1 on a random network (3 in, 6 hidden, 2 out, 5 samples, c = 1): relative errors of
     the printed linear and ReLU forms against the harness, of ReLU against linear gradients with
@@ -665,6 +721,24 @@ def gd_step_error(lr: float, n: int) -> float:
     gd_step(model, X, Y, lr, SUM_HALF)
     return max(rel_err(model.W1[0].numpy() - W1a, euler[0] - W1a),
                rel_err(model.W2[0].numpy() - W2, euler[1] - W2))
+
+
+def tree_correlation_errors(forms):
+    """BA-Eq(1), 4- and 8-item trees: rel errs of the printed Syx, Sx against ``correlations``
+    and of U S V^T against Syx (bias row or not); off-diagonal of V^T Sx V over its max diagonal."""
+    from numerics.datasets import hierarchy, modes
+    errs, offdiag = [], []
+    for depth in (2, 3):
+        X, Y = hierarchy(depth)
+        N = X.shape[1]
+        dims, vals = dims_of(n_in=N, n_out=Y.shape[0], p=N), dict(X=X, Y=Y, P=N)
+        errs += [rel_err(evaluate(forms[k], dims, vals), v)
+                 for k, v in zip(("Syx", "Sx"), correlations(X, Y))]
+        for c in (None, 1.0):
+            U, s, V, d, off = modes(*correlations(X, Y, c))
+            errs.append(rel_err(U @ np.diag(s) @ V.T, correlations(X, Y, c)[0]))
+            offdiag.append(off / np.abs(d).max())
+    return errs, offdiag
 
 
 def tree_spectra(s0_form):

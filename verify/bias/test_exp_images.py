@@ -6,8 +6,6 @@ full-batch GD, 3 seeds, 15 t/tau; paper scale, App E L650 on the whole MNIST tra
 CIFAR-10 (Fig 8) runs only where ``$CLAIMS_DATA_DIR`` holds it."""
 import pytest
 
-from numerics.bias import configs
-from numerics.bias.image_experiments import raw_images
 from verify.bias import evidence as ev
 from verify.bias import figures
 
@@ -44,7 +42,7 @@ def test_cifar_bias_drives_alignment(claim, cifar):
 
 
 @pytest.mark.claim("BL-Def-Prep")
-def test_preprocessings_remove_or_keep_input_constants(claim):
-    claim.defined(*ev.preprocessing(raw_images(configs.MNIST["ci"])),
+def test_preprocessings_remove_or_keep_input_constants(claim, mnist_raw):
+    claim.defined(*ev.preprocessing(mnist_raw),
                   note="standardisation maps the blank pixels to one constant "
                   "-mu/sd on every image: an implicit bias input, as App C.1 says")

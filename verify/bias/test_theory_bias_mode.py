@@ -4,8 +4,6 @@ import pytest
 import sympy as sp
 from hypothesis import strategies as st
 
-from numerics.bias.linear_flows import linear_flow_plateau
-from numerics.datasets import correlations, hierarchy
 from theory.bias import bias_mode as bm
 from theory.registry import REGISTRY
 from verify.bias import figures
@@ -41,15 +39,16 @@ def test_eigen_statements_and_eq5_hold_symbolically(claim):
 
 
 @pytest.mark.claim("BL-Prop1")
-def test_s0_is_the_top_singular_value_only_for_equal_overlap_labels(claim, report_figure):
+def test_s0_is_the_top_singular_value_only_for_equal_overlap_labels(claim, report_figure,
+                                                                    tree_labels):
     under = search(_gap, ("<=", GAP_TOL),
-                   examples=[dict(Y=hierarchy(2)[1], c=1.0), dict(Y=hierarchy(3)[1], c=0.01),
+                   examples=[dict(Y=tree_labels[4], c=1.0), dict(Y=tree_labels[8], c=0.01),
                              dict(Y=np.eye(3), c=-50.0)],
                    Y=equal_overlap_labels(), c=bias_strengths)
     without = search(_gap, ("<=", GAP_TOL), examples=[dict(Y=UNBALANCED, c=1.0)],
                      Y=st.one_of(unbalanced_classes(), label_matrices(nonnegative=True)),
                      c=bias_strengths)
-    report_figure(figures.s0_figure({"4-item tree": hierarchy(2)[1], "classes 3 + 1": UNBALANCED,
+    report_figure(figures.s0_figure({"4-item tree": tree_labels[4], "classes 3 + 1": UNBALANCED,
                                          "signed y = (1, .1), (-1, .1)": SIGNED}), "BL-Prop1: top singular value of Syx~ (markers, SVD) divided by "
                   "Eq. (5)'s s0 = sqrt(c^2 + 1/P)||ybar|| (line at 1) over the bias strength c: "
                   "exact for the 4-item tree (equal overlap), above it for one-hot classes of "
@@ -67,35 +66,24 @@ def test_s0_is_the_top_singular_value_only_for_equal_overlap_labels(claim, repor
 
 @pytest.mark.claim("BL-Def-BiasMode")
 def test_bias_direction_maps_onto_the_mean_label(claim):
-    def prop(Y, c):
-        P = Y.shape[1]
-        syx, sx = correlations(np.eye(P), Y, c)
-        v0 = np.r_[1.0, np.full(P, 1 / (c * P))]
-        v0 /= np.linalg.norm(v0)
-        image = syx @ v0
-        ybar = Y.mean(1)
-        cos = abs(image @ ybar) / (np.linalg.norm(image) * np.linalg.norm(ybar))
-        eig_res = np.linalg.norm(sx @ v0 - (c ** 2 + 1 / P) * v0)
-        return max(1 - cos, eig_res / (c ** 2 + 1 / P))
-
-    res = search(prop, ("<=", 1e-12), Y=label_matrices(), c=bias_strengths)
+    res = search(sym.bias_direction_error, ("<=", 1e-12), Y=label_matrices(), c=bias_strengths)
     claim.defined(claim.measure("right vector [1; 1/(cP) 1]: eigen-residual in Sx~ and 1 - cos of "
                                 "its Syx~ image with ybar, general signed Y, worst", res,
                                 source=reading("float64 rounding of a (P+1)-vector product")))
 
 
 @pytest.mark.claim("BL-Claim-cIndep")
-def test_bias_mode_leads_for_every_c_but_its_speed_depends_on_c(claim):
+def test_bias_mode_leads_for_every_c_but_its_speed_depends_on_c(claim, tree_labels):
     s0 = REGISTRY["BL-Claim-cIndep"].printed
 
     def gap(Y, c):
         return _gap(Y, c, s0)
     under = search(gap, ("<=", GAP_TOL),
-                   examples=[dict(Y=hierarchy(2)[1], c=1e-2), dict(Y=hierarchy(2)[1], c=1e2)],
+                   examples=[dict(Y=tree_labels[4], c=1e-2), dict(Y=tree_labels[4], c=1e2)],
                    Y=equal_overlap_labels(), c=bias_strengths)
     without = search(gap, ("<=", GAP_TOL), examples=[dict(Y=SIGNED, c=0.5)], Y=label_matrices(),
                      c=bias_strengths)
-    times = {c: sym.bias_mode_half_time(s0, hierarchy(2)[1], c) for c in (0.1, 10.0)}
+    times = {c: sym.bias_mode_half_time(s0, tree_labels[4], c) for c in (0.1, 10.0)}
     claim.holds_if(
         REGISTRY["BL-Claim-cIndep"].condition,
         under=[claim.measure("bias mode = top singular value (gap) over c in +-[1e-2, 1e2], "
@@ -109,26 +97,22 @@ def test_bias_mode_leads_for_every_c_but_its_speed_depends_on_c(claim):
 
 
 @pytest.mark.claim("BL-Claim-ybar")
-def test_bias_mode_plateau_outputs_the_mean_label(claim):
+def test_bias_mode_plateau_outputs_the_mean_label(claim, tree_labels):
     # exact: the saturated bias mode maps every input to ybar, for every Y and c != 0
     Y = sp.Matrix(2, 3, lambda i, j: sp.Symbol(f"y{i}{j}", real=True))
     exact = all(sym.is_zero(e) for c in (bm.c, -sp.Symbol("cp", positive=True))
                 for e in bm.saturated_bias_mode_outputs(Y, c) - bm.mean_label(Y) * sp.ones(1, 3))
-
-    def plateau_error(Y, c):
-        return sym.first_plateau_error(linear_flow_plateau(Y, c)[2], Y), None
-
     tol = reading("the next mode has grown to ~1e-4..1e-3 of its plateau at the sampled time")
-    under = {c: plateau_error(hierarchy(2)[1], c)[0] for c in (0.3, 1.0, -2.0)}
-    without = {c: plateau_error(UNBALANCED, c)[0] for c in (0.3, 1.0, 5.0)}
+    under = sym.mean_label_plateau_errors(tree_labels[4], (0.3, 1.0, -2.0))
+    without = sym.mean_label_plateau_errors(UNBALANCED, (0.3, 1.0, 5.0))
     claim.holds_if(
         REGISTRY["BL-Claim-ybar"].condition,
         under=[claim.measure("u0 (s0/d0) v^0^T x~_i - ybar simplifies to 0, symbolic Y (2x3), c "
                              "both signs", exact, "==", True, source=SYMPY),
                claim.measure("linear flow from a0 = 1e-8, first plateau, max_i ||y^_i - ybar|| / "
-                             "||ybar||, 4-item tree, c = 0.3, 1, -2", list(under.values()), "<=",
+                             "||ybar||, 4-item tree, c = 0.3, 1, -2", under, "<=",
                              2e-2, source=tol)],
         without=claim.measure("the same for one-hot classes of sizes 3 and 1, c = 0.3, 1, 5",
-                              list(without.values()), "<=", 2e-2, source=tol),
+                              without, "<=", 2e-2, source=tol),
         counterexample="one-hot classes of sizes 3 and 1: the first plateau does not "
                                   "output ybar = (0.75, 0.25) for every input")

@@ -4,7 +4,6 @@ import pytest
 import sympy as sp
 from hypothesis import strategies as st
 
-from numerics.datasets import hierarchy
 from theory.bias import linear_flow as blf
 from theory.bias import relu_flow as rf
 from theory.registry import REGISTRY
@@ -124,14 +123,14 @@ def test_relu_gradient_flow_against_autograd(claim):
 
 
 @pytest.mark.claim("BL-Eq(11)")
-def test_early_bias_growth_sign(claim):
+def test_early_bias_growth_sign(claim, tree_labels):
     form = rf.second_order["b"]
     # eps = 1e-5: the dropped O(eps^3) term is ~eps ||Y||^2 ||H||^2 <~ 1e-3 relative
     signs = search(lambda Y, seed: sym.most_negative_early_rate(form, Y, seed), (">=", -1e-3),
                    Y=label_matrices(nonnegative=True), seed=st.integers(0, 10_000))
     second = search(lambda Y, seed: sym.early_rate_error(form, Y, seed), ("<=", 1e-2),
                     Y=label_matrices(nonnegative=True), seed=st.integers(0, 10_000))
-    negative = sym.negative_rate_fractions(form, hierarchy(2)[1], seeds=range(5))
+    negative = sym.negative_rate_fractions(form, tree_labels[4], seeds=range(5))
     dropped = reading("the dropped O(eps^3) term at eps = 1e-5 is <~ 1e-3 relative")
     claim.holds_if(
         REGISTRY["BL-Eq(11)"].condition,

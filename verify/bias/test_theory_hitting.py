@@ -4,7 +4,6 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from numerics.closed_forms import hitting_time, mode_strength
 from theory import mode_law as ml
 from theory.bias import hitting as h
 from theory.registry import REGISTRY
@@ -23,22 +22,7 @@ SYMPY = exact("sympy simplify")
 def test_first_crossing_is_unique_and_learning_stays_above(claim):
     definition = REGISTRY["BL-Def-Hit"].printed          # a(t^) = rho
     a_of = sp.lambdify((ml.t, ml.s, ml.d, ml.a0, ml.tau), definition.lhs)
-
-    def prop(p):
-        if not p.a0 < p.rho < p.s / p.d:
-            return 0.0                             # a decaying mode never 'begins learning'
-        t_hat = float(hitting_time(p.rho, p.s, p.d, p.a0, p.tau))
-        grid = np.linspace(0, 3 * t_hat + 10 * p.tau / p.s, 400)
-        a = mode_strength(grid, p.s, p.d, p.a0, p.tau)
-        at = float(a_of(t_hat, p.s, p.d, p.a0, p.tau))         # the definition's a(t^)
-        err = abs(at - p.rho) / p.rho
-        monotone = bool(np.all(np.diff(a) >= -1e-12 * a[:-1]))
-        after = bool(np.all(a[grid > t_hat * (1 + 1e-9)] > p.rho * (1 - 1e-9)))
-        before = bool(np.all(a[grid < t_hat * (1 - 1e-9)] < p.rho * (1 + 1e-9)))
-        # a violated ordering counts as an error of 1 (far above any rounding)
-        return err if monotone and after and before else 1.0
-
-    res = search(prop, ("<=", 1e-9), p=hitting_params())
+    res = search(lambda p: sym.first_crossing_error(a_of, p), ("<=", 1e-9), p=hitting_params())
     claim.defined(claim.measure(
         "a0 < rho < s/d: rel err of a(t^) = rho, or 1 if a(t) does not increase or crosses rho "
         "other than once (400-point grid), worst", res,
@@ -81,8 +65,7 @@ def test_delay_matches_the_mode_law_with_rescaled_a0(claim, report_figure):
     """The delay is the exact time shift between a(t; a0) and a(t; g a0) at every level rho."""
     s, d, a0, tau, g = 0.43, 0.25, 6e-3, 1250.0, 0.6
     levels = np.array([0.05, 0.5, 0.9, 0.999]) * s / d
-    shift = [float(hitting_time(r, s, d, g * a0, tau) - hitting_time(r, s, d, a0, tau))
-             for r in levels]
+    shift = [sym.a0_shift(r, s, d, a0, tau, g) for r in levels]
     formula = float(sp.N(h.delay_corrected.subs({h.s: s, h.d: d, h.a0: a0, h.tau: tau, h.g: g})))
     err = max(abs(v - formula) / formula for v in shift)
     claim.holds(claim.measure("hitting-time difference at levels rho = (0.05, 0.5, 0.9, 0.999) s/d"

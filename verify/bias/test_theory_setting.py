@@ -4,10 +4,9 @@ import pytest
 import torch
 from hypothesis import strategies as st
 
-from numerics.datasets import correlations, hierarchy
 from theory.bias import effective_rank_formula as eq1
 from theory.bias import setting as st_
-from theory.conventions import flow_time, tau
+from theory.conventions import flow_time
 from theory.registry import REGISTRY
 from verify.bias import symbolic as sym
 from verify.strategies import bias_strengths, equal_overlap_labels, label_matrices, \
@@ -21,17 +20,8 @@ FLOAT = reading("float64 products of O(1) matrices of size <= 8: a few ulp per e
 
 @pytest.mark.claim("BL-Setting")
 def test_setting_loss_correlations_and_clock_are_consistent(claim):
-    X, Y = hierarchy(2)
-    P, lr, c = X.shape[1], 2e-4, 1.0
     loss_err = sym.loss_error(st_.setting["loss"])
-    d4 = sym.dims_of(n_in=4, p=4, n_out=7)
-    syx, sx = correlations(X, Y, c)
-    aug = {"Y": Y, "X_aug": np.vstack([np.full((1, P), c), X]), "P": P}
-    corr_err = max(sym.rel_err(sym.evaluate(st_.setting["Syx_aug"], d4, aug), syx),
-                   sym.rel_err(sym.evaluate(st_.setting["Sx_aug"], d4, aug), sx))
-    printed_tau = float(st_.setting["tau"].subs({st_.m.P: P, st_.m.eps: lr}))
-    clock_err = abs(printed_tau - tau(lr, P, "bias")) / printed_tau
-    shapes = (X.shape, Y.shape, syx.shape, sx.shape) == ((4, 4), (7, 4), (7, 5), (5, 5))
+    corr_err, clock_err, shapes = sym.setting_errors(st_.setting, lr=2e-4, c=1.0)
     claim.defined(
         claim.measure("printed 1/2-sum loss vs harness loss, rel err", loss_err, "<=", TOL,
                       source=FLOAT),
@@ -49,11 +39,10 @@ def test_one_gd_step_is_one_step_of_the_flow_with_tau_p_eps(claim):
     """-eps dL/dW of the 1/2-sum loss equals (1/tau) x the flow right-hand side, tau = 1/(P eps):
     the clock of App B (L558) and of the workshop's App A (L133)."""
     from theory.bias.linear_flow import app_b_corrected
-    errs = []
-    for shape, seed in (((3, 5, 2, 6), 0), ((5, 2, 4, 3), 1), ((1, 1, 1, 1), 2)):
-        e = sym.linear_rate_errors({**app_b_corrected,
-                                   "tau": 1 / (st_.m.P * st_.m.eps)}, *shape, seed=seed)
-        errs.append(max(e["flow_W1"], e["flow_W2"]))
+    forms = {**app_b_corrected, "tau": 1 / (st_.m.P * st_.m.eps)}
+    errs = [max(e["flow_W1"], e["flow_W2"]) for e in (
+        sym.linear_rate_errors(forms, *shape, seed=seed)
+        for shape, seed in (((3, 5, 2, 6), 0), ((5, 2, 4, 3), 1), ((1, 1, 1, 1), 2)))]
     t_steps = flow_time(np.array([1.0, 1000.0]), 2e-4, 4, "bias")
     clock = float(np.max(np.abs(t_steps - [4 * 2e-4, 4 * 2e-4 * 1000]) / t_steps))
     claim.holds(
@@ -135,14 +124,14 @@ def test_svd_mapping_as_printed_and_corrected(claim):
 
 
 @pytest.mark.claim("BL-Def-SimDiag")
-def test_one_hot_inputs_share_v_only_with_equal_overlap_labels(claim):
+def test_one_hot_inputs_share_v_only_with_equal_overlap_labels(claim, tree_labels):
     tol = reading("relative commutator norm; float64 products of entries O(1)")
     commutator = REGISTRY["BL-Def-SimDiag"].printed
 
     def norm(Y, c):
         return sym.commutator_norm(commutator, Y, c)
     under = search(norm, ("<=", 1e-12),
-                   examples=[dict(Y=hierarchy(2)[1], c=1.0), dict(Y=hierarchy(3)[1], c=-0.1)],
+                   examples=[dict(Y=tree_labels[4], c=1.0), dict(Y=tree_labels[8], c=-0.1)],
                    Y=equal_overlap_labels(), c=bias_strengths)
     without = search(norm, ("<=", 1e-12),
                      examples=[dict(Y=np.array([[1, 1, 1, 0], [0, 0, 0, 1.0]]), c=1.0)],

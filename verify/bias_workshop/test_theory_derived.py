@@ -5,7 +5,6 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from numerics.closed_forms import hitting_time
 from theory import mode_law as ml
 from theory.bias import hitting as h
 from theory.bias_workshop import derived as dv
@@ -74,8 +73,7 @@ def test_hitting_time_and_delay_identities(claim):
     shift = sym.is_zero(ml.trajectory.subs(ml.a0, h.g * ml.a0) - shifted)
     # the shift is mode-wise, ~ 1/s: 4-item tree modes, g = 1/2, a0 = 6.4e-3, tau = 1250
     s, d = np.array([1.479, 0.433, 0.25]), np.array([1.25, 0.25, 0.25])
-    delays = [float(hitting_time(0.5 * si / di, si, di, 0.5 * 6.4e-3, 1250)
-                    - hitting_time(0.5 * si / di, si, di, 6.4e-3, 1250)) for si, di in zip(s, d)]
+    delays = [sym.a0_shift(0.5 * si / di, si, di, 6.4e-3, 1250, 0.5) for si, di in zip(s, d)]
     by_sympy = exact("sympy simplify")
     claim.holds(
         claim.measure("a(t_hat) - rho simplifies to 0", solves, "==", True, source=by_sympy),

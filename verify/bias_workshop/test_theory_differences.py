@@ -2,7 +2,6 @@
 import pytest
 import sympy as sp
 
-from numerics.closed_forms import hitting_time
 from theory.bias import hitting as h
 from theory.bias_workshop import differences as df
 from theory.conventions import tau
@@ -18,7 +17,7 @@ def test_workshop_only_content_and_the_half_width(claim, paper_texts, trained_li
     fits = {key: sym.effective_a0_fits(trained_linear[key], REGISTRY["BA-D2"].printed, 2e-4)[0]
             for key in ("a0", "a0, half width")}
     s, d, a0, t = 0.433, 0.25, 6.4e-3, 1250.0
-    shift = float(hitting_time(0.5 * s / d, s, d, a0 / 2, t) - hitting_time(0.5 * s / d, s, d, a0, t))
+    shift = sym.a0_shift(0.5 * s / d, s, d, a0, t, 0.5)
     delay = float(half_width["delay"].subs({h.s: s, h.d: d, h.a0: a0, h.tau: t}))
     claim.defined(
         *ba.only_in(paper_texts, "001", "000", df.WORKSHOP_ONLY),

@@ -2,7 +2,6 @@
 import numpy as np
 import pytest
 
-from numerics.datasets import correlations, hierarchy, modes
 from theory.bias_workshop import setting as ws
 from theory.conventions import MEAN_HALF, flow_time
 from theory.registry import REGISTRY
@@ -50,20 +49,7 @@ def test_loss_and_one_gd_step_follow_the_stated_convention(claim):
 
 @pytest.mark.claim("BA-Eq(1)")
 def test_correlations_and_shared_v_on_the_hierarchies(claim):
-    errs, offdiag = [], []
-    for depth in (2, 3):
-        X, Y = hierarchy(depth)
-        N = X.shape[1]
-        dims = sym.dims_of(n_in=N, n_out=Y.shape[0], p=N)
-        vals = dict(X=X, Y=Y, P=N)
-        syx, sx = correlations(X, Y)
-        errs += [sym.rel_err(sym.evaluate(ws.CORRELATIONS.printed["Syx"], dims, vals), syx),
-                 sym.rel_err(sym.evaluate(ws.CORRELATIONS.printed["Sx"], dims, vals), sx)]
-        for c in (None, 1.0):
-            U, s, V, d, off = modes(*correlations(X, Y, c))
-            syx_c = correlations(X, Y, c)[0]
-            errs.append(sym.rel_err(U @ np.diag(s) @ V.T, syx_c))
-            offdiag.append(off / np.abs(d).max())
+    errs, offdiag = sym.tree_correlation_errors(ws.CORRELATIONS.printed)
     claim.defined(
         claim.measure("max rel err, printed (1/N) YX^T, (1/N) XX^T and U S V^T vs numerics",
                       max(errs), "<=", TOL, source=FLOAT64),

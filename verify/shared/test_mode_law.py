@@ -6,13 +6,12 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from numerics.mode_flows import aligned_flow, layer_flow_drift
-
 from theory import mode_law as ml
 from theory.registry import REGISTRY
 from verify.checks import mode_law as mode_checks
 from verify.checks.symbolic import is_zero
 from verify.measurement import exact, paper, reading
+from verify.shared import evidence as ev
 from verify.properties import search
 from verify.strategies import HittingParams, ModeParams, hitting_params, mode_params
 
@@ -32,8 +31,7 @@ def test_closed_form_solves_the_mode_ode(claim):
 
 @pytest.mark.claim(*LAW)
 def test_closed_form_matches_the_matrix_flow_from_aligned_balanced_init(claim):
-    t, modes, drift = aligned_flow(5, 3, 4, S, D, A0, TAU)
-    err = mode_checks.matrix_flow_error(ml.trajectory, t, modes, S, D, A0, TAU)
+    err, drift = ev.aligned_flow_error(ml.trajectory, S, D, A0, TAU)
     claim.holds(
         claim.measure("max rel err, Eq. vs full matrix flow", err, "<=", 1e-8,
                       source=reading("solve_ivp at rtol 1e-10, formula at 50 digits")),
@@ -60,10 +58,8 @@ def test_closed_form_matches_the_scalar_ode_everywhere(claim):
 def test_closed_form_needs_an_aligned_balanced_init(claim):
     """BA states the law for any init ('a_0 the singular values at initialization'); the law is
     exact for an aligned balanced init and misses an aligned but unbalanced one with the same a0."""
-    t, modes, _ = aligned_flow(5, 3, 4, S, D, A0, TAU)
-    balanced = mode_checks.matrix_flow_error(ml.trajectory, t, modes, S, D, A0, TAU)
-    t, modes, drift = aligned_flow(5, 3, 4, S, D, A0, TAU, imbalance=3.0)
-    unbalanced = mode_checks.matrix_flow_error(ml.trajectory, t, modes, S, D, A0, TAU)
+    balanced = ev.aligned_flow_error(ml.trajectory, S, D, A0, TAU)[0]
+    unbalanced = ev.aligned_flow_error(ml.trajectory, S, D, A0, TAU, imbalance=3.0)[0]
     tolerance = reading("solve_ivp at rtol 1e-10, formula at 50 digits")
     claim.holds_if(
         REGISTRY["BA-Eq(3)"].condition,
@@ -91,11 +87,8 @@ def test_layer_odes_multiply_to_the_balanced_mode_ode(claim):
 
 @pytest.mark.claim("MHS-A-Mode")
 def test_layer_odes_conserve_balance_along_the_flow(claim):
-    form = REGISTRY["MHS-A-Mode"].printed
-    dw1, dw2 = form.dw1, form.dw2
-    f = sp.lambdify((ml.w1, ml.w2, ml.s, ml.d, ml.tau), (dw1, dw2))
     s, d, tau = 0.9, 1.7, 2.3
-    drift = layer_flow_drift(lambda w1, w2: f(w1, w2, s, d, tau), 0.3, -0.05, 40.0)
+    drift = ev.balance_drift(REGISTRY["MHS-A-Mode"].printed, s, d, tau, 0.3, -0.05, 40.0)
     claim.holds(claim.measure("drift of (w1)^2 - (w2)^2", drift, "<=", 1e-9,
                               source=reading("integrator rtol 1e-10 over ~20 characteristic times")),
                 note=f"unbalanced start (w1, w2) = (0.3, -0.05), s={s}, d={d}, tau={tau}")

@@ -7,8 +7,8 @@ import pytest
 from numerics.closed_forms import hitting_time, mode_strength
 from numerics.mode_flows import trained_linear_modes
 from theory.conventions import tau
-from numerics.metrics import crossing_time
 from verify.checks.mode_law import mode_trajectories, training_error
+from verify.shared import evidence as ev
 from verify.shared import figures
 from verify.measurement import reading
 
@@ -57,10 +57,7 @@ def test_trained_linear_networks_follow_the_mode_law(claim, report_figure, run):
 def test_trained_networks_reach_each_threshold_when_the_formula_says(claim, report_figure, run):
     history, strengths, s, d, _, _ = run
     _, a0 = training_error(mode_strength, history.time, strengths, s, d)
-    T, K, M = strengths.shape
-    observed = np.array([[[crossing_time(strengths[:, k, m], history.time, f * s[m] / d[m])
-                           for m in range(M)] for k in range(K)] for f in LEVELS])  # (levels, K, M)
-    predicted = np.stack([hitting_time(f * s / d, s, d, a0) for f in LEVELS])
+    observed, predicted = ev.threshold_crossings(strengths, history.time, s, d, a0, LEVELS)
     err = float(np.nanmax(np.abs(observed - predicted) / predicted))
     claim.holds(
         claim.measure("max |first crossing - t_hat| / t_hat, a0 fitted at the half-rise", err,
