@@ -73,8 +73,8 @@ def kernel_distance(K0: torch.Tensor, K: torch.Tensor) -> torch.Tensor:
 def run(model: TwoLayerEnsemble, X, y, grid, *, lr: float, steps: int, record_every: int):
     """Train and record loss, max|f| on the data, S(0,t), the Hamming distance of the activation
     patterns on ``grid`` (columns are points) from init, and the parameter distance."""
-    X = torch.as_tensor(X, dtype=torch.float64)
-    grid = torch.as_tensor(grid, dtype=torch.float64)
+    X = torch.as_tensor(X, dtype=model.W1.dtype)
+    grid = torch.as_tensor(grid, dtype=model.W1.dtype)
     K0 = relu_ntk(model, X)
     P0 = model.preactivation(grid) > 0
     theta0 = torch.cat([model.W1.flatten(1), model.W2.flatten(1)], 1).clone()
@@ -85,7 +85,7 @@ def run(model: TwoLayerEnsemble, X, y, grid, *, lr: float, steps: int, record_ev
                 "hamming": ((m.preactivation(grid) > 0) != P0).to(X.dtype).mean((1, 2)),
                 "param_dist": (theta - theta0).norm(dim=1),
                 "max_f": m(X).abs().amax((1, 2))}
-    return train(model, X, torch.as_tensor(y, dtype=torch.float64)[None, :], lr=lr, steps=steps,
+    return train(model, X, torch.as_tensor(y, dtype=model.W1.dtype)[None, :], lr=lr, steps=steps,
                  paper="rich_quick", record_every=record_every, record=record)
 
 

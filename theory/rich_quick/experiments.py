@@ -118,36 +118,3 @@ register(
               "logits * tau and lr / tau^2; decreasing the embedding variance (alpha > 1, < 6% of "
               "parameters) significantly reduces the time to 99% validation accuracy",
     expected="inconclusive")
-
-# The settings Fig. 5 (L158) and each Fig. 6 panel (App. D.3, L978-1024) state, keyed like the
-# ``ran`` settings of ``numerics.rich_quick``'s runs; only what the paper states is listed.
-PAPER_SETTINGS = {
-    "GRQ-Fig5": {"hidden units": 20, "task": "XOR-like 2-D",
-                 "init": "near-zero output f(x; theta0) ~ 0"},
-    "GRQ-Exp-Fig6a": {"data": "MNIST 60k/10k", "network": "LeNet-5 (ReLU, max pooling)",
-                      "init": "He; first layer / alpha, last layer * alpha", "epochs": 500,
-                      "learning rate": 1e-4, "batch size": 512,
-                      "NTK and Hamming images": "10% of MNIST", "runs per alpha": 8},
-    "GRQ-Exp-Fig6b": {"data": "CIFAR-10", "network": "DAWNBench small ResNet",
-                      "first-layer filter size": "15x15", "weight decay": 0,
-                      "alpha scaling": "conv filters / alpha"},
-    "GRQ-Exp-Fig6c": {"RHM levels L": 3, "RHM (n_c, m, s, v)": "(8, 4, 2, 8)",
-                      "MLP": "width 64, 3 hidden layers, no biases",
-                      "optimizer": "SGD, momentum 0.9", "learning rate": 6.4, "epochs": 250,
-                      "batch size": 128, "alphas": (0.03, 0.1, 0.3, 1.0, 3.0, 10.0),
-                      "runs per alpha": 6, "test set": 20000},
-    "GRQ-Exp-Fig6d": {"model": "1-layer transformer",
-                      "task": "modular arithmetic of Power et al.",
-                      "alphas": (0.1, 0.3, 1.0, 3.0, 10.0), "taus": (0.5, 0.75, 1.0, 1.25, 1.5),
-                      "runs per setting": 5, "step budget": 30000, "threshold": 0.99},
-}
-PAPER_SOURCES = {
-    "GRQ-Fig5": "paper Fig. 5 caption, L158 (learning rate, data size and horizon unstated; the "
-                "released code covers Fig. 1 only)",
-    "GRQ-Exp-Fig6a": "paper App. D.3 'Kernel Distance', L978-982",
-    "GRQ-Exp-Fig6b": "paper App. D.3 'Gabor Filters', L984-997; where it is silent, the DAWNBench "
-                     "code it names (davidcpage/cifar10-fast dawn.py)",
-    "GRQ-Exp-Fig6c": "paper App. D.3 'Random Hierarchy Model', L999-1013; where it is silent, "
-                     "Petrini et al.'s code it names (pcsl-epfl/hierarchy-learning)",
-    "GRQ-Exp-Fig6d": "paper App. D.3 'Grokking' and Fig. 12, L1015-1024",
-}

@@ -16,6 +16,7 @@ import sympy as sp
 from hypothesis import settings
 
 from numerics.rich_quick import single_neuron as sn
+from numerics.rich_quick import single_neuron_paths as sns
 from theory.rich_quick import single_neuron_implicit_bias as B
 from theory.rich_quick import single_neuron_symbols as S
 from verify.measurement import Criterion, fmt
@@ -123,6 +124,21 @@ def fixed_search(prop, points, criterion) -> SearchResult:
     worst = max(values) if crit.op in ("<=", "<") else min(values)
     return SearchResult(not bad, len(points), worst, crit,
                         f"{bad[0][0]} (value {fmt(bad[0][1])})" if bad else "")
+
+
+def rate_pair_preconditioner_gap(n: int = 8, seed: int = 0, factors=(2.0, 0.5)) -> float:
+    """Largest relative gap between M = eta_w a^2 I + eta_a w w^T at rates (eta_a, eta_w) and at
+    (f_a eta_a, f_w eta_w) (``factors``; the default keeps the product), for inits with the same
+    beta = a w and delta (GRQ-Conv-WLOG)."""
+    rng = np.random.default_rng(seed)
+    gap = 0.0
+    for _ in range(n):
+        beta, delta = rng.standard_normal(3), rng.uniform(-2, 2)
+        ea, ew = np.exp(rng.uniform(-1, 1, 2))
+        M = [sn.preconditioner(*sn.balanced_init(beta, delta, x, y), x, y)
+             for x, y in ((ea, ew), (factors[0] * ea, factors[1] * ew))]
+        gap = max(gap, float(np.max(np.abs(M[0] - M[1])) / np.max(np.abs(M[0]))))
+    return gap
 
 
 def wlog_points(n=5, seed=0):
@@ -327,8 +343,20 @@ def downstream_inits(n, eta_a, eta_w, seed):
     return cases
 
 
-def limit_time(delta):
-    return 400.0 if delta < 0 else 60.0
+def eq71_residuals(eq71, run, deltas) -> np.ndarray:
+    """|Eq. (71)| (``eq71`` in alpha, k, delta, b) at the gradient-flow alpha of the low-rank
+    limits ``run`` (``single_neuron_paths.LimitRun``) for ``deltas``."""
+    f = sp.lambdify([S.alpha, S.k, S.delta, S.b], eq71)
+    b_star = np.linalg.pinv(run.X) @ run.y
+    v = np.linalg.svd(run.X)[2][-1]
+    v = v * np.sign(v[0])
+    unit = run.beta0 / np.linalg.norm(run.beta0)
+    out = []
+    for d in deltas:
+        alpha = float(v @ (run.limits[list(run.deltas).index(d)] - b_star))
+        k = float(np.sqrt(np.sqrt(run.beta0 @ run.beta0 + d ** 2 / 4) - d / 2) * unit @ v)
+        out.append(abs(f(alpha, k, d, float(np.linalg.norm(b_star)))))
+    return np.array(out)
 
 
 def radial_potential(q_expr):
@@ -342,7 +370,8 @@ def thm31_error(q_expr, psi_expr, X, y, beta0, delta, eta_a=1.0, eta_w=1.0, resc
     psi = float(sp.lambdify([B.n0, S.delta, B.c], psi_expr)(np.linalg.norm(beta0), delta,
                                                             np.sqrt(eta_a * eta_w)))
     q = radial_potential(q_expr)
-    limit = gf_limit(X, y, beta0, delta, eta_a, eta_w, limit_time(delta) * (2 if eta_a * eta_w < 1 else 1))
+    limit = gf_limit(X, y, beta0, delta, eta_a, eta_w,
+                     sns.limit_time(delta) * (2 if eta_a * eta_w < 1 else 1))
     arg = implicit_bias_minimiser(lambda b: q(b, delta, c), c * psi, X, y, beta0, limit)
     return float(np.max(np.abs(arg - limit))), limit
 

@@ -72,20 +72,20 @@ def exact_vs_flow(case):
 
 @pytest.mark.claim("GRQ-Eq(2)", "GRQ-Eq(16)-(18)")
 def test_mu_phi_rates_follow_from_the_chain_rule(claim):
-    key = search(lambda p: chk.identity_error(SNE.KEY_IDENTITY.lhs, SNE.KEY_IDENTITY.rhs, p), ("<=", HP),
+    key = search(lambda p: chk.identity_error(REGISTRY["GRQ-Eq(16)-(18)"].printed.key_identity.lhs, REGISTRY["GRQ-Eq(16)-(18)"].printed.key_identity.rhs, p), ("<=", HP),
                  p=weight_points())
     claim.holds(
         claim.measure("worst |mu' by the chain rule - Eq. (16)|, general rates",
-                      rate_search(S.MU_OF_WEIGHTS, SNE.MU_PHI_ODE[S.mu], weight_points()), source=HP_SRC),
+                      rate_search(S.MU_OF_WEIGHTS, REGISTRY["GRQ-Eq(2)"].printed[S.mu], weight_points()), source=HP_SRC),
         claim.measure("worst |phi' by the chain rule - Eq. (17)|, general rates",
-                      rate_search(S.PHI_OF_WEIGHTS, SNE.MU_PHI_ODE[S.phi], weight_points()), source=HP_SRC),
+                      rate_search(S.PHI_OF_WEIGHTS, REGISTRY["GRQ-Eq(2)"].printed[S.phi], weight_points()), source=HP_SRC),
         claim.measure("worst |Eq. (18) eta_w a^2 + eta_a ||w||^2 - kappa|", key, source=HP_SRC))
 
 
 @pytest.mark.claim("GRQ-Eq(2)")
 def test_mu_phi_ode_integrated_matches_the_weight_flow(claim):
     rhs = sp.lambdify([S.mu, S.phi, S.b, S.delta, S.eta_a, S.eta_w],
-                      [SNE.MU_PHI_ODE[S.mu], SNE.MU_PHI_ODE[S.phi]], "numpy")
+                      [REGISTRY["GRQ-Eq(2)"].printed[S.mu], REGISTRY["GRQ-Eq(2)"].printed[S.phi]], "numpy")
 
     def prop(case):
         ref = chk.flow_coordinates(case, T_END, 61)
@@ -125,11 +125,11 @@ def test_unit_product_system_is_the_rescaled_general_system(claim):
     claim.holds(
         claim.measure("worst |(c mu)' - Eq. (19) in mu' = c mu, b' = c b|, general rates",
                       rate_search(c * S.MU_OF_WEIGHTS,
-                                  SNE.MU_PHI_ODE_UNIT[S.mu].subs(scale, simultaneous=True),
+                                  REGISTRY["GRQ-Eq(19)-(20)"].printed[S.mu].subs(scale, simultaneous=True),
                                   weight_points()), source=HP_SRC),
         claim.measure("worst |phi' - Eq. (20) in mu', b'|, general rates",
                       rate_search(S.PHI_OF_WEIGHTS,
-                                  SNE.MU_PHI_ODE_UNIT[S.phi].subs(scale, simultaneous=True),
+                                  REGISTRY["GRQ-Eq(19)-(20)"].printed[S.phi].subs(scale, simultaneous=True),
                                   weight_points()), source=HP_SRC))
 
 
@@ -138,10 +138,10 @@ def test_balanced_reduction_and_sign_of_mu(claim):
     flips = flow_search(_sign_flips_of_a, ("==", 0), case=whitened_cases(sign=0))
     claim.holds(
         claim.measure("worst |mu' - Eq. (21)| on delta = 0, eta_a eta_w = 1 (unequal)",
-                      rate_search(S.MU_OF_WEIGHTS, SNE.MU_PHI_ODE_BALANCED[S.mu], weight_points(True, True)),
+                      rate_search(S.MU_OF_WEIGHTS, REGISTRY["GRQ-Eq(21)-(22)"].printed[S.mu], weight_points(True, True)),
                       source=HP_SRC),
         claim.measure("worst |phi' - Eq. (22)| on delta = 0, eta_a eta_w = 1 (unequal)",
-                      rate_search(S.PHI_OF_WEIGHTS, SNE.MU_PHI_ODE_BALANCED[S.phi], weight_points(True, True)),
+                      rate_search(S.PHI_OF_WEIGHTS, REGISTRY["GRQ-Eq(21)-(22)"].printed[S.phi], weight_points(True, True)),
                       source=HP_SRC),
         claim.measure("sign changes of a(t) on balanced flows, t <= 15", flips,
                       source=paper("L340", "we show that the sign of mu cannot change through training and sgn(mu) = sgn(a)")))
@@ -177,10 +177,10 @@ balanced_points = st.fixed_dictionaries({"t": st.floats(0, 5), "b": st.floats(0.
 
 @pytest.mark.claim("GRQ-Eq(23)")
 def test_balanced_phi_solves_its_riccati_equation_and_the_flow(claim):
-    res = search(lambda p: chk.solution_residual(SNE.PHI_BALANCED, S.b * (1 - S.phi ** 2), S.phi, p),
+    res = search(lambda p: chk.solution_residual(REGISTRY["GRQ-Eq(23)"].printed, S.b * (1 - S.phi ** 2), S.phi, p),
                  ("<=", HP), p=balanced_points)
     flow = flow_search(lambda case: balanced_closed_form_error(
-        SNE.PHI_BALANCED, SNE.MU_BALANCED_CORRECTED, SNE.C_MU_CORRECTED, case, "phi"), ("<=", FLOW_TOL),
+        REGISTRY["GRQ-Eq(23)"].printed, SNE.MU_BALANCED_CORRECTED, SNE.C_MU_CORRECTED, case, "phi"), ("<=", FLOW_TOL),
         case=balanced_cases)
     claim.holds(claim.measure("worst residual of Eq. (23) in phi' = b(1 - phi^2)", res, source=HP_SRC),
                 claim.measure("worst |Eq. (23) - phi of the weight flow|", flow, source=FLOW_SRC),
@@ -190,22 +190,22 @@ def test_balanced_phi_solves_its_riccati_equation_and_the_flow(claim):
 
 def bernoulli_residual(mu_expr, c_mu_expr, p):
     sol = mu_expr.subs(S.c_mu, c_mu_expr)
-    return max(chk.solution_residual(sol, SNE.MU_RATE_BALANCED, S.mu, p),
+    return max(chk.solution_residual(sol, REGISTRY["GRQ-Eq(24)-(25)"].printed.rate, S.mu, p),
                chk.hp_abs(sol.subs(S.t, 0) - S.mu0, p))
 
 
 @pytest.mark.claim("GRQ-Eq(24)-(25)")
 def test_balanced_mu_printed_and_corrected(claim):
-    unit = search(lambda p: bernoulli_residual(SNE.MU_BALANCED, SNE.C_MU, p), ("<=", HP),
+    unit = search(lambda p: bernoulli_residual(REGISTRY["GRQ-Eq(24)-(25)"].printed.mu, REGISTRY["GRQ-Eq(24)-(25)"].printed.c_mu, p), ("<=", HP),
                   p=balanced_points.map(lambda p: {**p, "b": 1.0}))
     rng = np.random.default_rng(5)
     pts = [{"t": rng.uniform(0, 3), "b": b, "c_phi": rng.uniform(-1, 1), "mu0": rng.uniform(0.1, 2)}
            for b in (0.4, 0.8, 1.3, 2.5)]
-    general = chk.fixed_search(lambda p: bernoulli_residual(SNE.MU_BALANCED, SNE.C_MU, p), pts, ("<=", HP))
-    corrected = search(lambda p: bernoulli_residual(SNE.MU_BALANCED_CORRECTED, SNE.C_MU_CORRECTED, p),
+    general = chk.fixed_search(lambda p: bernoulli_residual(REGISTRY["GRQ-Eq(24)-(25)"].printed.mu, REGISTRY["GRQ-Eq(24)-(25)"].printed.c_mu, p), pts, ("<=", HP))
+    corrected = search(lambda p: bernoulli_residual(REGISTRY["GRQ-Eq(24)-(25)"].corrected.mu, REGISTRY["GRQ-Eq(24)-(25)"].corrected.c_mu, p),
                        ("<=", HP), p=balanced_points)
     flow = flow_search(lambda case: balanced_closed_form_error(
-        SNE.PHI_BALANCED, SNE.MU_BALANCED_CORRECTED, SNE.C_MU_CORRECTED, case, "mu"), ("<=", FLOW_TOL),
+        SNE.PHI_BALANCED, REGISTRY["GRQ-Eq(24)-(25)"].corrected.mu, REGISTRY["GRQ-Eq(24)-(25)"].corrected.c_mu, case, "mu"), ("<=", FLOW_TOL),
         case=balanced_cases)
     claim.erratum(
         printed=[claim.measure("Eq. (25) residual in Eq. (24) and |mu(0) - mu0|, ||beta_*|| = 1",
@@ -239,11 +239,11 @@ upstream = whitened_cases(sign=1).map(lambda c: {**c, "a0": abs(c["a0"])})
 
 @pytest.mark.claim("GRQ-Eq(26)-(27)")
 def test_nu_riccati_under_the_unit_rate_reading(claim):
-    under, without = reading_measurements(claim, S.NU_OF_WEIGHTS, SNE.NU_RATE, "Eq. (26)")
-    sol_unit = flow_search(lambda case: nu_closed_form_error(SNE.NU_SOLUTION, case), ("<=", FLOW_TOL),
+    under, without = reading_measurements(claim, S.NU_OF_WEIGHTS, REGISTRY["GRQ-Eq(26)-(27)"].printed.rate, "Eq. (26)")
+    sol_unit = flow_search(lambda case: nu_closed_form_error(REGISTRY["GRQ-Eq(26)-(27)"].printed.solution, case), ("<=", FLOW_TOL),
                            case=whitened_cases(sign=1, unit_rates=True).map(
                                lambda c: {**c, "a0": abs(c["a0"])}))
-    sol_rescaled = flow_search(lambda case: nu_closed_form_error(SNE.NU_SOLUTION, case, True),
+    sol_rescaled = flow_search(lambda case: nu_closed_form_error(REGISTRY["GRQ-Eq(26)-(27)"].printed.solution, case, True),
                                ("<=", FLOW_TOL), case=upstream)
     claim.holds_if(
         READING,
@@ -253,41 +253,48 @@ def test_nu_riccati_under_the_unit_rate_reading(claim):
                                      sol_rescaled, source=FLOW_SRC)],
         without=[without,
                  claim.measure("Eq. (27) vs the flow's nu in a, w at eta_a = 2, eta_w = 1/2",
-                               nu_closed_form_error(SNE.NU_SOLUTION, WLOG_CASE), "<=", FLOW_TOL,
+                               nu_closed_form_error(REGISTRY["GRQ-Eq(26)-(27)"].printed.solution, WLOG_CASE), "<=", FLOW_TOL,
                                source=FLOW_SRC)],
         counterexample=f"{WLOG_CASE}: Eq. (27) misses the flow's nu")
 
 
 @pytest.mark.claim("GRQ-Eq(26)-(27)")
 def test_nu_riccati_general_rate_form(claim):
-    sol = flow_search(lambda case: nu_closed_form_error(SNE.NU_SOLUTION_GENERAL, case), ("<=", FLOW_TOL),
+    sol = flow_search(lambda case: nu_closed_form_error(REGISTRY["GRQ-Eq(26)-(27)"].corrected.solution, case), ("<=", FLOW_TOL),
                       case=upstream)
     claim.holds(claim.measure("worst |nu' - (eta_w b^2 - delta nu - eta_a nu^2)|, general rates",
-                              rate_search(S.NU_OF_WEIGHTS, SNE.NU_RATE_GENERAL, weight_points()),
+                              rate_search(S.NU_OF_WEIGHTS, REGISTRY["GRQ-Eq(26)-(27)"].corrected.rate, weight_points()),
                               source=HP_SRC),
                 claim.measure("general-rate Eq. (27) vs the flow's nu, upstream", sol, source=FLOW_SRC))
 
 
 @pytest.mark.claim("GRQ-Eq(28)")
 def test_a_bernoulli_under_the_unit_rate_reading(claim):
-    under, without = reading_measurements(claim, S.a, SNE.A_RATE, "Eq. (28)")
+    under, without = reading_measurements(claim, S.a, REGISTRY["GRQ-Eq(28)"].printed, "Eq. (28)")
     claim.holds_if(READING, under=under, without=without)
     claim.holds(claim.measure("worst |a' - a(eta_a nu + delta - eta_w a^2)|, general rates",
-                              rate_search(S.a, SNE.A_RATE_GENERAL, weight_points()), source=HP_SRC),
+                              rate_search(S.a, REGISTRY["GRQ-Eq(28)"].corrected, weight_points()), source=HP_SRC),
                 note="its closed-form a(t) is measured against the flow in the exact-solution test")
 
 
 @pytest.mark.claim("GRQ-Eq(31)-(32)")
 def test_v_and_omega_rates_under_the_unit_rate_reading(claim):
-    omega_printed = SNE.OMEGA_RATE.subs(S.v, S.V_OF_WEIGHTS)
-    u31, w31 = reading_measurements(claim, S.V_OF_WEIGHTS, SNE.V_RATE, "Eq. (31)")
+    omega_printed = REGISTRY["GRQ-Eq(31)-(32)"].printed.omega_rate.subs(S.v, S.V_OF_WEIGHTS)
+    u31, w31 = reading_measurements(claim, S.V_OF_WEIGHTS, REGISTRY["GRQ-Eq(31)-(32)"].printed.v_rate, "Eq. (31)")
     u32, w32 = reading_measurements(claim, S.OMEGA_OF_WEIGHTS, omega_printed, "Eq. (32)")
     claim.holds_if(READING, under=u31 + u32, without=[w31, w32])
+    r = REGISTRY["GRQ-Eq(31)-(32)"].corrected
+    rng = np.random.default_rng(31)
+    pts = [{"t": rng.uniform(0, 3), "v0": rng.uniform(-2, 2), "delta": rng.uniform(-3, 1),
+            "b": rng.uniform(0.3, 2), "eta_a": ea, "eta_w": ew} for ea, ew in ((0.3, 2.5), (2, 0.5))]
     claim.holds(
+        claim.measure("worst residual of the general-rate v(t) in v' = eta_a + delta v - eta_w b^2 v^2",
+                      chk.fixed_search(lambda p: chk.solution_residual(r.v_solution, r.v_rate, S.v, p),
+                                       pts, ("<=", HP)), source=HP_SRC),
         claim.measure("worst |v' - (eta_a + delta v - eta_w b^2 v^2)|, general rates",
-                      rate_search(S.V_OF_WEIGHTS, SNE.V_RATE_GENERAL, weight_points()), source=HP_SRC),
+                      rate_search(S.V_OF_WEIGHTS, REGISTRY["GRQ-Eq(31)-(32)"].corrected.v_rate, weight_points()), source=HP_SRC),
         claim.measure("worst |omega' - eta_w(v b^2 omega - v^2 omega^3)|, general rates",
-                      rate_search(S.OMEGA_OF_WEIGHTS, SNE.OMEGA_RATE_GENERAL.subs(S.v, S.V_OF_WEIGHTS),
+                      rate_search(S.OMEGA_OF_WEIGHTS, REGISTRY["GRQ-Eq(31)-(32)"].corrected.omega_rate.subs(S.v, S.V_OF_WEIGHTS),
                                   weight_points()), source=HP_SRC))
 
 
@@ -303,13 +310,13 @@ def test_a_times_omega_vanishes_at_most_once(claim):
                       "general rates)", res,
                       source=paper("L376", "a(t)w(t)^T beta_* = 0 has at most one solution for t >= 0")),
         claim.measure("proof Eq. (29) a' at unit rates", rate_search(
-            S.a, SNE.LEMMA_ODE[S.a].subs(S.omega, omega), unit_points), source=HP_SRC),
+            S.a, REGISTRY["GRQ-LemA.1"].printed.a.subs(S.omega, omega), unit_points), source=HP_SRC),
         claim.measure("proof Eq. (30) omega' at unit rates", rate_search(
-            omega, SNE.LEMMA_ODE[S.omega].subs(S.omega, omega), unit_points), source=HP_SRC),
+            omega, REGISTRY["GRQ-LemA.1"].printed.omega.subs(S.omega, omega), unit_points), source=HP_SRC),
         claim.measure("general-rate Eq. (29)", rate_search(
-            S.a, SNE.LEMMA_ODE_GENERAL[S.a].subs(S.omega, omega), weight_points()), source=HP_SRC),
+            S.a, REGISTRY["GRQ-LemA.1"].corrected.a.subs(S.omega, omega), weight_points()), source=HP_SRC),
         claim.measure("general-rate Eq. (30)", rate_search(
-            omega, SNE.LEMMA_ODE_GENERAL[S.omega].subs(S.omega, omega), weight_points()), source=HP_SRC))
+            omega, REGISTRY["GRQ-LemA.1"].corrected.omega.subs(S.omega, omega), weight_points()), source=HP_SRC))
 
 
 # --- basins: footnote 3 (Sec 3, general rates), Eq. (33) (App A.2.5, after the WLOG) -----------
@@ -346,26 +353,28 @@ def upstream_mismatches(claim):
 def test_basin_footnote_at_general_rates(claim):
     """Sec 3 keeps the rates explicit (Eq. 2), so footnote 3 is read at general rates."""
     claim.erratum(
-        printed=[mismatches(claim, SNE.BASIN, "general", "printed, eta 0.3/2.5"),
-                 mismatches(claim, SNE.BASIN, "wlog", "printed, eta 0.2/5"),
+        printed=[mismatches(claim, REGISTRY["GRQ-Fn3"].printed, "general", "printed, eta 0.3/2.5"),
+                 mismatches(claim, REGISTRY["GRQ-Fn3"].printed, "wlog", "printed, eta 0.2/5"),
                  upstream_mismatches(claim)],
-        corrected=[mismatches(claim, SNE.BASIN_GENERAL, "general", "corrected, eta 0.3/2.5"),
-                   mismatches(claim, SNE.BASIN_GENERAL, "wlog", "corrected, eta 0.2/5"),
-                   mismatches(claim, SNE.BASIN_GENERAL, "unit", "corrected, unit rates"),
+        corrected=[mismatches(claim, REGISTRY["GRQ-Fn3"].corrected, "general", "corrected, eta 0.3/2.5"),
+                   mismatches(claim, REGISTRY["GRQ-Fn3"].corrected, "wlog", "corrected, eta 0.2/5"),
+                   mismatches(claim, REGISTRY["GRQ-Fn3"].corrected, "unit", "corrected, unit rates"),
                    upstream_mismatches(claim)])
 
 
 @pytest.mark.claim("GRQ-Eq(33)")
 def test_basin_under_the_unit_rate_reading(claim):
+    r = REGISTRY["GRQ-Eq(33)"]
     claim.holds_if(
         READING,
-        under=[mismatches(claim, SNE.BASIN, "unit", "printed, unit rates"),
-               mismatches(claim, SNE.BASIN, "general", "printed in a0', w0', beta_*', eta 0.3/2.5",
+        under=[mismatches(claim, r.printed, "unit", "printed, unit rates"),
+               mismatches(claim, r.corrected, "general", "the general-rate form, eta 0.3/2.5"),
+               mismatches(claim, r.printed, "general", "printed in a0', w0', beta_*', eta 0.3/2.5",
                           rescaled=True),
-               mismatches(claim, SNE.BASIN, "wlog", "printed in a0', w0', beta_*', eta 0.2/5",
+               mismatches(claim, r.printed, "wlog", "printed in a0', w0', beta_*', eta 0.2/5",
                           rescaled=True),
                upstream_mismatches(claim)],
-        without=mismatches(claim, SNE.BASIN, "wlog", "printed in a0, w0, eta_a eta_w = 1 (0.2/5)"))
+        without=mismatches(claim, r.printed, "wlog", "printed in a0, w0, eta_a eta_w = 1 (0.2/5)"))
 
 
 # --- Eqs. (34)-(35) ------------------------------------------------------------------------------

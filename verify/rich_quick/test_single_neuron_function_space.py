@@ -6,6 +6,7 @@ import sympy as sp
 from hypothesis import strategies as st
 
 from numerics.rich_quick import single_neuron as sn
+from theory.registry import REGISTRY
 from theory.rich_quick import single_neuron_function_space as SNF
 from theory.rich_quick.single_neuron_exact import BASIN_GENERAL
 from theory.rich_quick import single_neuron_symbols as S
@@ -27,9 +28,19 @@ def sym_matrix(expr):
 
 @pytest.mark.claim("GRQ-Eq(3)", "GRQ-Eq(36)-(39)")
 def test_beta_flows_by_minus_M_times_the_loss_gradient(claim):
+    eq3 = sym_matrix(REGISTRY["GRQ-Eq(3)"].printed)
+    m_weights = sym_matrix(REGISTRY["GRQ-Eq(36)-(39)"].printed.M_weights)
+
+    def printed(form):
+        """Eq. (3) as printed (d = 2) for the flow in the first two coordinates."""
+        return lambda a, w, ea, ew: np.asarray(form(a, *w, 0.0, ea, ew), float)
+
     def prop(aw):
         a, w, (ea, ew) = aw[0], np.array(aw[1][:4] + [0.0] * (4 - len(aw[1][:4]))), aw[2]
-        return chk.beta_flow_error(sn.preconditioner, X, Y, a, w, ea, ew)
+        err = chk.beta_flow_error(sn.preconditioner, X, Y, a, w, ea, ew)
+        for form in (eq3, m_weights):
+            err = max(err, chk.beta_flow_error(printed(form), X[:, :2], Y, a, w[:2], ea, ew))
+        return err
     res = search(prop, ("<=", 1e-12), aw=weights)
     claim.holds(claim.measure("worst rel err, a w' + a' w vs -(eta_w a^2 I + eta_a w w^T) X^T rho",
                               res, source=reading("float64 round-off")),
@@ -38,8 +49,9 @@ def test_beta_flows_by_minus_M_times_the_loss_gradient(claim):
 
 @pytest.mark.claim("GRQ-Eq(4)", "GRQ-Eq(36)-(39)")
 def test_M_in_terms_of_beta_and_delta(claim):
-    printed = sym_matrix(SNF.M_BETA)
-    weights_form = sym_matrix(SNF.M_WEIGHTS)
+    r = REGISTRY["GRQ-Eq(36)-(39)"].printed
+    printed = sym_matrix(REGISTRY["GRQ-Eq(4)"].printed)
+    m_beta, weights_form = sym_matrix(r.M_beta), sym_matrix(r.M_weights)
 
     def prop(aw):
         a, w, (ea, ew) = aw[0], np.array(aw[1]), aw[2]
@@ -47,12 +59,13 @@ def test_M_in_terms_of_beta_and_delta(claim):
         if w.size == 2:   # the sympy form as printed (d = 2)
             dl = sn.delta_of(a, w, ea, ew)
             M = np.asarray(printed(a, *w, dl, ea, ew), float)
-            err = max(err, np.linalg.norm(M - weights_form(a, *w, dl, ea, ew)) / np.linalg.norm(M))
+            for other in (weights_form, m_beta):
+                err = max(err, np.linalg.norm(M - other(a, *w, dl, ea, ew)) / np.linalg.norm(M))
         return err
     res = search(prop, ("<=", 1e-12), aw=weights)
     pts = search(lambda p: max(
-        chk.hp_abs(SNF.A_SQ - S.a ** 2, p),
-        *(chk.hp_abs(SNF.WW_T[i] - (sp.Matrix([S.w1, S.w2]) * sp.Matrix([[S.w1, S.w2]]))[i], p)
+        chk.hp_abs(r.a_sq - S.a ** 2, p),
+        *(chk.hp_abs(r.ww_T[i] - (sp.Matrix([S.w1, S.w2]) * sp.Matrix([[S.w1, S.w2]]))[i], p)
           for i in range(4))), ("<=", chk.HP_TOL), p=weight_points().map(
         lambda p: {**p, "delta": p["eta_w"] * p["a"] ** 2 - p["eta_a"] * (p["w1"] ** 2 + p["w2"] ** 2)}))
     claim.holds(claim.measure("worst rel err, Eq. (4)/(39) vs eta_w a^2 I + eta_a w w^T, d = 1..5, "

@@ -1,7 +1,6 @@
 """Implicit bias of the single neuron (rich_quick Thm 3.1, Fig. 4, App A.4 Eqs. 40-72, Thm A.2).
 Gradient-flow limits are compared with constrained argmins on the paper's low-rank data (D.2) and
 on wider null spaces (n = 1, d = 3; n = 2, d = 4), for delta of both signs and zero."""
-import matplotlib.pyplot as plt
 import numpy as np
 import pytest
 import sympy as sp
@@ -11,8 +10,9 @@ from numerics.rich_quick import single_neuron as sn
 from theory.rich_quick import single_neuron_implicit_bias as B
 from theory.rich_quick import single_neuron_symbols as S
 from theory.registry import REGISTRY
-from verify.measurement import Setup, exact, paper, reading
+from verify.measurement import exact, reading
 from verify.properties import search
+from verify.rich_quick import evidence as E
 from verify.rich_quick import single_neuron_checks as chk
 
 HP = chk.HP_TOL
@@ -46,13 +46,13 @@ WIDE = [(D2_X, D2_Y, D2_BETA0),
 
 @pytest.mark.claim("GRQ-Thm3.1")
 def test_gradient_flow_limit_minimises_the_implicit_bias(claim):
-    unit = [chk.thm31_error(B.PSI_THM, B.PSI_SMALL_THM, X, y, b0, d)[0]
+    unit = [chk.thm31_error(REGISTRY["GRQ-Thm3.1"].printed.Psi, REGISTRY["GRQ-Thm3.1"].printed.psi, X, y, b0, d)[0]
             for X, y, b0 in WIDE for d in (-3.0, 0.0, 1.0)]
-    wlog = [chk.thm31_error(B.PSI_THM, B.PSI_SMALL_THM, X, y, b0, d, 2.0, 0.5)[0]
+    wlog = [chk.thm31_error(REGISTRY["GRQ-Thm3.1"].printed.Psi, REGISTRY["GRQ-Thm3.1"].printed.psi, X, y, b0, d, 2.0, 0.5)[0]
             for X, y, b0 in WIDE[:2] for d in (-1.0, 2.0)]
-    general_printed = [chk.thm31_error(B.PSI_THM, B.PSI_SMALL_THM, D2_X, D2_Y, D2_BETA0, d, 0.25, 1.0)[0]
+    general_printed = [chk.thm31_error(REGISTRY["GRQ-Thm3.1"].printed.Psi, REGISTRY["GRQ-Thm3.1"].printed.psi, D2_X, D2_Y, D2_BETA0, d, 0.25, 1.0)[0]
                        for d in (-2.0, 2.0)]
-    general_corrected = [chk.thm31_error(B.PSI_THM, B.PSI_SMALL_GENERAL, X, y, b0, d, 0.25, 1.0, True)[0]
+    general_corrected = [chk.thm31_error(REGISTRY["GRQ-Thm3.1"].printed.Psi, REGISTRY["GRQ-Thm3.1"].corrected.psi, X, y, b0, d, 0.25, 1.0, True)[0]
                          for X, y, b0 in WIDE[:2] for d in (-2.0, 0.0, 2.0)]
     claim.holds_if(
         REGISTRY["GRQ-Thm3.1"].condition,
@@ -68,77 +68,23 @@ def test_gradient_flow_limit_minimises_the_implicit_bias(claim):
                               source=LIMIT_SRC))
 
 
-@pytest.mark.claim("GRQ-Fig4", "GRQ-Eq(70)-(72)")
-def test_eq72_gives_the_limit_on_a_one_dimensional_null_space(claim, report_figure):
-    b_star = np.linalg.pinv(D2_X) @ D2_Y
-    limits, closed, table_err, k_err = [], [], 0.0, 0.0
-    for d in DELTAS:
-        lim = chk.gf_limit(D2_X, D2_Y, D2_BETA0, d, t_end=chk.limit_time(d))
-        s0 = np.sqrt(D2_BETA0 @ D2_BETA0 + d ** 2 / 4)
-        z = B.Z_COEFF.subs({B.n0: np.linalg.norm(D2_BETA0), S.delta: d})
-        k = float(-2 * z * (D2_BETA0 / np.linalg.norm(D2_BETA0)) @ D2_V / 3)
-        alpha = float(sp.N(B.EQ72.subs({S.k: k, S.delta: d, S.b: np.linalg.norm(b_star)})))
-        limits.append(lim)
-        closed.append(b_star + alpha * D2_V)
-        table_err = max(table_err, float(np.max(np.abs(lim - TABLE[d]))))
-        k_err = max(k_err, abs(k - np.sqrt(s0 - d / 2) * (D2_BETA0 / np.linalg.norm(D2_BETA0)) @ D2_V))
-    err = float(np.max(np.abs(np.array(limits) - np.array(closed))))
-    fig, ax = plt.subplots(figsize=(5.5, 4), layout="constrained")   # before the colour bar
-    line = np.linspace(0.6, 1.85, 50)
-    ax.plot(line, (1.1 - 0.5 * line), "k-", lw=0.8, label=r"interpolants $X\beta = y$")
-    dd = np.linspace(-12, 12, 200)
-    curve = []
-    for d in dd:
-        s0 = np.sqrt(D2_BETA0 @ D2_BETA0 + d ** 2 / 4)
-        k = np.sqrt(s0 - d / 2) * (D2_BETA0 / np.linalg.norm(D2_BETA0)) @ D2_V
-        curve.append(b_star + sn.eq72_alpha(k, d, np.linalg.norm(b_star)) * D2_V)
-    curve = np.array(curve)
-    ax.plot(curve[:, 0], curve[:, 1], "C0-", lw=2, label=r"Eq. (72) $\beta(\infty)(\delta)$")
-    lims = np.array(limits)
-    sc = ax.scatter(lims[:, 0], lims[:, 1], c=DELTAS, cmap="coolwarm", zorder=3, label="GF limit")
-    fig.colorbar(sc, ax=ax, label=r"$\delta$")
-    ax.plot(*D2_BETA0, "k^", label=r"$\beta_0$")
-    ax.set_xlabel(r"$\beta_1$")
-    ax.set_ylabel(r"$\beta_2$")
-    ax.legend(fontsize=7)
-    report_figure(fig, "Fig. 4 (right): low-rank D.2 data X = [[0.5, 1]], y = 1.1, beta0 = [0.4, "
-                       "0.05]; Eq. (72) locus of beta(inf) over delta (line) and gradient-flow limits"
-                       " for 9 deltas (markers), unit rates")
-    ms = [claim.measure("max |GF limit - (beta_* + alpha v)|, alpha from Eq. (72), k = -2 z^T v/3 "
-                        "(z with the unit vector outside the sqrt)", err, "<=", LIMIT_TOL,
-                        source=LIMIT_SRC),
-          claim.measure("max |k - sqrt(sqrt(||beta0||^2 + delta^2/4) - delta/2) beta0_hat^T v|",
-                        k_err, "<=", 1e-12, source=reading("float64 round-off")),
-          claim.measure("max |GF limit - catalogue table| (6 decimals)", table_err, "<=", 2e-6,
-                        source=reading("the table is rounded to 6 decimals"))]
-    setup = Setup(scale="ci", ran=dict(D2_RAN, deltas=list(DELTAS), horizon="t = 400 (delta < 0), "
-                  "60 (delta >= 0)"), paper=D2_PAPER,
-                  paper_source="paper App D.2 L974 (data); rates, deltas and the horizon of a limit "
-                               "are not stated (D.2's t = 20 is too short for delta << 0)")
-    claim.reproduced(*ms, setup=setup, note=f"low-rank D.2 data, unit rates, delta in {DELTAS}")
-
-
 @pytest.mark.claim("GRQ-Eq(70)-(72)")
-def test_eq71_as_printed_and_corrected(claim):
-    b_star = np.linalg.pinv(D2_X) @ D2_Y
-    bn = float(np.linalg.norm(b_star))
-    printed = sp.lambdify([S.alpha, S.k, S.delta, S.b], B.EQ71_PRINTED)
-    corrected = sp.lambdify([S.alpha, S.k, S.delta, S.b], B.EQ71_CORRECTED)
-    errs_p, errs_c = [], []
-    for d in (-3.0, 1.0, 3.0):
-        lim = chk.gf_limit(D2_X, D2_Y, D2_BETA0, d, t_end=chk.limit_time(d))
-        alpha_gf = float(D2_V @ (lim - b_star))
-        s0 = np.sqrt(D2_BETA0 @ D2_BETA0 + d ** 2 / 4)
-        k = float(np.sqrt(s0 - d / 2) * (D2_BETA0 / np.linalg.norm(D2_BETA0)) @ D2_V)
-        errs_p.append(abs(printed(alpha_gf, k, d, bn)))
-        errs_c.append(abs(corrected(alpha_gf, k, d, bn)))
-    dq = search(lambda p: chk.hp_abs(sp.diff(B.Q_AZULAY, S.r) - B.DQ_AZULAY, p), ("<=", HP), p=r_delta)
+def test_eq71_as_printed_and_corrected(claim, grq):
+    r, thm = REGISTRY["GRQ-Eq(70)-(72)"], REGISTRY["GRQ-ThmA.2"]
+    run = grq.lowrank()
+    residual = {side: chk.eq71_residuals(form, run, (-3.0, 1.0, 3.0))
+                for side, form in (("printed", r.printed.eq71), ("corrected", r.corrected.eq71))}
+    dq = search(lambda p: chk.hp_abs(sp.diff(thm.printed.q_azulay, S.r) - r.printed.dq_azulay, p),
+                ("<=", HP), p=r_delta)
     dq_m = claim.measure("worst |Eq. (70) q_A' - d/dr q_A|, r > 0", dq, source=HP_SRC)
+    eq72 = E.fig4_lowrank(run, E.lowrank_prediction(run, thm.corrected.z_coeff, r.printed.eq72))
     claim.erratum(
-        printed=[dq_m, claim.measure("printed Eq. (71) residual at the GF alpha (D.2, delta -3, 1, 3)",
-                                     np.array(errs_p), "<=", LIMIT_TOL, source=LIMIT_SRC)],
-        corrected=[dq_m, claim.measure("corrected Eq. (71) residual at the GF alpha", np.array(errs_c),
-                                       "<=", LIMIT_TOL, source=LIMIT_SRC)])
+        printed=[dq_m, *eq72, claim.measure("printed Eq. (71) residual at the GF alpha (D.2, delta "
+                                            "-3, 1, 3)", residual["printed"], "<=", LIMIT_TOL,
+                                            source=LIMIT_SRC)],
+        corrected=[dq_m, *eq72, claim.measure("corrected Eq. (71) residual at the GF alpha",
+                                              residual["corrected"], "<=", LIMIT_TOL,
+                                              source=LIMIT_SRC)])
 
 
 @pytest.mark.claim("GRQ-Eq(70)-(72)")
@@ -171,12 +117,12 @@ def test_minus_alpha_v_for_sign_changing_trajectories(claim):
 @pytest.mark.claim("GRQ-Eq(46)-(49)")
 def test_sherman_morrison_inverse(claim):
     def prop(p):
-        return chk.sherman_morrison_error(B.F_DELTA, B.H_DELTA, p["beta"], p["delta"])
+        return chk.sherman_morrison_error(REGISTRY["GRQ-Eq(46)-(49)"].printed.f, REGISTRY["GRQ-Eq(46)-(49)"].printed.h, p["beta"], p["delta"])
     betas = st.integers(1, 5).flatmap(lambda d: st.lists(st.floats(-3, 3).filter(lambda v: abs(v) > 0.05),
                                                          min_size=d, max_size=d))
     res = search(prop, ("<=", 1e-10), p=st.fixed_dictionaries({"beta": betas, "delta": st.floats(-8, 8)}))
     kx = sp.sqrt(S.delta ** 2 + 4 * S.x)
-    simple = search(lambda p: chk.hp_abs(B.H_DELTA - 4 / (kx * (kx + S.delta) ** 2), p), ("<=", HP),
+    simple = search(lambda p: chk.hp_abs(REGISTRY["GRQ-Eq(46)-(49)"].printed.h - 4 / (kx * (kx + S.delta) ** 2), p), ("<=", HP),
                     p=x_delta)
     claim.holds(claim.measure("worst |M (f I - h bb^T) - I|, d = 1..5, delta in [-8, 8], eta_a eta_w "
                               "= 1", res, source=reading("M has condition number up to ~1e3 here")),
@@ -203,11 +149,10 @@ def test_M_inverse_is_not_a_hessian_map(claim):
                                  "delta": st.floats(-5, 5)})
     eqs = search(lambda p: max(chk.hp_abs(d51, p), chk.hp_abs(d52, p), chk.hp_abs(d53, p)),
                  ("<=", HP), p=pts)
-    e54 = search(lambda p: chk.hp_abs(2 * fp + h - B.TWO_FP_PLUS_H, p), ("<=", HP), p=x_delta)
+    e54 = search(lambda p: chk.hp_abs(2 * fp + h - REGISTRY["GRQ-Eq(50)-(54)"].printed, p), ("<=", HP), p=x_delta)
     rng = np.random.default_rng(2)
     curls = [chk.curl_asymmetry(minv_field(dl), rng.standard_normal(3)) for dl in (-2.0, 0.0, 2.0)]
     curl_1d = chk.curl_asymmetry(minv_field(1.0), np.array([0.7]))
-    not_hessian = paper("L524", "M^{-1} is not a Hessian map")
     asym = reading("central differences h = 1e-6, far above their error ~1e-9")
     claim.holds_if(
         REGISTRY["GRQ-Eq(50)-(54)"].condition,
@@ -226,10 +171,10 @@ def test_M_inverse_is_not_a_hessian_map(claim):
 def test_time_warp_makes_a_hessian_map(claim):
     f, h = B.F_DELTA, B.H_DELTA
     coeff = -(2 * f) ** -1 * (2 * sp.diff(f, S.x) + h)
-    c58 = search(lambda p: chk.hp_abs(coeff - B.G_RATE_COEFF, p), ("<=", HP), p=x_delta)
-    ode = search(lambda p: chk.hp_abs(sp.diff(B.G_DELTA, S.x) - B.G_RATE_COEFF * B.G_DELTA, p),
+    c58 = search(lambda p: chk.hp_abs(coeff - REGISTRY["GRQ-Eq(55)-(58)"].printed.rate_coeff, p), ("<=", HP), p=x_delta)
+    ode = search(lambda p: chk.hp_abs(sp.diff(REGISTRY["GRQ-Eq(55)-(58)"].printed.g, S.x) - REGISTRY["GRQ-Eq(55)-(58)"].printed.rate_coeff * REGISTRY["GRQ-Eq(55)-(58)"].printed.g, p),
                  ("<=", HP), p=x_delta)
-    cond56 = search(lambda p: chk.hp_abs(2 * sp.diff(B.G_DELTA * f, S.x) + B.G_DELTA * h, p),
+    cond56 = search(lambda p: chk.hp_abs(2 * sp.diff(REGISTRY["GRQ-Eq(55)-(58)"].printed.g * f, S.x) + REGISTRY["GRQ-Eq(55)-(58)"].printed.g * h, p),
                     ("<=", HP), p=x_delta)
     claim.holds(claim.measure("worst |Eq. (58) - (-(2f)^-1(2f' + h))|", c58, source=HP_SRC),
                 claim.measure("worst |g' - coeff g| for g = sqrt(sqrt(delta^2 + 4x) + delta)", ode,
@@ -239,18 +184,19 @@ def test_time_warp_makes_a_hessian_map(claim):
 
 @pytest.mark.claim("GRQ-Eq(59)-(67)")
 def test_the_potential_and_its_hessian(claim):
-    gI, gB = B.GMINV
+    r = REGISTRY["GRQ-Eq(59)-(67)"].printed
+    gI, gB = r.gMinv_identity, r.gMinv_outer
     f, h = B.F_DELTA, B.H_DELTA
     e59 = search(lambda p: max(chk.hp_abs(gI - B.G_DELTA * f, p), chk.hp_abs(gB - B.G_DELTA * h, p)),
                  ("<=", HP), p=x_delta)
     on_r = {S.x: S.r ** 2}
     derivs = search(lambda p: max(
-        chk.hp_abs(sp.diff(B.Q_PRINTED, S.r) - B.DQ_PRINTED, p),
-        chk.hp_abs(sp.diff(B.DQ_PRINTED, S.r) - B.D2Q_PRINTED, p),
-        chk.hp_abs(B.DQ_PRINTED / S.r - gI.subs(on_r), p),                                   # (61)
-        chk.hp_abs(B.DQ_PRINTED / S.r ** 3 - B.D2Q_PRINTED / S.r ** 2 - gB.subs(on_r), p)),  # (62)
+        chk.hp_abs(sp.diff(REGISTRY["GRQ-Eq(59)-(67)"].printed.q, S.r) - REGISTRY["GRQ-Eq(59)-(67)"].printed.dq, p),
+        chk.hp_abs(sp.diff(REGISTRY["GRQ-Eq(59)-(67)"].printed.dq, S.r) - REGISTRY["GRQ-Eq(59)-(67)"].printed.d2q, p),
+        chk.hp_abs(REGISTRY["GRQ-Eq(59)-(67)"].printed.dq / S.r - gI.subs(on_r), p),                                   # (61)
+        chk.hp_abs(REGISTRY["GRQ-Eq(59)-(67)"].printed.dq / S.r ** 3 - REGISTRY["GRQ-Eq(59)-(67)"].printed.d2q / S.r ** 2 - gB.subs(on_r), p)),  # (62)
         ("<=", HP), p=r_delta)
-    c0 = [abs(float(sp.N(B.Q_PRINTED.subs({S.r: 0, S.delta: d}) + B.C_DELTA.subs(S.delta, d))))
+    c0 = [abs(float(sp.N(REGISTRY["GRQ-Eq(59)-(67)"].printed.q.subs({S.r: 0, S.delta: d}) + REGISTRY["GRQ-Eq(59)-(67)"].printed.c.subs(S.delta, d))))
           for d in (-3, -0.5, 0.5, 3)]
     phi = chk.radial_potential(B.PHI_POTENTIAL)
     rng = np.random.default_rng(4)
@@ -259,7 +205,7 @@ def test_the_potential_and_its_hessian(claim):
         beta = rng.standard_normal(3)
         gmi = float(sp.N(B.G_DELTA.subs({S.x: beta @ beta, S.delta: d}))) * minv_field(d)(beta)
         hess_err.append(np.max(np.abs(chk.numeric_hessian(lambda b: phi(b, d), beta) - gmi)))
-    convex = min(float(sp.N(B.D2Q_PRINTED.subs({S.r: r, S.delta: d})))
+    convex = min(float(sp.N(REGISTRY["GRQ-Eq(59)-(67)"].printed.d2q.subs({S.r: r, S.delta: d})))
                  for r in (1e-3, 0.5, 3.0) for d in (-5, 0, 5))
     claim.holds(
         claim.measure("worst |Eq. (59) - g M^-1 coefficients|", e59, source=HP_SRC),
@@ -276,8 +222,8 @@ def test_the_potential_and_its_hessian(claim):
 
 @pytest.mark.claim("GRQ-ThmA.2")
 def test_azulay_potential_and_minimiser(claim):
-    eq69 = search(lambda p: chk.hp_abs(B.EQ69.lhs - B.EQ69.rhs, p), ("<=", HP), p=r_delta)
-    qa = sp.lambdify([S.r, S.delta], B.Q_AZULAY, "numpy")
+    eq69 = search(lambda p: chk.hp_abs(REGISTRY["GRQ-ThmA.2"].printed.eq69.lhs - REGISTRY["GRQ-ThmA.2"].printed.eq69.rhs, p), ("<=", HP), p=r_delta)
+    qa = sp.lambdify([S.r, S.delta], REGISTRY["GRQ-ThmA.2"].printed.q_azulay, "numpy")
     errs_c, errs_p = [], []
     for d in (0.0, 1.0, 3.0):
         lim = chk.gf_limit(D2_X, D2_Y, D2_BETA0, d, t_end=60.0)

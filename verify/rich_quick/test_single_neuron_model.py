@@ -9,7 +9,7 @@ from scipy.sparse.csgraph import connected_components
 from scipy.spatial import cKDTree
 
 from numerics.rich_quick import single_neuron as sn
-from theory.conventions import flow_time
+from theory.conventions import convention, flow_time
 from theory.registry import REGISTRY
 from theory.rich_quick import single_neuron_symbols as S
 from theory.rich_quick.single_neuron_model import ntk_expression
@@ -39,20 +39,38 @@ def autograd_ntk(X, a, w, eta_a, eta_w):
 
 
 def printed_ntk(n, d):
-    K, Xs, ws = ntk_expression(n, d)
-    f = sp.lambdify([S.a, S.eta_a, S.eta_w, list(Xs), list(ws)], K, "numpy")
+    return as_ntk(ntk_expression(n, d)[0])
+
+
+def registered_shape(K) -> tuple[int, int]:
+    """(n, d) of an NTK matrix in the symbols x_i_j (input i, coordinate j) and w_j."""
+    names = {s.name for s in K.free_symbols}
+    d = sum(1 for nm in names if nm.startswith("w_"))
+    return K.shape[0], d
+
+
+def as_ntk(K):
+    """A numpy callable (X, a, w, eta_a, eta_w) of an NTK matrix in x_i_j, w_j, a, eta_a, eta_w."""
+    n, d = registered_shape(K)
+    by = {s.name: s for s in K.free_symbols}
+    xs = [by.get(f"x_{i}_{j}", sp.Symbol(f"x_{i}_{j}")) for i in range(n) for j in range(d)]
+    ws = [by.get(f"w_{j}", sp.Symbol(f"w_{j}")) for j in range(d)]
+    extra = [by.get(k, sym) for k, sym in (("a", S.a), ("eta_a", S.eta_a), ("eta_w", S.eta_w))]
+    f = sp.lambdify([*extra, xs, ws], K, "numpy")
     return lambda X, a, w, ea, ew: np.asarray(f(a, ea, ew, list(X.ravel()), list(w)), float)
 
 
 @pytest.mark.claim("GRQ-Eq(1)", "GRQ-Eq(10)-(12)")
 def test_printed_ntk_equals_autograd_ntk(claim):
     errs = []
-    for n, d in [(4, 2), (5, 3), (3, 6)]:     # non-square both ways
+    registered = [REGISTRY[cid].printed for cid in ("GRQ-Eq(1)", "GRQ-Eq(10)-(12)")]
+    for n, d in [(4, 2), (5, 3), (3, 6), registered_shape(registered[0])]:  # non-square both ways
         rng = np.random.default_rng(n * d)
         Xd, a, w = rng.standard_normal((n, d)), rng.standard_normal() * 1.3, rng.standard_normal(d)
-        K = printed_ntk(n, d)(Xd, a, w, ETA_A, ETA_W)
         ref = autograd_ntk(Xd, a, w, ETA_A, ETA_W)
-        errs.append(np.linalg.norm(K - ref) / np.linalg.norm(ref))
+        forms = [printed_ntk(n, d)] + [as_ntk(K) for K in registered if K.shape == (n, n)
+                                       and registered_shape(K) == (n, d)]
+        errs += [np.linalg.norm(f(Xd, a, w, ETA_A, ETA_W) - ref) / np.linalg.norm(ref) for f in forms]
     claim.holds(claim.measure("max rel err, Eq. (1) vs rate-weighted autograd NTK", max(errs), "<=",
                               1e-12, source=reading("both sides are float64 evaluations of the same "
                                                     "bilinear form")),
@@ -81,7 +99,13 @@ def test_gradient_descent_steps_follow_the_flow_at_t_equals_lr_times_steps(claim
         t = float(flow_time(steps, lr, X.shape[0], "rich_quick"))
         errs[lr] = (abs(t - t_end), np.linalg.norm(a * w - beta_ref) / np.linalg.norm(beta_ref))
     ratio = errs[2e-3][1] / errs[1e-3][1]
+    printed = REGISTRY["GRQ-Conv-GF"].printed.doit()
+    named = {s.name: s for s in printed.free_symbols}
+    gap = sp.simplify(printed.subs({named["n"]: 5, named["f_i"]: S.r, named["y_i"]: 0})
+                      - convention("rich_quick").train.factor(5) * 5 * S.r ** 2)
     claim.defined(
+        claim.measure("printed loss (1/2) sum (f_i - y_i)^2 minus the suite's rich_quick training "
+                      "loss, 5 equal residuals r", str(gap), "==", "0", source=exact("sympy")),
         claim.measure("|flow_time('rich_quick') - lr*steps|", max(e[0] for e in errs.values()), "<=",
                       1e-12, source=reading("float64 round-off of a product")),
         claim.measure("rel err of beta, GD at lr 1e-3 vs flow at t = lr*steps", errs[1e-3][1], "<=",
@@ -147,7 +171,12 @@ def test_delta_definition_and_fig1_geometry(claim):
     # upstream = first layer small relative to second (at these rates): delta > 0 iff
     # eta_w a^2 > eta_a ||w||^2
     names_ok = (sn.delta_of(a, w * 0.1, ETA_A, ETA_W) > 0) and (sn.delta_of(a * 0.01, w, ETA_A, ETA_W) < 0)
+    printed = sp.lambdify([S.a, S.w1, S.w2, S.eta_a, S.eta_w], REGISTRY["GRQ-Def-delta"].printed)
+    form_gap = max(abs(printed(a, *v, ea, ew) - sn.delta_of(a, v, ea, ew))
+                   for a, v, ea, ew in ((1.3, (0.2, -0.7), ETA_A, ETA_W), (0.4, (1.1, 0.5), 1.0, 1.0)))
     claim.defined(
+        claim.measure("|printed eta_w a^2 - eta_a ||w||^2 - numerics delta_of| at two points", form_gap,
+                      "<=", 1e-14, source=reading("float64 round-off")),
         claim.measure("max err of delta = tau^2(alpha^2 - alpha^-2) at the Fig. 1 init |a| = tau "
                       "alpha, ||w|| = tau/alpha, alpha^2 = (delta/tau^2 + sqrt(delta^4/tau^4 + 4))/2",
                       max(errs), "<=", 1e-12, source=reading("float64 round-off")),
@@ -202,7 +231,10 @@ def test_delta_is_conserved_symbolically_for_any_data(claim):
     a_dot, w_dot = -S.eta_a * (w.T * g)[0], -S.eta_w * S.a * g
     d_delta = 2 * S.eta_w * S.a * a_dot - 2 * S.eta_a * (w.T * w_dot)[0]
     printed = REGISTRY["GRQ-Cons-delta"].printed      # d delta/dt along the whitened flow
-    claim.holds(claim.measure("2 eta_w a a' - 2 eta_a w^T w' for a generic gradient vector (any X, "
+    along = chk.flow_rate(REGISTRY["GRQ-Eq(13)"].printed)  # Eq. (13)'s delta along Eqs. (14)-(15)
+    claim.holds(claim.measure("d/dt of Eq. (13)'s delta along the whitened flow expands to 0",
+                              sp.expand(along) == 0, "==", True, source=exact("sympy expand")),
+                claim.measure("2 eta_w a a' - 2 eta_a w^T w' for a generic gradient vector (any X, "
                               "y, rates) expands to 0", sp.expand(d_delta) == 0, "==", True,
                               source=exact("sympy expand")),
                 claim.measure("d delta/dt along the whitened flow Eqs. (14)-(15) expands to 0",
@@ -310,39 +342,31 @@ def test_w_stays_in_the_plane_and_its_orthogonal_part_decays_exactly(claim):
 
 
 @pytest.mark.claim("GRQ-Conv-WLOG")
-def test_rate_product_is_absorbed_but_parameter_forms_need_unit_rates(claim):
-    from theory.rich_quick.single_neuron_exact import MU_PHI_ODE, MU_PHI_ODE_UNIT, NU_RATE
+def test_rates_enter_only_through_their_product(claim):
+    """Decided on its own statement: the rates enter the (mu, phi) dynamics (Eqs. 16-17) only
+    through eta_a eta_w and delta, absorbed by mu' = c mu, b' = c b into the form at the printed
+    eta_a eta_w = 1; and the beta dynamics only through M(beta, delta), the same for every rate
+    pair with one product."""
+    from theory.rich_quick.single_neuron_exact import MU_PHI_ODE
+    printed = REGISTRY["GRQ-Conv-WLOG"].printed
+    named = {s.name: s for s in printed.free_symbols}
+    eta_w_one = sp.solve(printed, named["eta_w"])[0].subs(named["eta_a"], S.eta_a)
     c = sp.sqrt(S.eta_a * S.eta_w)
     mu_p, b_p = sp.symbols("mu_p b_p", real=True)
-    # (16)-(17) in primed variables mu' = c mu, b' = c b must be (19)-(20) in the primes.
-    primed = {S.mu: mu_p / c, S.b: b_p / c}
+    primed, prime = {S.mu: mu_p / c, S.b: b_p / c}, {S.mu: mu_p, S.b: b_p}
     lhs = (c * MU_PHI_ODE[S.mu].subs(primed), MU_PHI_ODE[S.phi].subs(primed))
-    rhs = (MU_PHI_ODE_UNIT[S.mu].subs({S.mu: mu_p, S.b: b_p}),
-           MU_PHI_ODE_UNIT[S.phi].subs({S.mu: mu_p, S.b: b_p}))
+    rhs = tuple(MU_PHI_ODE[k].subs({S.eta_w: eta_w_one}).subs(prime) for k in (S.mu, S.phi))
     res = search(lambda p: max(chk.hp_abs(l_ - r_, {**p, "mu_p": p["a"] * p["w1"], "b_p": p["b"],
                                                     "phi": 0.3, "delta": p["w2"]})
                                for l_, r_ in zip(lhs, rhs)), ("<=", 1e-20), p=weight_points())
-    nu_q = S.NU_OF_WEIGHTS
-    unit = search(lambda p: chk.rate_equation_error(nu_q, NU_RATE, p), ("<=", HP),
-                  p=weight_points().map(lambda p: {**p, "eta_a": 1.0, "eta_w": 1.0}))
-    rescaled = search(lambda p: chk.rescaled_rate_error(nu_q, NU_RATE, p), ("<=", HP),
-                      p=weight_points())
-    pts = chk.wlog_points()
-    wlog = chk.fixed_search(lambda p: chk.rate_equation_error(nu_q, NU_RATE, p), pts, ("<=", HP))
     hp = reading(chk.HP_WHY)
-    absorbed = claim.measure("worst |(16)-(17) in mu' = c mu, b' = c b - (19)-(20)|, general "
-                             "rates", res, source=hp)
-    claim.holds_if(
-        REGISTRY["GRQ-Conv-WLOG"].condition,
-        under=[absorbed,
-               claim.measure("Eq. (26) at eta_a = eta_w = 1: chain-rule error", unit, source=hp),
-               claim.measure("Eq. (26) in a' = sqrt(eta_w) a, w' = sqrt(eta_a) w, beta_*' = c beta_*, "
-                             "general rates", rescaled, source=hp)],
-        without=[absorbed,
-                 claim.measure("Eq. (26) in a, w with eta_a eta_w = 1, eta_a != eta_w", wlog,
-                               source=hp)],
-        note="the product is absorbed exactly into (mu, phi) and beta; the parameter-space forms "
-             "after it need the WLOG read as unit rates")
+    claim.holds(
+        claim.measure("worst |(16)-(17) at general rates in mu' = c mu, b' = c b - (16)-(17) at "
+                      "the printed eta_a eta_w = 1|", res, source=hp),
+        claim.measure("largest |M - M at rates (2 eta_a, eta_w / 2)| over inits with one beta "
+                      "and delta (beta dynamics through the product only)",
+                      chk.rate_pair_preconditioner_gap(), "<=", 1e-12,
+                      source=reading("float64 round-off of M")))
 
 
 HP = chk.HP_TOL

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from numerics.rich_quick import linear_flows as lf
 from numerics.rich_quick import linear_nets as ln
 from theory.registry import REGISTRY
-from verify.measurement import Setup, exact, paper, reading
+from verify.measurement import exact, reading
 from verify.properties import search
 
 ROUND = reading("exact identities; float64 relative round-off of small products")
@@ -308,86 +308,3 @@ def test_task_aligned_mirror_flow_and_potential(claim, report_figure):
     ax.legend(fontsize=6)
     report_figure(fig, "Theorem B.6 / Eq. (114) potentials: target curvature (lines) vs the printed "
                        "q'' (markers) at eta_a=0.3, eta_w=2.5; the corrected q matches the lines.")
-
-
-DELTAS = lf.REGIME_DELTAS
-
-
-def _regime_setup():
-    """The Sec. 4 regime claims name no data or sizes: the suite's whitened nets are the setting."""
-    ran = {"networks": "wide linear, funnel / inverted funnel / square", "dynamics": "gradient flow"}
-    return Setup(scale="ci", ran=ran, paper=dict(ran), paper_source="paper Sec. 4, L129-131 (no "
-                 "experimental settings stated)")
-
-
-def _regime_evidence(res):
-    table = "; ".join(f"{k}: " + ", ".join(f"{D:+g}:{s:.2g}" for D, s in zip(DELTAS, v[:, 0]))
-                      for k, v in res.items())
-    conv = max(v[:, 2].max() for v in res.values())
-    return (f"whitened X=I, ||beta_i(0)||=0.1, random Y, eta_a=0.5, eta_w=3, seed 5, GF to "
-            f"convergence (max rel err {conv:.1g}); S(0,inf) by delta: {table}"), conv
-
-
-# statistic: the kernel distance S(0, t_end) of the whitened nets, and S after the fast phase
-# (t = 5/|delta|) for the delayed-rich limits
-@pytest.mark.claim("GRQ-Claim-Funnel")
-def test_funnel_and_inverted_funnel_regimes(claim, report_figure):
-    res = lf.regime_table()
-    i = {D: DELTAS.index(D) for D in DELTAS}
-    f, inv = res["funnel (6,3,2)"], res["inverted (2,3,6)"]
-    ev, conv = _regime_evidence(res)
-    claim.reproduced(
-        claim.measure("funnel: steps of S(0, inf) over delta = 3, 10, 30",
-                      np.diff(f[[i[3.0], i[10.0], i[30.0]], 0]), "<", 0,
-                      source=paper("L129", "funnel networks always enter the lazy regime as all "
-                                           "delta_i -> oo")),
-        claim.measure("inverted funnel: steps of S(0, inf) over delta = -3, -10, -30",
-                      np.diff(inv[[i[-3.0], i[-10.0], i[-30.0]], 0]), "<", 0,
-                      source=paper("L129", "whereas inverted funnel networks do so as delta_i -> -oo")),
-        claim.measure("S(0, inf) at delta = 0, every net", [v[i[0.0], 0] for v in res.values()], ">",
-                      0.1, source=paper("L129", "all networks are rich as delta_i -> 0")),
-        claim.measure("S(0, inf) of the funnel at +30 and the inverted funnel at -30",
-                      [f[i[30.0], 0], inv[i[-30.0], 0]], "<", 1e-3,
-                      source=reading("lazy read as S below 1e-3")),
-        claim.measure("S after the fast phase (5/|delta|) vs at the end, funnel at -30 and inverted "
-                      "at +30 (delayed rich)", [f[i[-30.0], 0] - f[i[-30.0], 1],
-                                                inv[i[30.0], 0] - inv[i[30.0], 1]], ">", 0.1,
-                      source=reading("lazy-then-rich read as S growing by over 0.1 after the fast "
-                                     "phase")),
-        claim.measure("max rel error of beta at the end (converged)", conv, "<", 1e-4,
-                      source=reading("LSODA at rtol 1e-8")),
-        setup=_regime_setup(), note=ev)
-    fig, ax = plt.subplots(figsize=(5.5, 3.5))
-    for (k, v), mk in zip(res.items(), "osd"):
-        ax.plot(DELTAS, np.maximum(v[:, 0], 1e-8), mk, label=f"{k}: S(0, inf)")
-        ax.plot(DELTAS, np.maximum(v[:, 1], 1e-8), mk, mfc="none", alpha=0.5,
-                label=f"{k}: S(0, 5/|delta|)")
-    ax.set_yscale("log")
-    ax.set_xlabel("delta_i (all neurons)")
-    ax.set_ylabel("kernel distance")
-    ax.legend(fontsize=6)
-    report_figure(fig, "Funnel (d>h>=c) networks are lazy (S->0) as delta->+oo, inverted funnels as "
-                       "delta->-oo, square networks both ways; the opposite limits are delayed rich "
-                       "(open markers: S after the fast phase); balanced is rich. Simulation markers,"
-                       " whitened data, eta_a=0.5, eta_w=3.")
-
-
-@pytest.mark.claim("GRQ-Claim-Square")
-def test_square_network_is_lazy_both_ways_and_symmetric(claim):
-    res = lf.regime_table()
-    i = {D: DELTAS.index(D) for D in DELTAS}
-    sq = res["square (3,3,3)"][:, 0]
-    modes_p, *_ = lf.aligned_square_flow(3, 2.0, 0.5, 3.0, np.random.default_rng(4), np.ones(3))
-    modes_m, *_ = lf.aligned_square_flow(3, -2.0, 0.5, 3.0, np.random.default_rng(4), np.ones(3))
-    sym = float(np.max(np.abs(modes_p[0] - modes_m[0])))
-    ev, _ = _regime_evidence({"square (3,3,3)": res["square (3,3,3)"]})
-    claim.reproduced(
-        claim.measure("square: S(0, inf) at delta = +30 minus at +3, and at -30 minus at -3",
-                      [sq[i[30.0]] - sq[i[3.0]], sq[i[-30.0]] - sq[i[-3.0]]], "<", 0,
-                      source=paper("L131", "as all delta_i tend towards +-oo, the network "
-                                           "symmetrically transitions into the lazy regime")),
-        claim.measure("square: S(0, inf) at delta = 0", sq[i[0.0]], ">", 0.1,
-                      source=reading("rich read as the kernel moving by over 0.1")),
-        claim.measure("task-aligned singular values for delta = +2 and -2, max difference", sym, "<=",
-                      1e-8, source=reading("DOP853 at rtol 1e-11; M_Lambda depends on delta^2 only")),
-        setup=_regime_setup(), note=ev + "; the hyperbolic-entropy potential: see GRQ-AssB.4")
