@@ -50,6 +50,22 @@ class Runs:
         return sp_paths.paths(getattr(C, name))
 
     @functools.cache
+    def expressivity(self):
+        """App. C's expressivity fits (random features, widening)."""
+        from numerics.rich_quick import piecewise as pw
+        return pw.expressivity_fits()
+
+    @functools.cache
+    def timescales(self):
+        """Sec. 3's timescales from the exact solution (and gradient flow for the figure)."""
+        return sp_paths.timescales()
+
+    @functools.cache
+    def surfaces(self):
+        """Fig. 2: flows on the conserved surfaces, both signs of a0, delta -1, 0, 1."""
+        return sp_paths.conserved_surface_flows()
+
+    @functools.cache
     def lowrank(self, alt=False):
         """Fig. 4 (right): gradient-flow limits on D.2's low-rank data (``alt``: other deltas
         and rates)."""

@@ -232,3 +232,116 @@ def fig4_lowrank(run, predicted):
     return fig, ("Fig. 4 (right): low-rank D.2 data X = [[0.5, 1]], y = 1.1, beta0 = [0.4, 0.05]; "
                  "Eq. (72) limits (squares) and gradient-flow limits (dots, coloured by delta), "
                  "unit rates")
+
+
+def s3_downstream(ts):
+    fig, ax = plt.subplots(figsize=(5, 3.5))
+    for (D, c), style in zip(ts.curves.items(), ("-", "--")):
+        ax.plot(c["t"] / D, c["S"], "k" + style, label=rf"theory $\delta=-{D:g}$")
+        ax.plot(c["flow_t"] / D, c["flow_S"], "o", ms=3, label=rf"GF $\delta=-{D:g}$")
+    ax.set_xlabel(r"$t/|\delta|$")
+    ax.set_ylabel(r"$S(0,t)$")
+    ax.legend(fontsize=7)
+    return fig, ("Sec 3 downstream regime: S(0,t) against t/|delta| collapses (delay ~ |delta|); "
+                 f"eta_a, eta_w = {ts.rates}, ||beta_*|| = {ts.b:g}; theory lines, gradient-flow "
+                 "markers")
+
+
+def conserved_surfaces(flows):
+    fig = plt.figure(figsize=(8, 3.2))
+    deltas = sorted({d for d, _ in flows})
+    for i, d in enumerate(deltas):
+        ax = fig.add_subplot(1, len(deltas), i + 1, projection="3d")
+        uu, rr = np.meshgrid(np.linspace(0, 2 * np.pi, 40), np.linspace(0, 1.6, 20))
+        rho = np.sqrt(max(-d, 0)) + rr
+        A = np.sqrt(np.maximum(d + rho ** 2, 0))
+        for s in (1, -1):
+            ax.plot_surface(rho * np.cos(uu), rho * np.sin(uu), s * A, alpha=0.15, color="grey",
+                            lw=0)
+        for sign, col in ((1.0, "C0"), (-1.0, "C3")):
+            f = flows[(d, sign)]
+            ax.plot(f["w"][0], f["w"][1], f["a"], "o", color=col, ms=2)
+        ax.set_title(rf"$\delta={d:g}$", fontsize=9)
+        for setter, name in ((ax.set_xlabel, "$w_1$"), (ax.set_ylabel, "$w_2$"),
+                             (ax.set_zlabel, "$a$")):
+            setter(name, fontsize=7)
+    return fig, ("Fig. 2: conserved surfaces eta_w a^2 - eta_a ||w||^2 = delta (grey, theory) and "
+                 "gradient-flow trajectories (markers) from a0 w0 = beta0 with both signs of a0: "
+                 "one sheet (delta<0), cone (0), two sheets (delta>0)")
+
+
+def potentials(potential, symbols):
+    import sympy as sp
+    q = sp.lambdify(symbols, potential, "numpy")
+    r = np.linspace(0, 3, 200)
+    fig, ax = plt.subplots(figsize=(5, 3.5))
+    for d in (-4.0, -1.0, 0.0, 1.0, 4.0):
+        ax.plot(r, q(r, d), "-", label=rf"$\Phi_\delta$, $\delta={d:g}$")
+    ax.set_xlabel(r"$\|\beta\|$")
+    ax.set_ylabel(r"$\Phi_\delta$")
+    ax.legend(fontsize=7)
+    return fig, ("Potentials Phi_delta(||beta||) of Eq. (67) (theory only): l2-like for delta > 0, "
+                 "l1-like cone for delta < 0")
+
+
+def potential_curvatures(printed, eta_a, eta_w):
+    """Thm B.6 / Eq. (114): the printed potentials' q'' against 1/sqrt(4 eta_a eta_w x^2 +
+    delta^2)."""
+    import sympy as sp
+    from theory.rich_quick import wide_linear as wl
+    lams = np.linspace(0.05, 3.0, 25)
+    fig, ax = plt.subplots(figsize=(5, 3.2))
+    x = np.linspace(0.01, 3, 200)
+    for delta, col in ((2.0, "C0"), (-2.0, "C1")):
+        ax.plot(x, 1 / np.sqrt(4 * eta_a * eta_w * x ** 2 + delta ** 2), color=col,
+                label=f"target 1/sqrt(4 eta_a eta_w x^2 + delta^2), delta={delta:+}")
+        for key, mk in (("q (Thm B.6)", "x"), ("q (114)", "+")):
+            f = sp.lambdify([wl.lam], sp.diff(printed[key], wl.lam, 2).subs(
+                {wl.eta_a: eta_a, wl.eta_w: eta_w, wl.delta: delta}), "numpy")
+            ax.plot(lams, f(lams), mk, color=col, label=f"{key}'' (printed), delta={delta:+}")
+    ax.set_xlabel("singular value x")
+    ax.set_ylabel("q''(x)")
+    ax.legend(fontsize=6)
+    return fig, ("Theorem B.6 / Eq. (114) potentials: target curvature (lines) vs the printed q'' "
+                 f"(markers) at eta_a={eta_a}, eta_w={eta_w}; the corrected q matches the lines.")
+
+
+def depth_alignment(cos, depths):
+    fig, ax = plt.subplots(figsize=(5, 3.2))
+    for name, mk in zip(cos, "os"):
+        ax.plot(depths, cos[name], mk + "-", label=name)
+    ax.set_xscale("log")
+    ax.set_xlabel("depth l")
+    ax.set_ylabel("cos(beta(inf), beta0)")
+    ax.legend(fontsize=7)
+    return fig, ("Depth and direction preservation of the corrected Eq. (119) bias (lines join the "
+                 "minimisers): increases with l only when y/(X beta0) > 0.")
+
+
+def expressivity(fit, widths):
+    fig, ax = plt.subplots(figsize=(4.5, 3))
+    for (k, v), mk in zip(fit.items(), "os^"):
+        ax.plot(widths, v, mk + "-", label=k)
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("hidden width h")
+    ax.set_ylabel("rel. test error")
+    ax.legend(fontsize=7)
+    return fig, ("Expressivity of bias-free ReLU networks (L923): random-feature fits (markers) reach "
+                 "1-homogeneous targets with a linear odd part, not r cos(3 theta) nor x1^2.")
+
+
+def fig9():
+    from numerics.rich_quick import piecewise as pw
+    fig, axes = plt.subplots(1, 2, figsize=(8, 4))
+    g = np.linspace(-3, 3, 300)
+    G = np.stack(np.meshgrid(g, g), -1).reshape(-1, 2)
+    for ax, biases in zip(axes, (True, False)):
+        net = pw.DeepReLU.random(2, [20, 20, 20], np.random.default_rng(9), biases=biases)
+        ax.imshow((net.patterns(G).sum(0) % 2).reshape(300, 300), origin="lower",
+                  extent=(-3, 3, -3, 3), cmap="Greys", interpolation="nearest")
+        ax.set_title(f"3-layer ReLU, 20/layer, {'with' if biases else 'without'} biases", fontsize=8)
+        ax.set_xlabel("x1")
+        ax.set_ylabel("x2")
+    return fig, ("Fig. 9 reproduction: activation regions of a 3-layer ReLU net at init coloured by "
+                 "the parity of active units (polytopes with biases, cones without).")

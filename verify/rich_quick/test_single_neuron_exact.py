@@ -15,19 +15,19 @@ import pytest
 import sympy as sp
 from hypothesis import strategies as st
 
-from numerics.rich_quick import single_neuron as sn
+from numerics.rich_quick import single_neuron_paths as sns
 from theory.registry import REGISTRY
 from theory.rich_quick import single_neuron_exact as SNE
 from theory.rich_quick import single_neuron_symbols as S
 from verify.measurement import paper, reading
 from verify.properties import search
-from verify.rich_quick import single_neuron_checks as chk
+from verify.rich_quick.evidence import single_neuron as chk
 from verify.rich_quick.single_neuron_strategies import weight_points, whitened_cases
 
 HP = chk.HP_TOL
 #: closed form vs the integrated weight flow; why it is this size: FLOW_SRC
 FLOW_TOL = 1e-8
-T_END = 15.0
+
 any_sign_cases = st.sampled_from([-1, 0, 1]).flatmap(lambda s: whitened_cases(sign=s))
 unit_points = weight_points().map(lambda p: {**p, "eta_a": 1.0, "eta_w": 1.0})
 HP_SRC = reading(chk.HP_WHY)
@@ -62,12 +62,6 @@ def reading_measurements(claim, quantity, printed, what):
     return under, without
 
 
-def exact_vs_flow(case):
-    ref = chk.flow_coordinates(case, T_END, 61)
-    ex = sn.exact_solution(ref["t"], case["a0"], case["w0"], case["beta_star"], case["eta_a"], case["eta_w"])
-    return chk.trajectory_error({"mu": ex.mu, "phi": ex.phi, "a": ex.a}, ref)
-
-
 # --- Eq. (2) = (16)-(18) -----------------------------------------------------------------------
 
 @pytest.mark.claim("GRQ-Eq(2)", "GRQ-Eq(16)-(18)")
@@ -87,18 +81,10 @@ def test_mu_phi_ode_integrated_matches_the_weight_flow(claim):
     rhs = sp.lambdify([S.mu, S.phi, S.b, S.delta, S.eta_a, S.eta_w],
                       [REGISTRY["GRQ-Eq(2)"].printed[S.mu], REGISTRY["GRQ-Eq(2)"].printed[S.phi]], "numpy")
 
-    def prop(case):
-        ref = chk.flow_coordinates(case, T_END, 61)
-        bn = float(np.linalg.norm(case["beta_star"]))
-        dl = float(sn.delta_of(case["a0"], np.asarray(case["w0"]), case["eta_a"], case["eta_w"]))
-        mu, phi = sn.integrate_coordinates(
-            lambda y: rhs(y[0], y[1], bn, dl, case["eta_a"], case["eta_w"]),
-            [ref["mu"][0], ref["phi"][0]], ref["t"])
-        return chk.trajectory_error({"mu": mu, "phi": phi}, ref)
     # generic inits: with w0 parallel to beta_* (always at d = 1) and a0 on the far side, w passes
     # through 0 and phi (a cosine of w) jumps by 2, outside Eq. (2)'s standing assumption w != 0
     cases = st.sampled_from([-1, 0, 1]).flatmap(lambda s: whitened_cases(sign=s, generic=True))
-    res = flow_search(prop, ("<=", FLOW_TOL), case=cases)
+    res = flow_search(lambda case: chk.mu_phi_ode_error(rhs, case), ("<=", FLOW_TOL), case=cases)
     claim.holds(claim.measure("worst error, solve_ivp of Eq. (2) vs the weight flow (mu relative to "
                               "its range, phi absolute), t <= 15", res, source=FLOW_SRC),
                 note="d = 2..4, every sign of delta, general rates")
@@ -106,7 +92,7 @@ def test_mu_phi_ode_integrated_matches_the_weight_flow(claim):
 
 @pytest.mark.claim("GRQ-Eq(2)", "GRQ-Eq(28)", "GRQ-Eq(31)-(32)")
 def test_exact_solution_for_every_sign_of_delta_matches_the_weight_flow(claim):
-    res = flow_search(exact_vs_flow, ("<=", FLOW_TOL),
+    res = flow_search(chk.exact_vs_flow, ("<=", FLOW_TOL),
                       examples=[dict(case=dict(a0=0.4, w0=[0.5, -1.2], beta_star=[0.3, 1.4],
                                                eta_a=0.3, eta_w=2.5)),       # delta < 0, a flips
                                 dict(case=dict(a0=1.0, w0=[-1.0, 0.0], beta_star=[0.0, 1.0],
@@ -135,7 +121,7 @@ def test_unit_product_system_is_the_rescaled_general_system(claim):
 
 @pytest.mark.claim("GRQ-Eq(21)-(22)")
 def test_balanced_reduction_and_sign_of_mu(claim):
-    flips = flow_search(_sign_flips_of_a, ("==", 0), case=whitened_cases(sign=0))
+    flips = flow_search(chk.sign_flips_of_a, ("==", 0), case=whitened_cases(sign=0))
     claim.holds(
         claim.measure("worst |mu' - Eq. (21)| on delta = 0, eta_a eta_w = 1 (unequal)",
                       rate_search(S.MU_OF_WEIGHTS, REGISTRY["GRQ-Eq(21)-(22)"].printed[S.mu], weight_points(True, True)),
@@ -147,22 +133,7 @@ def test_balanced_reduction_and_sign_of_mu(claim):
                       source=paper("L340", "we show that the sign of mu cannot change through training and sgn(mu) = sgn(a)")))
 
 
-def _sign_flips_of_a(case):
-    _, a, _, _ = chk.whitened_flow(case, T_END, 301)
-    return int(np.sum(np.sign(a[1:]) != np.sign(a[:-1])))
-
-
 # --- Eqs. (23)-(25): balanced closed forms -------------------------------------------------------
-
-def balanced_closed_form_error(phi_expr, mu_expr, c_mu_expr, case, which):
-    """Printed balanced (phi, mu)(t) vs the flow; eta_a eta_w = 1 as the paper assumes, a0 > 0."""
-    ref = chk.flow_coordinates(case, T_END, 41)
-    consts = {"b": float(np.linalg.norm(case["beta_star"])), "c_phi": float(np.arctanh(ref["phi"][0])),
-              "mu0": float(ref["mu"][0])}
-    consts["c_mu"] = chk.closed_form_in_t(c_mu_expr, consts, [0.0])[0]
-    expr = {"phi": phi_expr, "mu": mu_expr}[which]
-    return chk.trajectory_error({which: chk.closed_form_in_t(expr, consts, ref["t"])}, ref)
-
 
 # d >= 2 and w0 not parallel to beta_*: phi0 = +-1 gives c_phi = +-inf (the saddle edge, L352)
 balanced_cases = whitened_cases(sign=0, product_one=True, dims=st.integers(2, 4)).map(
@@ -179,7 +150,7 @@ balanced_points = st.fixed_dictionaries({"t": st.floats(0, 5), "b": st.floats(0.
 def test_balanced_phi_solves_its_riccati_equation_and_the_flow(claim):
     res = search(lambda p: chk.solution_residual(REGISTRY["GRQ-Eq(23)"].printed, S.b * (1 - S.phi ** 2), S.phi, p),
                  ("<=", HP), p=balanced_points)
-    flow = flow_search(lambda case: balanced_closed_form_error(
+    flow = flow_search(lambda case: chk.balanced_closed_form_error(
         REGISTRY["GRQ-Eq(23)"].printed, SNE.MU_BALANCED_CORRECTED, SNE.C_MU_CORRECTED, case, "phi"), ("<=", FLOW_TOL),
         case=balanced_cases)
     claim.holds(claim.measure("worst residual of Eq. (23) in phi' = b(1 - phi^2)", res, source=HP_SRC),
@@ -204,7 +175,7 @@ def test_balanced_mu_printed_and_corrected(claim):
     general = chk.fixed_search(lambda p: bernoulli_residual(REGISTRY["GRQ-Eq(24)-(25)"].printed.mu, REGISTRY["GRQ-Eq(24)-(25)"].printed.c_mu, p), pts, ("<=", HP))
     corrected = search(lambda p: bernoulli_residual(REGISTRY["GRQ-Eq(24)-(25)"].corrected.mu, REGISTRY["GRQ-Eq(24)-(25)"].corrected.c_mu, p),
                        ("<=", HP), p=balanced_points)
-    flow = flow_search(lambda case: balanced_closed_form_error(
+    flow = flow_search(lambda case: chk.balanced_closed_form_error(
         SNE.PHI_BALANCED, REGISTRY["GRQ-Eq(24)-(25)"].corrected.mu, REGISTRY["GRQ-Eq(24)-(25)"].corrected.c_mu, case, "mu"), ("<=", FLOW_TOL),
         case=balanced_cases)
     claim.erratum(
@@ -222,28 +193,16 @@ def test_balanced_mu_printed_and_corrected(claim):
 READING = REGISTRY["GRQ-Eq(26)-(27)"].condition
 
 
-def nu_closed_form_error(solution, case, rescaled=False):
-    """A closed form nu(t) vs the flow's nu = w^T beta_*/a; ``rescaled``: the form is read in the
-    rescaled variables, where nu' = eta_a nu and b' = sqrt(eta_a eta_w) b."""
-    ref = chk.flow_coordinates(case, T_END, 41)
-    ea, ew = case["eta_a"], case["eta_w"]
-    k, c = (ea, np.sqrt(ea * ew)) if rescaled else (1.0, 1.0)
-    consts = {"b": c * float(np.linalg.norm(case["beta_star"])), "nu0": k * float(ref["nu"][0]),
-              "delta": float(sn.delta_of(case["a0"], np.asarray(case["w0"]), ea, ew)),
-              "eta_a": ea, "eta_w": ew}
-    return chk.trajectory_error({"nu": chk.closed_form_in_t(solution, consts, ref["t"]) / k}, ref)
-
-
 upstream = whitened_cases(sign=1).map(lambda c: {**c, "a0": abs(c["a0"])})
 
 
 @pytest.mark.claim("GRQ-Eq(26)-(27)")
 def test_nu_riccati_under_the_unit_rate_reading(claim):
     under, without = reading_measurements(claim, S.NU_OF_WEIGHTS, REGISTRY["GRQ-Eq(26)-(27)"].printed.rate, "Eq. (26)")
-    sol_unit = flow_search(lambda case: nu_closed_form_error(REGISTRY["GRQ-Eq(26)-(27)"].printed.solution, case), ("<=", FLOW_TOL),
+    sol_unit = flow_search(lambda case: chk.nu_closed_form_error(REGISTRY["GRQ-Eq(26)-(27)"].printed.solution, case), ("<=", FLOW_TOL),
                            case=whitened_cases(sign=1, unit_rates=True).map(
                                lambda c: {**c, "a0": abs(c["a0"])}))
-    sol_rescaled = flow_search(lambda case: nu_closed_form_error(REGISTRY["GRQ-Eq(26)-(27)"].printed.solution, case, True),
+    sol_rescaled = flow_search(lambda case: chk.nu_closed_form_error(REGISTRY["GRQ-Eq(26)-(27)"].printed.solution, case, True),
                                ("<=", FLOW_TOL), case=upstream)
     claim.holds_if(
         READING,
@@ -253,14 +212,14 @@ def test_nu_riccati_under_the_unit_rate_reading(claim):
                                      sol_rescaled, source=FLOW_SRC)],
         without=[without,
                  claim.measure("Eq. (27) vs the flow's nu in a, w at eta_a = 2, eta_w = 1/2",
-                               nu_closed_form_error(REGISTRY["GRQ-Eq(26)-(27)"].printed.solution, WLOG_CASE), "<=", FLOW_TOL,
+                               chk.nu_closed_form_error(REGISTRY["GRQ-Eq(26)-(27)"].printed.solution, WLOG_CASE), "<=", FLOW_TOL,
                                source=FLOW_SRC)],
         counterexample=f"{WLOG_CASE}: Eq. (27) misses the flow's nu")
 
 
 @pytest.mark.claim("GRQ-Eq(26)-(27)")
 def test_nu_riccati_general_rate_form(claim):
-    sol = flow_search(lambda case: nu_closed_form_error(REGISTRY["GRQ-Eq(26)-(27)"].corrected.solution, case), ("<=", FLOW_TOL),
+    sol = flow_search(lambda case: chk.nu_closed_form_error(REGISTRY["GRQ-Eq(26)-(27)"].corrected.solution, case), ("<=", FLOW_TOL),
                       case=upstream)
     claim.holds(claim.measure("worst |nu' - (eta_w b^2 - delta nu - eta_a nu^2)|, general rates",
                               rate_search(S.NU_OF_WEIGHTS, REGISTRY["GRQ-Eq(26)-(27)"].corrected.rate, weight_points()),
@@ -301,7 +260,7 @@ def test_v_and_omega_rates_under_the_unit_rate_reading(claim):
 @pytest.mark.claim("GRQ-LemA.1")
 def test_a_times_omega_vanishes_at_most_once(claim):
     downstream = whitened_cases(sign=-1, dims=st.integers(2, 4))
-    res = flow_search(lambda case: chk.zero_crossings(case, 30.0, 2001), ("<=", 1),
+    res = flow_search(lambda case: sns.zero_crossings(case, 30.0, 2001), ("<=", 1),
                       examples=[dict(case=dict(a0=0.4, w0=[0.5, -1.2], beta_star=[0.3, 1.4],
                                                eta_a=0.3, eta_w=2.5))], case=downstream)
     omega = S.OMEGA_OF_WEIGHTS
@@ -344,7 +303,7 @@ def mismatches(claim, expr, which, label, rescaled=False):
 
 def upstream_mismatches(claim):
     cases = basin_inits()["upstream"]
-    bad = sum(np.sign(c["a0"]) != chk.final_sign_of_a(c) for c in cases)
+    bad = sum(np.sign(c["a0"]) != sns.final_sign_of_a(c) for c in cases)
     return claim.measure(f"delta > 0: sgn(a0) wrong among {len(cases)} inits, eta 0.3/2.5", int(bad),
                          "==", 0, source=BASIN_WORDS)
 
@@ -379,35 +338,14 @@ def test_basin_under_the_unit_rate_reading(claim):
 
 # --- Eqs. (34)-(35) ------------------------------------------------------------------------------
 
-def recover_error(recover_pair, case, rescaled=False):
-    """(a, ||w||) from mu by ``recover_pair`` vs the flow; ``rescaled``: the pair is read in
-    mu' = c mu and returns a' = sqrt(eta_w) a, ||w'|| = sqrt(eta_a) ||w||."""
-    ref = chk.flow_coordinates(case, T_END, 41)
-    ea, ew = case["eta_a"], case["eta_w"]
-    dl = float(sn.delta_of(case["a0"], np.asarray(case["w0"]), ea, ew))
-    c, sa, sw = (np.sqrt(ea * ew), np.sqrt(ew), np.sqrt(ea)) if rescaled else (1.0, 1.0, 1.0)
-    a_f, n_f = (sp.lambdify([S.mu, S.delta, S.eta_a, S.eta_w], e, "numpy") for e in recover_pair)
-    pred_a = a_f(c * ref["mu"], dl, ea, ew) / sa
-    pred_n = n_f(c * ref["mu"], dl, ea, ew) / sw
-    return chk.trajectory_error({"a": pred_a, "w_norm": pred_n}, ref)
-
-
-def w_vector_error(case):
-    ref = chk.flow_coordinates(case, T_END, 41)
-    dl = float(sn.delta_of(case["a0"], np.asarray(case["w0"]), case["eta_a"], case["eta_w"]))
-    a, w = sn.recover_weights(ref["mu"], ref["phi"], case["w0"], case["beta_star"], dl,
-                              case["eta_a"], case["eta_w"])
-    return max(np.max(np.abs(a - ref["a"])), np.max(np.abs(w - ref["w"]))) / max(1, np.max(np.abs(ref["w"])))
-
-
 @pytest.mark.claim("GRQ-Eq(34)-(35)")
 def test_recovering_weights_under_the_unit_rate_reading(claim):
     printed = REGISTRY["GRQ-Eq(34)-(35)"].printed
     pair = (printed.a, printed.w_norm)
-    unit = flow_search(lambda case: recover_error(pair, case), ("<=", FLOW_TOL),
+    unit = flow_search(lambda case: chk.recover_error(pair, case), ("<=", FLOW_TOL),
                        case=st.sampled_from([-1, 0, 1]).flatmap(
                            lambda s: whitened_cases(sign=s, unit_rates=True)))
-    rescaled = flow_search(lambda case: recover_error(pair, case, True), ("<=", FLOW_TOL),
+    rescaled = flow_search(lambda case: chk.recover_error(pair, case, True), ("<=", FLOW_TOL),
                            case=any_sign_cases)
     claim.holds_if(
         READING,
@@ -415,16 +353,16 @@ def test_recovering_weights_under_the_unit_rate_reading(claim):
                claim.measure("Eq. (34) in mu' = c mu giving a', ||w'||, general rates", rescaled,
                              source=FLOW_SRC)],
         without=claim.measure("Eq. (34) in a, w at eta_a = 2, eta_w = 1/2 (product 1)",
-                              recover_error(pair, {**WLOG_CASE, "a0": 0.9}), "<=", FLOW_TOL,
+                              chk.recover_error(pair, {**WLOG_CASE, "a0": 0.9}), "<=", FLOW_TOL,
                               source=FLOW_SRC))
 
 
 @pytest.mark.claim("GRQ-Eq(34)-(35)")
 def test_recovering_weights_general_rate_form_and_eq35(claim):
     corrected = REGISTRY["GRQ-Eq(34)-(35)"].corrected
-    general = flow_search(lambda case: recover_error((corrected.a, corrected.w_norm), case),
+    general = flow_search(lambda case: chk.recover_error((corrected.a, corrected.w_norm), case),
                           ("<=", FLOW_TOL), case=any_sign_cases)
-    vec = flow_search(w_vector_error, ("<=", 1e-7), case=any_sign_cases)
+    vec = flow_search(chk.w_vector_error, ("<=", 1e-7), case=any_sign_cases)
     claim.holds(claim.measure("general-rate Eq. (34) vs the flow", general, source=FLOW_SRC),
                 claim.measure("Eq. (35) w vector (c2 >= 0) from (mu, phi) vs the flow, general rates",
                               vec, source=reading("c2 = sqrt(||w||^2 - c1^2) turns round-off into "

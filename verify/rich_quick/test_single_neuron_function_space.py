@@ -10,9 +10,9 @@ from theory.registry import REGISTRY
 from theory.rich_quick import single_neuron_function_space as SNF
 from theory.rich_quick.single_neuron_exact import BASIN_GENERAL
 from theory.rich_quick import single_neuron_symbols as S
-from verify.measurement import exact, paper, reading
+from verify.measurement import exact, reading
 from verify.properties import search
-from verify.rich_quick import single_neuron_checks as chk
+from verify.rich_quick.evidence import single_neuron as chk
 from verify.rich_quick.single_neuron_strategies import rate_pair, signed, weight_points
 
 DATA = np.random.default_rng(3)  # the module's fixed data, drawn at import
@@ -77,23 +77,7 @@ def test_M_in_terms_of_beta_and_delta(claim):
 
 @pytest.mark.claim("GRQ-Eq(36)-(39)")
 def test_a_squared_stays_positive_without_a_sign_change(claim):
-    mins = []
-    for k, sign in enumerate([1, 1, 0, -1]):
-        rng = np.random.default_rng(40 + k)
-        w0 = rng.standard_normal(3)
-        bs = rng.standard_normal(3) * 1.5
-        a0 = np.sqrt(0.3 * (w0 @ w0) / 2.5 * (1 + 0.5 * sign))
-        if sign < 0 and chk.basin_prediction(
-                BASIN_GENERAL, {"a0": a0, "w0": w0, "beta_star": bs, "eta_a": 0.3, "eta_w": 2.5}) < 0:
-            a0 = -a0
-        _, a, _, _ = chk.whitened_flow({"a0": a0, "w0": w0, "beta_star": bs, "eta_a": 0.3,
-                                        "eta_w": 2.5}, 30.0, 601)
-        mins.append(float(np.min(np.abs(a))))
-    claim.holds(claim.measure("min_t |a(t)| per flow (delta > 0 twice, = 0, < 0 in the no-flip "
-                              "basin)", np.array(mins), ">", 1e-3,
-                              source=paper("L448", "This is true for all initializations with "
-                                                   "delta >= 0 ... also true for all initializations "
-                                                   "with delta < 0 where the sign of a does not switch")),
+    claim.holds(*chk.a_keeps_away_from_zero(BASIN_GENERAL),
                 note="whitened flows to t = 30 on a 601-point grid, eta_a=0.3, eta_w=2.5")
 
 
@@ -118,26 +102,8 @@ def test_limits_of_M_symbolically(claim):
 
 @pytest.mark.claim("GRQ-Claim-Mlimits")
 def test_upstream_beta_path_approaches_linear_regression_flow(claim):
-    bs, beta0 = np.array([0.0, 1.4]), np.array([-0.8, 0.3])
-    devs = []
-    deltas = np.array([10.0, 30.0, 100.0])
-    for d in deltas:
-        a0, w0 = sn.balanced_init(beta0, d, 0.5, 1.6)
-        case = {"a0": a0, "w0": w0, "beta_star": bs, "eta_a": 0.5, "eta_w": 1.6}
-        t, a, w, _ = chk.whitened_flow(case, 8.0 / d, 201)
-        beta = a * w
-        line = bs[:, None] + (beta0 - bs)[:, None] * np.exp(-d * t)[None, :]
-        devs.append(np.max(np.linalg.norm(beta - line, axis=0)))
-    slope = np.polyfit(np.log(deltas), np.log(devs), 1)[0]
-    claim.holds(
-        claim.measure("max_t ||beta(t) - linear-regression GF path|| at delta = 10, 30, 100 "
-                      "(decreasing)", np.diff(devs), "<", 0,
-                      source=paper("L96", "When delta >> 0, M ~ delta I_d, and the dynamics of beta "
-                                          "converge to the trajectory of linear regression")),
-        claim.measure("log-log slope of that deviation vs delta (O(1/delta^2))", slope, "within",
-                      (-2.15, -1.85), source=reading("first correction of M ~ delta I is O(1/delta)"
-                                                     " in the rate, O(1/delta^2) on the path")),
-        note="whitened, beta_* = (0, 1.4), beta0 = (-0.8, 0.3), eta_a=0.5, eta_w=1.6, t to 8/delta")
+    claim.holds(*chk.upstream_path_to_regression(),
+                note="whitened, beta_* = (0, 1.4), beta0 = (-0.8, 0.3), eta_a=0.5, eta_w=1.6, t to 8/delta")
 
 
 @pytest.mark.claim("GRQ-Claim-A3-rescale")

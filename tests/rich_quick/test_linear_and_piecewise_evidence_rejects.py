@@ -11,8 +11,8 @@ from theory.registry import REGISTRY, Forms, load_all
 from theory.rich_quick import deep_linear as dl
 from theory.rich_quick import piecewise as tpw
 from theory.rich_quick import wide_linear as wl
-from verify.rich_quick import linear_checks as lc
-from verify.rich_quick import piecewise_checks as pc
+from verify.rich_quick.evidence import linear as lc
+from verify.rich_quick.evidence import piecewise as pc
 
 load_all()
 EA, EW = 0.3, 2.5

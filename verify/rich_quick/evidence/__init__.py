@@ -10,11 +10,15 @@ statement about the population of trained networks, unanimity for one about each
 from __future__ import annotations
 
 import numpy as np
+import sympy as sp
 
+from numerics.rich_quick import linear_nets as ln
+from numerics.rich_quick import relu_training as rt
 from numerics.rich_quick import single_neuron_paths as sns
 from numerics.rich_quick import single_neuron_teacher_student as ts
 from verify.measurement import (UNKNOWN, Setup, baseline, measure, paper, reading, released,
                                 stated)
+from theory.rich_quick import experiments as rq_exp
 from theory.rich_quick import single_neuron_implicit_bias as B
 from theory.rich_quick import single_neuron_symbols as S
 from verify.statements import direction, each, within_baseline
@@ -212,6 +216,62 @@ FIG1A_COST = ("4 students x 1e6 GD steps x 8e3 FLOP (d 2, n 20, h 50), bound by 
 FIG1B_COST = ("5 cells x 16 seeds x 1e5 GD steps x 2e7 FLOP (d 100, n 1000, h 50) = 1.6e14 FLOP: "
               "~50 min on 2 CPU cores (configs.FIG1B.full); the released 17 x 17 grid x 16 seeds "
               "(9.3e15 FLOP) is a GPU job, 5-15 min on one H100")
+
+
+def d2_settings(p) -> list:
+    """GRQ-Exp-D2: the low-rank settings (``p``: XtX_low, beta_star_low, beta0_low) are those of
+    X = [[0.5, 1]], y = 1.1, and D.2's integrator (RK45, rtol 1e-6) is accurate to plotting
+    accuracy against DOP853 on t in (0, 20)."""
+    XtX = np.array(p["XtX_low"], dtype=float)
+    bstar = np.array(p["beta_star_low"], dtype=float).ravel()
+    beta0 = np.array(p["beta0_low"], dtype=float).ravel()
+    X, y = np.array([[0.5, 1.0]]), np.array([1.1])           # data consistent with the settings
+    errs = [np.max(np.abs(ln.single_neuron_beta(XtX, X.T @ y, d, beta0, 20.0, method="RK45",
+                                                rtol=1e-6)
+                          - ln.single_neuron_beta(XtX, X.T @ y, d, beta0, 20.0, method="DOP853",
+                                                  rtol=1e-11))) for d in (-3.0, 0.0, 3.0)]
+    return [measure("|X^T X - printed X^T X| for X = [[0.5, 1]]", np.max(np.abs(X.T @ X - XtX)),
+                    "<=", 1e-15, source=reading("float64 round-off")),
+            measure("|pinv(X) y - printed beta_*| for y = 1.1 (min-norm interpolant)",
+                    np.max(np.abs(np.linalg.pinv(X) @ y - bstar)), "<=", 1e-12,
+                    source=reading("float64 round-off of a pseudo-inverse")),
+            measure("max |beta| error of RK45 at rtol 1e-6 against DOP853 at rtol 1e-11 on t in "
+                    "(0, 20), delta in {-3, 0, 3}", max(errs), "<=", 1e-4,
+                    source=reading("plotting accuracy: 1e-4 is below a line width"))]
+
+
+def d1_geometry(printed, corrected) -> tuple[list, list]:
+    """GRQ-Exp-D1: the per-neuron delta after D.1's scaling with alpha solved from the printed
+    delta^2 = tau^2(alpha^2 - alpha^-2) and from the corrected delta = ..., and the symmetrised
+    base init's f = 0 and delta_i = 0: (printed, corrected) measurements."""
+    W, a = rt.symmetrised_base(0, 2, 50)
+    points = np.random.default_rng(1).standard_normal((2, 20))
+    cases = ((0.1, 0.0), (2.0, 0.0), (0.1, 1.0), (0.1, -1.0), (0.7, 0.3))
+
+    def miss(eq):
+        """Largest |delta_i - delta| after the scaling with alpha from ``eq`` (inf: no positive
+        real alpha)."""
+        worst = 0.0
+        for tau, delta in cases:
+            sols = [v for v in sp.solve(eq.subs({rq_exp.tau: tau, rq_exp.delta: delta}),
+                                        rq_exp.alpha) if v.is_real and v > 0]
+            if not sols:
+                return np.inf
+            alpha = float(sols[0])
+            Ws, as_ = W * tau / alpha, a * tau * alpha
+            worst = max(worst, float(np.max(np.abs(as_ ** 2 - np.sum(Ws ** 2, 1) - delta))))
+        return worst
+    tol = reading("float64 round-off of the scaled squares")
+    where = f"(tau, delta) in {cases}"
+    return ([measure(f"delta^2 = tau^2(alpha^2 - alpha^-2): max |delta_i - delta|, {where}",
+                     miss(printed), "<=", 1e-9, source=tol)],
+            [measure(f"delta = tau^2(alpha^2 - alpha^-2): max |delta_i - delta|, {where}",
+                     miss(corrected), "<=", 1e-9, source=tol),
+             measure("symmetrised base init (h 50, d 2): max |f| on 20 random inputs",
+                     np.max(np.abs(a @ np.maximum(W @ points, 0))), "<=", 1e-12,
+                     source=reading("exact cancellation up to round-off")),
+             measure("symmetrised base init: max |delta_i|", np.max(np.abs(a ** 2 - np.sum(W ** 2, 1))),
+                     "<=", 1e-12, source=reading("exact balance up to round-off"))])
 
 
 def fig1a_setup(run, sensitivity=None) -> Setup:

@@ -1,4 +1,4 @@
-"""Checks of the piecewise-linear claims of GRQ (Sec. 5, App. C).  Each takes the formula
+"""Evidence of the piecewise-linear claims of GRQ (Sec. 5, App. C).  Each takes the formula
 under test (from ``theory.rich_quick.piecewise``) as its first argument and returns errors."""
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import sympy as sp
 from numerics.rich_quick import piecewise as pw
 from theory.rich_quick import piecewise as tpw
 from numerics.closed_forms import compiled
+from verify.measurement import exact, measure, paper, reading
 
 
 def _f(expr, *syms):
@@ -106,19 +107,53 @@ def crossing_statistics(net: pw.DeepReLU, rng, lines: int = 6, radius: float = 3
             degenerate)
 
 
-def homogeneous_fit_error(target, h, rng, n=3000, radii=(0.5, 2.0)) -> float:
-    """Relative RMS error of the least-squares fit of ``target`` (a function of (n, 2) points) by a
-    bias-free ReLU network with h random first-layer units (readout fitted), on held-out points
-    with radii in ``radii``: the wide limit of the bias-free model class."""
-    def points(m):
-        th_ = rng.uniform(0, 2 * np.pi, m)
-        r = rng.uniform(*radii, m)
-        return np.stack([r * np.cos(th_), r * np.sin(th_)], 1)
-    Wf = rng.standard_normal((h, 2))
-    Ptr, Pte = points(n), points(n)
-    F = np.maximum(Ptr @ Wf.T, 0)
-    # a tiny ridge (1e-10 of the mean feature energy) keeps the solve well posed for large h
-    lam = 1e-10 * np.trace(F.T @ F) / h
-    coef = np.linalg.solve(F.T @ F + lam * np.eye(h), F.T @ target(Ptr))
-    pred = np.maximum(Pte @ Wf.T, 0) @ coef
-    return float(np.sqrt(np.mean((pred - target(Pte)) ** 2) / np.mean(target(Pte) ** 2)))
+def fixed_setting_drift(s, eta_a, eta_w) -> float:
+    """The drift of all delta_i along ReLU gradient flow (``numerics.rich_quick.piecewise``) of
+    the setting ``s`` (W, a, X, y) at rates (eta_a, eta_w)."""
+    return pw.delta_drift(s["W"], s["a"], s["X"], s["y"], 0.0, eta_a, eta_w)
+
+
+# --- App. C (L921-939): the expressivity remark and Fig. 9 --------------------------------------
+
+EXPRESSIVITY_WIDTHS = pw.EXPRESSIVITY_WIDTHS
+
+
+def expressivity(fit) -> tuple[list, list]:
+    """GRQ-Eq(124)-(127) remark L923 from :func:`expressivity_fits`: (printed, corrected) sides:
+    'any continuous nonlinear function' against 'positively homogeneous with a linear odd part'."""
+    w = EXPRESSIVITY_WIDTHS[-1]
+    printed = [measure(f"x1^2 (continuous, f(0) = 0): fit error at h = {w}", fit["x1^2"][-1], "<",
+                       0.05, source=paper("L923", "represent any continuous nonlinear function"))]
+    corrected = [measure(f"r cos(2 theta) + x1 (homogeneous, linear odd part): fit error at h = {w}",
+                         fit["r cos(2 theta) + x1"][-1], "<", 0.05,
+                         source=reading("a fit below 5% rel. RMS error counts as represented")),
+                 measure(f"r cos(3 theta) (homogeneous, odd part not linear): fit error at h = {w}",
+                         fit["r cos(3 theta)"][-1], ">", 0.1,
+                         source=reading("a fit above 10% rel. RMS error counts as not "
+                                        "represented"))]
+    return printed, corrected
+
+
+def cones_and_polytopes() -> tuple[list, str]:
+    """GRQ-Fig9: bias-free patterns are invariant under x -> t x (cones), with biases some change
+    (polytopes), and every crossing flips one unit and the parity: (measurements, note)."""
+    rng = np.random.default_rng(11)
+    cone = pw.DeepReLU.random(2, [20, 20, 20], rng, biases=False)
+    poly = pw.DeepReLU.random(2, [20, 20, 20], rng, biases=True)
+    P = rng.uniform(-3, 3, (2000, 2))
+    t = rng.uniform(0.1, 10, (2000, 1))
+    scale_inv = np.all(cone.patterns(P) == cone.patterns(t * P))
+    scale_var = np.any(poly.patterns(P) != poly.patterns(t * P))
+    hams, flips, _, deg = crossing_statistics(cone, rng, lines=4)
+    hams2, flips2, _, deg2 = crossing_statistics(poly, rng, lines=4)
+    count = exact("count")
+    return ([measure("bias-free patterns invariant under x -> t x (cones)", bool(scale_inv), "==",
+                     True, source=count),
+             measure("with biases, some pattern changes under x -> t x (polytopes)",
+                     bool(scale_var), "==", True, source=count),
+             measure(f"crossings (of {len(hams) + len(hams2)}) with Hamming distance != 1 or no "
+                     "parity flip", int(np.sum(np.concatenate([hams, hams2]) != 1)
+                                        + np.sum(~np.concatenate([flips, flips2]))), "==", 0,
+                     source=count)],
+            f"3-layer ReLU, 20 units per layer, He init, seed 11; {deg + deg2} degenerate crossings "
+            "skipped")

@@ -4,16 +4,18 @@ import numpy as np
 import pytest
 import sympy as sp
 
+from numerics.rich_quick import single_neuron_paths as sns
 from numerics.ode import ConservationError, integrate_flow
 from numerics.rich_quick import single_neuron as sn
 from theory.rich_quick import single_neuron_exact as SNE
 from theory.rich_quick import single_neuron_function_space as SNF
 from theory.rich_quick import single_neuron_implicit_bias as B
 from theory.rich_quick import single_neuron_symbols as S
-from verify.rich_quick import single_neuron_checks as chk
-from verify.rich_quick.test_single_neuron_figures import exact_path
-from verify.rich_quick.test_single_neuron_implicit_bias import D2_BETA0, D2_V, D2_X, D2_Y
-from verify.rich_quick.test_single_neuron_model import autograd_ntk, printed_ntk, surface_components
+from verify.rich_quick.evidence import single_neuron as chk
+from numerics.rich_quick.single_neuron_paths import exact_path
+from verify.rich_quick.evidence.implicit_bias import D2_BETA0, D2_V, D2_X, D2_Y
+from theory.rich_quick.single_neuron_model import ntk_expression
+from verify.rich_quick.evidence.model import as_ntk, general_flow_in_plane
 
 POINT = {"a": 0.7, "w1": 1.3, "w2": -0.4, "b": 1.7, "eta_a": 0.3, "eta_w": 2.5}
 SOL_POINT = {"t": 0.8, "b": 1.7, "c_phi": 0.3, "mu0": 0.6, "nu0": 0.4, "delta": 0.9, "eta_a": 0.3,
@@ -75,11 +77,11 @@ def test_preconditioner_check_rejects_swapped_eigenvalues():
 @pytest.mark.rejects("GRQ-Eq(2)", "GRQ-Eq(28)", "GRQ-Eq(31)-(32)")
 def test_exact_solution_comparison_rejects_wrong_rates():
     case = dict(a0=0.4, w0=[0.5, -1.2], beta_star=[0.3, 1.4], eta_a=0.3, eta_w=2.5)
-    ref = chk.flow_coordinates(case, 10.0, 21)
+    ref = sns.flow_coordinates(case, 10.0, 21)
     good = sn.exact_solution(ref["t"], case["a0"], case["w0"], case["beta_star"], 0.3, 2.5)
     bad = sn.exact_solution(ref["t"], case["a0"], case["w0"], case["beta_star"], 2.5, 0.3)
-    assert chk.trajectory_error({"mu": good.mu, "phi": good.phi}, ref) < 1e-8
-    assert chk.trajectory_error({"mu": bad.mu, "phi": bad.phi}, ref) > 1e-2
+    assert sns.trajectory_error({"mu": good.mu, "phi": good.phi}, ref) < 1e-8
+    assert sns.trajectory_error({"mu": bad.mu, "phi": bad.phi}, ref) > 1e-2
 
 
 @pytest.mark.rejects("GRQ-Fn3", "GRQ-Eq(33)")
@@ -93,7 +95,7 @@ def test_basin_check_rejects_a_flipped_sign():
 @pytest.mark.rejects("GRQ-LemA.1")
 def test_zero_crossing_counter_sees_a_crossing():
     case = dict(a0=0.4, w0=[0.5, -1.2], beta_star=[0.3, 1.4], eta_a=0.3, eta_w=2.5)
-    assert chk.zero_crossings(case, 30.0, 2001) == 1
+    assert sns.zero_crossings(case, 30.0, 2001) == 1
 
 
 @pytest.mark.rejects("GRQ-Thm3.1")
@@ -108,7 +110,7 @@ def test_eq72_check_rejects_a_flipped_delta():
     b_star = np.linalg.pinv(D2_X) @ D2_Y
     v = np.array([2.0, -1.0]) / np.sqrt(5)
     d = -1.0
-    lim = chk.gf_limit(D2_X, D2_Y, D2_BETA0, d, t_end=400.0)
+    lim = sns.flow_limit(D2_X, D2_Y, D2_BETA0, d, t_end=400.0)
     k = np.sqrt(np.sqrt(D2_BETA0 @ D2_BETA0 + d ** 2 / 4) - d / 2) * D2_BETA0 @ v / np.linalg.norm(D2_BETA0)
     good = b_star + sn.eq72_alpha(k, d, np.linalg.norm(b_star)) * v
     bad = b_star + sn.eq72_alpha(k, -d, np.linalg.norm(b_star)) * v
@@ -136,7 +138,7 @@ def test_hessian_checks_tell_hessians_from_non_hessians():
 
 @pytest.mark.rejects("GRQ-Cons-delta", "GRQ-Eq(13)")
 def test_conservation_monitor_rejects_a_wrong_conserved_quantity():
-    X, y = chk.whitened_data([0.4, 1.2])
+    X, y = sns.whitened_data([0.4, 1.2])
     with pytest.raises(ConservationError):
         integrate_flow(sn.weight_rhs(X, y, 0.3, 2.5), {"a": np.asarray(0.5), "w": np.array([0.2, 0.9])},
                        5.0, conserved={"swapped": lambda p: 0.3 * p["a"] ** 2 - 2.5 * p["w"] @ p["w"]})
@@ -153,8 +155,8 @@ def test_m_limits_check_rejects_the_wrong_sign():
 def test_ntk_check_rejects_swapped_rates():
     rng = np.random.default_rng(0)
     X, a, w = rng.standard_normal((5, 3)), 1.3, rng.standard_normal(3)
-    ref = autograd_ntk(X, a, w, 0.3, 2.5)
-    err = [np.linalg.norm(printed_ntk(5, 3)(X, a, w, ea, ew) - ref) / np.linalg.norm(ref)
+    ref = sn.ntk_autograd(X, a, w, 0.3, 2.5)
+    err = [np.linalg.norm(as_ntk(ntk_expression(5, 3)[0])(X, a, w, ea, ew) - ref) / np.linalg.norm(ref)
            for ea, ew in ((0.3, 2.5), (2.5, 0.3))]
     assert err[0] < 1e-12 < 1e-2 < err[1]
 
@@ -185,14 +187,14 @@ def test_minima_check_rejects_a_scaled_hyperbola():
 
 @pytest.mark.rejects("GRQ-Cons-delta")
 def test_surface_counter_tells_one_sheet_from_two():
-    assert surface_components(-0.5, 2) == 1 and surface_components(0.5, 2) == 2
-    assert surface_components(-0.5, 1) == 2
+    assert sn.surface_components(-0.5, 2, 0.3, 2.5) == 1 and sn.surface_components(0.5, 2, 0.3, 2.5) == 2
+    assert sn.surface_components(-0.5, 1, 0.3, 2.5) == 2
 
 
 @pytest.mark.rejects("GRQ-Claim-Span")
 def test_span_decay_check_rejects_the_wrong_rate():
     bs = np.array([1.2, -0.4, 0.9])
-    X, y = chk.whitened_data(bs)
+    X, y = sns.whitened_data(bs)
     w0 = np.array([0.3, 1.1, -0.6])
     flow = sn.integrate_with_a_sq_integral(X, y, 0.8, w0, 5.0, eta_a=0.3, eta_w=2.5,
                                            t_eval=np.linspace(0, 5, 11))
@@ -204,8 +206,7 @@ def test_span_decay_check_rejects_the_wrong_rate():
 
 @pytest.mark.rejects("GRQ-Eq(14)-(15)")
 def test_whitened_flow_check_rejects_a_dropped_rate():
-    from verify.rich_quick.test_single_neuron_model import _general_flow_in_plane
-    general = _general_flow_in_plane()
+    general = general_flow_in_plane()
     assert chk.hp_abs(S.WEIGHT_FLOW[S.a] - general[S.a], POINT) < 1e-25
     assert chk.hp_abs(S.WEIGHT_FLOW[S.a] / S.eta_a - general[S.a], POINT) > 1e-2
 
@@ -240,12 +241,11 @@ def test_balanced_check_rejects_a_dropped_sign():
 
 @pytest.mark.rejects("GRQ-Eq(34)-(35)")
 def test_recover_check_rejects_swapped_rates():
-    from verify.rich_quick.test_single_neuron_exact import recover_error
     case = dict(a0=0.9, w0=[0.4, -0.9, 0.3], beta_star=[1.0, 1.2, -0.5], eta_a=0.3, eta_w=2.5)
     swapped = tuple(e.subs({S.eta_a: S.eta_w, S.eta_w: S.eta_a}, simultaneous=True)
                     for e in SNE.RECOVER_GENERAL)
-    assert recover_error(SNE.RECOVER_GENERAL, case) < 1e-8
-    assert recover_error(swapped, case) > 1e-2
+    assert chk.recover_error(SNE.RECOVER_GENERAL, case) < 1e-8
+    assert chk.recover_error(swapped, case) > 1e-2
 
 
 @pytest.mark.rejects("GRQ-Eq(40)-(45)")
@@ -303,3 +303,11 @@ def test_balanced_fitting_time_check_rejects_a_halved_rate():
            for m in mu0s]
     slope = np.polyfit(np.log(1 / mu0s), fit, 1)[0]
     assert abs(slope * 2 * c * b - 1) < 0.1 < abs(slope * c * b - 1)
+
+
+@pytest.mark.rejects("GRQ-Conv-WLOG")
+def test_rate_pair_check_rejects_a_changed_product():
+    """GRQ-Conv-WLOG's beta-dynamics check: rate pairs with one product give one M; a pair with
+    another product does not."""
+    assert chk.rate_pair_preconditioner_gap() < 1e-12
+    assert chk.rate_pair_preconditioner_gap(factors=(2.0, 1.0)) > 1e-3
