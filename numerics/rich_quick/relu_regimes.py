@@ -72,3 +72,28 @@ def one_step_delta_change(run: XorRun, member: int = 0):
     _, _, _, xi = pw.two_layer_parts(W, a, run.X.T, run.y, 0.0)
     before, after = a ** 2 - np.sum(W ** 2, 1), a1 ** 2 - np.sum(W1 ** 2, 1)
     return before, after, lr ** 2 * (np.sum(W * xi, 1) ** 2 - a ** 2 * np.sum(xi ** 2, 1))
+
+
+def xor_numbers(run) -> dict:
+    """Per delta (downstream, balanced, upstream), per seed: the time the loss first falls below
+    10% of L(0) (``t_fit``), the Hamming distance then (``ham_at_fit``), the largest Hamming
+    distance while max|f| < 0.1 (``ham_while_f_small``), the time the Hamming distance passes 0.1
+    (``t_ham``, inf if never), the final kernel distance, parameter distance and relative loss."""
+    T = run.trajectory
+    t = np.asarray(T.time)
+    n_s = len(run.seeds)
+    out = {}
+    for k, delta in enumerate(run.deltas):
+        cols = slice(k * n_s, (k + 1) * n_s)
+        loss, ham = np.asarray(T.loss)[:, cols], np.asarray(T.records["hamming"])[:, cols]
+        rel = loss / loss[0]
+        fit = np.argmax(rel < 0.1, 0)
+        small = np.asarray(T.records["max_f"])[:, cols] < 0.1
+        passed = ham > 0.1
+        out[delta] = dict(
+            t_fit=np.where((rel < 0.1).any(0), t[fit], np.inf), ham_at_fit=ham[fit, np.arange(n_s)],
+            ham_while_f_small=np.array([ham[small[:, j], j].max() for j in range(n_s)]),
+            t_ham=np.where(passed.any(0), t[np.argmax(passed, 0)], np.inf),
+            S_end=np.asarray(T.records["S"])[-1, cols],
+            pd_end=np.asarray(T.records["param_dist"])[-1, cols], loss_end=rel[-1])
+    return out

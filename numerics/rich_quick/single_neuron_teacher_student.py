@@ -537,3 +537,25 @@ def teacher_alignment(W, a, teacher_w, degrees: float = 5.0):
     cos = np.einsum("khd,kjd->khj", W / norms[..., None], teacher_w).max(-1)
     weight = np.abs(a) * norms
     return (weight * (cos >= np.cos(np.radians(degrees)))).sum(-1) / weight.sum(-1)
+
+
+def cell_arrays(run, name):
+    """(T, seeds, cells) array of record ``name`` ('loss' for the training loss)."""
+    T = run.trajectory
+    v = np.asarray(T.loss if name == "loss" else T.records[name])
+    return v.reshape(v.shape[0], len(run.seeds), len(run.cells), *v.shape[2:])
+
+
+def fig1a_numbers(run, align_degrees: float = 20.0) -> dict:
+    """Per seed (rows) and Fig. 1(a) cell (columns): S(0, end), the gain in the share of the
+    student's weight |a_i| ||w_i|| within align_degrees of a teacher direction (end minus init),
+    and the contribution-weighted angular movement of the neuron directions."""
+    W, a = cell_arrays(run, "W"), cell_arrays(run, "a")
+    n_s, n_c = W.shape[1:3]
+    teacher = np.repeat(run.teacher_w, n_c, axis=0)
+    flat = lambda v: v.reshape(n_s * n_c, *v.shape[2:])  # noqa: E731
+    gain = (teacher_alignment(flat(W[-1]), flat(a[-1]), teacher, align_degrees)
+            - teacher_alignment(flat(W[0]), flat(a[0]), teacher, align_degrees))
+    move = angular_movement(flat(W[0]), flat(W[-1]), flat(a[-1]))
+    return {"S": cell_arrays(run, "S")[-1], "gain": gain.reshape(n_s, n_c),
+            "move": move.reshape(n_s, n_c)}

@@ -30,8 +30,10 @@ register(
               "patterns, (b) promotes interpretable early-layer filters, (c) reduces the sample "
               "complexity of hierarchical data, (d) decreases the time to grokking",
     expected="inconclusive",
-    notes="The ci runs of panels (a)-(d) are not faithful (data subset or stand-in, epochs, "
-          "RHM depth, step budget); the full-scale runs decide.")
+    notes="Decided over seeds per panel, upstream (the largest alpha) against alpha = 1, with every "
+          "panel's run recorded as its own Setup.  The ci runs of panels (a)-(d) are not faithful "
+          "(1,000 MNIST images for one epoch, an 8x8-digits stand-in for CIFAR-10, a two-level "
+          "RHM, a small modulus); at paper scale (a) and (b) need MNIST / CIFAR-10 and (d) a GPU.")
 
 register(
     id="GRQ-Concl", paper="rich_quick", where="Sec 6 (conclusion), L171", kind="empirical",
@@ -100,8 +102,11 @@ register(
     corrected_statement="a Laplacian kernel sums to 0: centre 3 (the printed kernel sums to -1 and "
                         "does not annihilate constant filters)",
     expected="erratum",
-    notes="Fig. 11 (alpha < 1 smoother) and the Fig. 6 caption (upstream, alpha > 1, more "
-          "interpretable) point opposite ways; a faithful run needs CIFAR-10 (--scale=full).")
+    notes="The verdict is the kernel's erratum (exact).  The empirical half, Fig. 11's 'small "
+          "initialization (alpha < 1) ... smoother', is ambiguous under D.3's divide-by-alpha and "
+          "is measured under both readings (literal alpha < 1; small initial filters, alpha > 1); "
+          "it was run only on an 8x8-digits stand-in (not faithful: inconclusive or supported) and "
+          "is untested on CIFAR-10, which is absent.")
 
 register(
     id="GRQ-Exp-Fig6c", paper="rich_quick", where="App D.3 'RHM', L999-1013", kind="empirical",
@@ -109,7 +114,14 @@ register(
     statement="RHM L=3, n_c=8, m=4, s=2, v=8; MLP width 64, 3 hidden layers, no bias; first layer "
               "/ alpha, readout * alpha; SGD momentum 0.9, lr 6.4 cosine, 250 epochs, batch 128; "
               "upstream (alpha > 1) reaches higher test accuracy at a given training size",
-    expected="inconclusive")
+    expected="inconclusive",
+    notes="The RHM is drawn by the released generator (pcsl-epfl/hierarchy-learning: each "
+          "symbol's m tuples its own, distinct across symbols), and its data are validated "
+          "(131,072 distinct inputs, none with two labels, balanced classes); the suite's earlier "
+          "generator let symbols share tuples (48% of distinct inputs carried two labels at L = "
+          "3).  Each seed seeds its RHM, networks and split; training stops as the released "
+          "main.py does.  The training sizes are the suite's (D.3 gives fractions without "
+          "values); a same-run check over five sizes decides whether they matter.")
 
 register(
     id="GRQ-Exp-Fig6d", paper="rich_quick", where="App D.3 'Grokking', L1015-1024", kind="empirical",

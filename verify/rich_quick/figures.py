@@ -5,12 +5,12 @@ from __future__ import annotations
 import matplotlib.pyplot as plt
 import numpy as np
 
-from verify.rich_quick import evidence as E
+from numerics.rich_quick import single_neuron_teacher_student as ts
 
 
 def fig1a(run):
     """Trajectories of |a_i| w_i of the first seed's four students, teacher directions dotted."""
-    W, a = E.cell_arrays(run, "W")[:, 0], E.cell_arrays(run, "a")[:, 0]     # (T, cells, h, ...)
+    W, a = ts.cell_arrays(run, "W")[:, 0], ts.cell_arrays(run, "a")[:, 0]     # (T, cells, h, ...)
     fig, axs = plt.subplots(1, len(run.cells), figsize=(8, 2.4))
     for m, ax in enumerate(axs):
         P = np.abs(a[:, m, :, None]) * W[:, m]
@@ -34,7 +34,7 @@ def fig1a(run):
 
 def fig1b(run):
     """Seed-mean S(0, t) and test MSE of each cell against GD steps."""
-    S, test = E.cell_arrays(run, "S").mean(1), E.cell_arrays(run, "test").mean(1)
+    S, test = ts.cell_arrays(run, "S").mean(1), ts.cell_arrays(run, "test").mean(1)
     steps = np.maximum(run.trajectory.steps, 1)
     fig, axs = plt.subplots(1, 2, figsize=(8, 3), layout="constrained")
     for j, (tau, delta) in enumerate(run.cells):

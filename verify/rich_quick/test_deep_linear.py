@@ -9,6 +9,7 @@ from theory.registry import REGISTRY
 from verify.measurement import reading
 from verify.rich_quick import figures as F
 from verify.rich_quick.evidence import linear as lc
+from numerics.rich_quick import linear_errors as le
 
 ROUND = reading("the identities are exact; products and eigendecompositions round off at ~1e-14")
 FLOW = reading("DOP853 at rtol 1e-11 (GF to convergence) and BFGS at gtol 1e-12")
@@ -30,7 +31,7 @@ def test_polynomial_identities_and_deep_preconditioner(claim):
     worst, psd = 0.0, True
     for h, l, delta in CASES:
         Ws, a = ln.deep_isotropic_init(h, l, delta, rng)
-        errs = lc.deep_identity_errors(formulas, Ws, a, delta, l)
+        errs = le.deep_identity_errors(formulas, Ws, a, delta, l)
         worst = max(worst, *errs.values())
         psd &= np.linalg.eigvalsh(ln.deep_M_autograd(Ws, a)).min() > -1e-10
     claim.holds(claim.measure("max rel err of ||beta||^2, beta beta^T (Eqs. 116-117) and of M "
@@ -54,11 +55,11 @@ def test_main_text_exponent_and_depth_claim(claim, report_figure):
     e = lc.deep_exponent(rq.printed, rq.corrected)
     claim.erratum(printed=e["printed"], corrected=e["corrected"], counterexample=e["counterexample"],
                   note="GF from balanced rank-one chains (delta = 0, d = 3, n = 1)")
-    cos = lc.depth_alignment(rq.corrected)
+    cos = le.depth_alignment(rq.corrected)
     under, without = lc.depth_measurements(cos)
     claim.holds_if(
         "y/(X beta0) > 0 (the ray through beta0 meets the interpolating set)",
         under=under, without=without,
         counterexample=f"y=-1: cos {np.round(cos['ray misses solutions'], 3)} not increasing with "
                        "depth", note="Eq. (119) minimisers, X = [1, .5, -.3], beta0 = [.2, .6, .1]")
-    report_figure(*F.depth_alignment(cos, lc.DEPTHS))
+    report_figure(*F.depth_alignment(cos, le.DEPTHS))

@@ -13,6 +13,7 @@ from verify.measurement import exact, reading
 from verify.properties import search
 from verify.rich_quick import figures as F
 from verify.rich_quick.evidence import piecewise as pc
+from numerics.rich_quick import piecewise_errors as pe
 
 ETA_A, ETA_W = 0.4, 2.2
 
@@ -39,12 +40,12 @@ def test_per_neuron_dynamics_match_autograd(claim):
     M8, eq9 = REGISTRY["GRQ-Eq(8)"].printed, REGISTRY["GRQ-Eq(9)"].printed
 
     def prop(s):
-        e = pc.beta_dynamics_error(M8, **s)
-        e9 = pc.spherical_error(eq9, **s)
-        return max(e["beta_dot"], e["ntk"], e9, pc.delta_rate(**s))
+        e = pe.beta_dynamics_error(M8, **s)
+        e9 = pe.spherical_error(eq9, **s)
+        return max(e["beta_dot"], e["ntk"], e9, pe.delta_rate(**s))
     res = search(prop, ("<=", 1e-9), examples=[dict(s=_fixed()), dict(s=_fixed(1, gamma=0.0))],
                  s=two_layer_setting())
-    drift = pc.fixed_setting_drift(_fixed(2), ETA_A, ETA_W)
+    drift = pe.fixed_setting_drift(_fixed(2), ETA_A, ETA_W)
     claim.holds(claim.measure("worst rel err of beta_i' = -M_i xi_i, of K_jk = sum_i c_ij x_j^T M_i "
                               "x_k c_ik (vs autograd NTK), of Eq. (9) mu_i', bhat_i' (chain rule) "
                               "and of d delta_i/dt, gamma in {0, .1, .5}, random rates", res,
@@ -57,12 +58,12 @@ def test_per_neuron_dynamics_match_autograd(claim):
 @pytest.mark.claim("GRQ-Eq(124)-(127)")
 def test_appendix_c_dynamics_and_expressivity(claim, grq, report_figure):
     r = REGISTRY["GRQ-Eq(124)-(127)"]
-    res = search(lambda s: pc.preconditioner_error(r.printed["M_i (126)"], s["W"], s["a"],
+    res = search(lambda s: pe.preconditioner_error(r.printed["M_i (126)"], s["W"], s["a"],
                                                    s["eta_a"], s["eta_w"]),
                  ("<=", 1e-10), examples=[dict(s=_fixed())], s=two_layer_setting())
     s = _fixed(3, gamma=0.3)
-    e8 = pc.beta_dynamics_error(REGISTRY["GRQ-Eq(8)"].printed, **s)
-    e9 = pc.spherical_error(REGISTRY["GRQ-Eq(9)"].printed, **s)
+    e8 = pe.beta_dynamics_error(REGISTRY["GRQ-Eq(8)"].printed, **s)
+    e9 = pe.spherical_error(REGISTRY["GRQ-Eq(9)"].printed, **s)
     round_off = reading("exact identities; float64 relative round-off")
     dynamics = [claim.measure("worst rel err of Eq. (126) M_i from (delta_i, beta_i) vs parameters",
                               res, source=round_off),
@@ -72,9 +73,9 @@ def test_appendix_c_dynamics_and_expressivity(claim, grq, report_figure):
     printed, corrected = pc.expressivity(fit)
     claim.erratum(printed=dynamics + printed, corrected=dynamics + corrected,
                   note=f"random-feature ridge fits (3000 points, radii in [0.5, 2]), widths "
-                       f"{pc.EXPRESSIVITY_WIDTHS}: "
+                       f"{pe.EXPRESSIVITY_WIDTHS}: "
                        + "; ".join(f"{k} {np.round(v, 3)}" for k, v in fit.items()))
-    report_figure(*F.expressivity(fit, pc.EXPRESSIVITY_WIDTHS))
+    report_figure(*F.expressivity(fit, pe.EXPRESSIVITY_WIDTHS))
 
 
 @st.composite
@@ -101,7 +102,7 @@ def test_partition_is_two_colourable_by_parity(claim):
 
     def prop(case):
         net, rng = case
-        hams, flips, _, degenerate = pc.crossing_statistics(net, rng, lines=3)
+        hams, flips, _, degenerate = pe.crossing_statistics(net, rng, lines=3)
         skipped.append(degenerate)
         return int(np.sum(hams != 1)) + int(np.sum(~flips))
     res = search(prop, ("==", 0), case=relu_net())
@@ -145,7 +146,7 @@ def region_facts():
             m = (np.asarray(xs[0]) + np.asarray(xs[-1])) / 2
             conv_bad += int(not np.array_equal(net.patterns(m[None])[:, 0],
                                                net.patterns(np.asarray(xs[0])[None])[:, 0]))
-    _, _, aligns, _ = pc.crossing_statistics(net, rng, lines=4)
+    _, _, aligns, _ = pe.crossing_statistics(net, rng, lines=4)
     # region count of one hidden layer (h lines in the plane): at most 1 + h + h(h-1)/2
     counts = []
     g = np.linspace(-20, 20, 500)

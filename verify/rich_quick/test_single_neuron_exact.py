@@ -23,8 +23,9 @@ from verify.measurement import paper, reading
 from verify.properties import search
 from verify.rich_quick.evidence import single_neuron as chk
 from verify.rich_quick.single_neuron_strategies import weight_points, whitened_cases
+from numerics.rich_quick import formula_errors as fe
 
-HP = chk.HP_TOL
+HP = fe.HP_TOL
 #: closed form vs the integrated weight flow; why it is this size: FLOW_SRC
 FLOW_TOL = 1e-8
 
@@ -43,13 +44,13 @@ def flow_search(prop, criterion, **kwargs):
 
 
 def rate_search(quantity, rate, points, rescaled=False):
-    error = chk.rescaled_rate_error if rescaled else chk.rate_equation_error
+    error = fe.rescaled_rate_error if rescaled else fe.rate_equation_error
     return search(lambda p: error(quantity, rate, p), ("<=", HP), p=points)
 
 
 def reading_measurements(claim, quantity, printed, what):
     """(under, without) of the unit-rate reading of a printed rate equation (module docstring)."""
-    pts = chk.wlog_points()
+    pts = fe.wlog_points()
     under = [claim.measure(f"{what} as printed, eta_a = eta_w = 1", rate_search(quantity, printed,
                                                                                 unit_points),
                            source=HP_SRC),
@@ -57,7 +58,7 @@ def reading_measurements(claim, quantity, printed, what):
                            rate_search(quantity, printed, weight_points(), rescaled=True),
                            source=HP_SRC)]
     without = claim.measure(f"{what} as printed in a, w, eta_a eta_w = 1, eta_a != eta_w",
-                            chk.fixed_search(lambda p: chk.rate_equation_error(quantity, printed, p),
+                            chk.fixed_search(lambda p: fe.rate_equation_error(quantity, printed, p),
                                              pts, ("<=", HP)), source=HP_SRC)
     return under, without
 
@@ -66,7 +67,7 @@ def reading_measurements(claim, quantity, printed, what):
 
 @pytest.mark.claim("GRQ-Eq(2)", "GRQ-Eq(16)-(18)")
 def test_mu_phi_rates_follow_from_the_chain_rule(claim):
-    key = search(lambda p: chk.identity_error(REGISTRY["GRQ-Eq(16)-(18)"].printed.key_identity.lhs, REGISTRY["GRQ-Eq(16)-(18)"].printed.key_identity.rhs, p), ("<=", HP),
+    key = search(lambda p: fe.identity_error(REGISTRY["GRQ-Eq(16)-(18)"].printed.key_identity.lhs, REGISTRY["GRQ-Eq(16)-(18)"].printed.key_identity.rhs, p), ("<=", HP),
                  p=weight_points())
     claim.holds(
         claim.measure("worst |mu' by the chain rule - Eq. (16)|, general rates",
@@ -84,7 +85,7 @@ def test_mu_phi_ode_integrated_matches_the_weight_flow(claim):
     # generic inits: with w0 parallel to beta_* (always at d = 1) and a0 on the far side, w passes
     # through 0 and phi (a cosine of w) jumps by 2, outside Eq. (2)'s standing assumption w != 0
     cases = st.sampled_from([-1, 0, 1]).flatmap(lambda s: whitened_cases(sign=s, generic=True))
-    res = flow_search(lambda case: chk.mu_phi_ode_error(rhs, case), ("<=", FLOW_TOL), case=cases)
+    res = flow_search(lambda case: fe.mu_phi_ode_error(rhs, case), ("<=", FLOW_TOL), case=cases)
     claim.holds(claim.measure("worst error, solve_ivp of Eq. (2) vs the weight flow (mu relative to "
                               "its range, phi absolute), t <= 15", res, source=FLOW_SRC),
                 note="d = 2..4, every sign of delta, general rates")
@@ -92,7 +93,7 @@ def test_mu_phi_ode_integrated_matches_the_weight_flow(claim):
 
 @pytest.mark.claim("GRQ-Eq(2)", "GRQ-Eq(28)", "GRQ-Eq(31)-(32)")
 def test_exact_solution_for_every_sign_of_delta_matches_the_weight_flow(claim):
-    res = flow_search(chk.exact_vs_flow, ("<=", FLOW_TOL),
+    res = flow_search(fe.exact_vs_flow, ("<=", FLOW_TOL),
                       examples=[dict(case=dict(a0=0.4, w0=[0.5, -1.2], beta_star=[0.3, 1.4],
                                                eta_a=0.3, eta_w=2.5)),       # delta < 0, a flips
                                 dict(case=dict(a0=1.0, w0=[-1.0, 0.0], beta_star=[0.0, 1.0],
@@ -121,7 +122,7 @@ def test_unit_product_system_is_the_rescaled_general_system(claim):
 
 @pytest.mark.claim("GRQ-Eq(21)-(22)")
 def test_balanced_reduction_and_sign_of_mu(claim):
-    flips = flow_search(chk.sign_flips_of_a, ("==", 0), case=whitened_cases(sign=0))
+    flips = flow_search(fe.sign_flips_of_a, ("==", 0), case=whitened_cases(sign=0))
     claim.holds(
         claim.measure("worst |mu' - Eq. (21)| on delta = 0, eta_a eta_w = 1 (unequal)",
                       rate_search(S.MU_OF_WEIGHTS, REGISTRY["GRQ-Eq(21)-(22)"].printed[S.mu], weight_points(True, True)),
@@ -148,9 +149,9 @@ balanced_points = st.fixed_dictionaries({"t": st.floats(0, 5), "b": st.floats(0.
 
 @pytest.mark.claim("GRQ-Eq(23)")
 def test_balanced_phi_solves_its_riccati_equation_and_the_flow(claim):
-    res = search(lambda p: chk.solution_residual(REGISTRY["GRQ-Eq(23)"].printed, S.b * (1 - S.phi ** 2), S.phi, p),
+    res = search(lambda p: fe.solution_residual(REGISTRY["GRQ-Eq(23)"].printed, S.b * (1 - S.phi ** 2), S.phi, p),
                  ("<=", HP), p=balanced_points)
-    flow = flow_search(lambda case: chk.balanced_closed_form_error(
+    flow = flow_search(lambda case: fe.balanced_closed_form_error(
         REGISTRY["GRQ-Eq(23)"].printed, SNE.MU_BALANCED_CORRECTED, SNE.C_MU_CORRECTED, case, "phi"), ("<=", FLOW_TOL),
         case=balanced_cases)
     claim.holds(claim.measure("worst residual of Eq. (23) in phi' = b(1 - phi^2)", res, source=HP_SRC),
@@ -161,8 +162,8 @@ def test_balanced_phi_solves_its_riccati_equation_and_the_flow(claim):
 
 def bernoulli_residual(mu_expr, c_mu_expr, p):
     sol = mu_expr.subs(S.c_mu, c_mu_expr)
-    return max(chk.solution_residual(sol, REGISTRY["GRQ-Eq(24)-(25)"].printed.rate, S.mu, p),
-               chk.hp_abs(sol.subs(S.t, 0) - S.mu0, p))
+    return max(fe.solution_residual(sol, REGISTRY["GRQ-Eq(24)-(25)"].printed.rate, S.mu, p),
+               fe.hp_abs(sol.subs(S.t, 0) - S.mu0, p))
 
 
 @pytest.mark.claim("GRQ-Eq(24)-(25)")
@@ -175,7 +176,7 @@ def test_balanced_mu_printed_and_corrected(claim):
     general = chk.fixed_search(lambda p: bernoulli_residual(REGISTRY["GRQ-Eq(24)-(25)"].printed.mu, REGISTRY["GRQ-Eq(24)-(25)"].printed.c_mu, p), pts, ("<=", HP))
     corrected = search(lambda p: bernoulli_residual(REGISTRY["GRQ-Eq(24)-(25)"].corrected.mu, REGISTRY["GRQ-Eq(24)-(25)"].corrected.c_mu, p),
                        ("<=", HP), p=balanced_points)
-    flow = flow_search(lambda case: chk.balanced_closed_form_error(
+    flow = flow_search(lambda case: fe.balanced_closed_form_error(
         SNE.PHI_BALANCED, REGISTRY["GRQ-Eq(24)-(25)"].corrected.mu, REGISTRY["GRQ-Eq(24)-(25)"].corrected.c_mu, case, "mu"), ("<=", FLOW_TOL),
         case=balanced_cases)
     claim.erratum(
@@ -199,10 +200,10 @@ upstream = whitened_cases(sign=1).map(lambda c: {**c, "a0": abs(c["a0"])})
 @pytest.mark.claim("GRQ-Eq(26)-(27)")
 def test_nu_riccati_under_the_unit_rate_reading(claim):
     under, without = reading_measurements(claim, S.NU_OF_WEIGHTS, REGISTRY["GRQ-Eq(26)-(27)"].printed.rate, "Eq. (26)")
-    sol_unit = flow_search(lambda case: chk.nu_closed_form_error(REGISTRY["GRQ-Eq(26)-(27)"].printed.solution, case), ("<=", FLOW_TOL),
+    sol_unit = flow_search(lambda case: fe.nu_closed_form_error(REGISTRY["GRQ-Eq(26)-(27)"].printed.solution, case), ("<=", FLOW_TOL),
                            case=whitened_cases(sign=1, unit_rates=True).map(
                                lambda c: {**c, "a0": abs(c["a0"])}))
-    sol_rescaled = flow_search(lambda case: chk.nu_closed_form_error(REGISTRY["GRQ-Eq(26)-(27)"].printed.solution, case, True),
+    sol_rescaled = flow_search(lambda case: fe.nu_closed_form_error(REGISTRY["GRQ-Eq(26)-(27)"].printed.solution, case, True),
                                ("<=", FLOW_TOL), case=upstream)
     claim.holds_if(
         READING,
@@ -212,14 +213,14 @@ def test_nu_riccati_under_the_unit_rate_reading(claim):
                                      sol_rescaled, source=FLOW_SRC)],
         without=[without,
                  claim.measure("Eq. (27) vs the flow's nu in a, w at eta_a = 2, eta_w = 1/2",
-                               chk.nu_closed_form_error(REGISTRY["GRQ-Eq(26)-(27)"].printed.solution, WLOG_CASE), "<=", FLOW_TOL,
+                               fe.nu_closed_form_error(REGISTRY["GRQ-Eq(26)-(27)"].printed.solution, WLOG_CASE), "<=", FLOW_TOL,
                                source=FLOW_SRC)],
         counterexample=f"{WLOG_CASE}: Eq. (27) misses the flow's nu")
 
 
 @pytest.mark.claim("GRQ-Eq(26)-(27)")
 def test_nu_riccati_general_rate_form(claim):
-    sol = flow_search(lambda case: chk.nu_closed_form_error(REGISTRY["GRQ-Eq(26)-(27)"].corrected.solution, case), ("<=", FLOW_TOL),
+    sol = flow_search(lambda case: fe.nu_closed_form_error(REGISTRY["GRQ-Eq(26)-(27)"].corrected.solution, case), ("<=", FLOW_TOL),
                       case=upstream)
     claim.holds(claim.measure("worst |nu' - (eta_w b^2 - delta nu - eta_a nu^2)|, general rates",
                               rate_search(S.NU_OF_WEIGHTS, REGISTRY["GRQ-Eq(26)-(27)"].corrected.rate, weight_points()),
@@ -248,7 +249,7 @@ def test_v_and_omega_rates_under_the_unit_rate_reading(claim):
             "b": rng.uniform(0.3, 2), "eta_a": ea, "eta_w": ew} for ea, ew in ((0.3, 2.5), (2, 0.5))]
     claim.holds(
         claim.measure("worst residual of the general-rate v(t) in v' = eta_a + delta v - eta_w b^2 v^2",
-                      chk.fixed_search(lambda p: chk.solution_residual(r.v_solution, r.v_rate, S.v, p),
+                      chk.fixed_search(lambda p: fe.solution_residual(r.v_solution, r.v_rate, S.v, p),
                                        pts, ("<=", HP)), source=HP_SRC),
         claim.measure("worst |v' - (eta_a + delta v - eta_w b^2 v^2)|, general rates",
                       rate_search(S.V_OF_WEIGHTS, REGISTRY["GRQ-Eq(31)-(32)"].corrected.v_rate, weight_points()), source=HP_SRC),
@@ -288,15 +289,15 @@ BASIN_WORDS = paper("L401", "S+ = {a0 > 0 if delta >= 0; w0^T beta_* > -a0/2 (de
 def basin_inits():
     """Downstream inits at unit rates, at the WLOG rates 0.2/5 and at general rates 0.3/2.5; and
     upstream inits (delta > 0) at 0.3/2.5."""
-    upstream = chk.downstream_inits(12, 0.3, 2.5, 3)
+    upstream = fe.downstream_inits(12, 0.3, 2.5, 3)
     for c in upstream:
         c["a0"] = float(np.sign(c["a0"]) * np.sqrt(c["eta_a"] * np.sum(np.square(c["w0"])) / c["eta_w"] * 2.0))
-    return {"unit": chk.downstream_inits(16, 1.0, 1.0, 0), "wlog": chk.downstream_inits(24, 0.2, 5.0, 1),
-            "general": chk.downstream_inits(16, 0.3, 2.5, 2), "upstream": upstream}
+    return {"unit": fe.downstream_inits(16, 1.0, 1.0, 0), "wlog": fe.downstream_inits(24, 0.2, 5.0, 1),
+            "general": fe.downstream_inits(16, 0.3, 2.5, 2), "upstream": upstream}
 
 
 def mismatches(claim, expr, which, label, rescaled=False):
-    bad, used = chk.basin_mismatches(expr, basin_inits()[which], rescaled=rescaled)
+    bad, used = fe.basin_mismatches(expr, basin_inits()[which], rescaled=rescaled)
     return claim.measure(f"{label}: wrong signs of a(80) among {used} delta < 0 inits (5% margin "
                          f"around the surface skipped)", len(bad), "==", 0, source=BASIN_WORDS)
 
@@ -342,10 +343,10 @@ def test_basin_under_the_unit_rate_reading(claim):
 def test_recovering_weights_under_the_unit_rate_reading(claim):
     printed = REGISTRY["GRQ-Eq(34)-(35)"].printed
     pair = (printed.a, printed.w_norm)
-    unit = flow_search(lambda case: chk.recover_error(pair, case), ("<=", FLOW_TOL),
+    unit = flow_search(lambda case: fe.recover_error(pair, case), ("<=", FLOW_TOL),
                        case=st.sampled_from([-1, 0, 1]).flatmap(
                            lambda s: whitened_cases(sign=s, unit_rates=True)))
-    rescaled = flow_search(lambda case: chk.recover_error(pair, case, True), ("<=", FLOW_TOL),
+    rescaled = flow_search(lambda case: fe.recover_error(pair, case, True), ("<=", FLOW_TOL),
                            case=any_sign_cases)
     claim.holds_if(
         READING,
@@ -353,16 +354,16 @@ def test_recovering_weights_under_the_unit_rate_reading(claim):
                claim.measure("Eq. (34) in mu' = c mu giving a', ||w'||, general rates", rescaled,
                              source=FLOW_SRC)],
         without=claim.measure("Eq. (34) in a, w at eta_a = 2, eta_w = 1/2 (product 1)",
-                              chk.recover_error(pair, {**WLOG_CASE, "a0": 0.9}), "<=", FLOW_TOL,
+                              fe.recover_error(pair, {**WLOG_CASE, "a0": 0.9}), "<=", FLOW_TOL,
                               source=FLOW_SRC))
 
 
 @pytest.mark.claim("GRQ-Eq(34)-(35)")
 def test_recovering_weights_general_rate_form_and_eq35(claim):
     corrected = REGISTRY["GRQ-Eq(34)-(35)"].corrected
-    general = flow_search(lambda case: chk.recover_error((corrected.a, corrected.w_norm), case),
+    general = flow_search(lambda case: fe.recover_error((corrected.a, corrected.w_norm), case),
                           ("<=", FLOW_TOL), case=any_sign_cases)
-    vec = flow_search(chk.w_vector_error, ("<=", 1e-7), case=any_sign_cases)
+    vec = flow_search(fe.w_vector_error, ("<=", 1e-7), case=any_sign_cases)
     claim.holds(claim.measure("general-rate Eq. (34) vs the flow", general, source=FLOW_SRC),
                 claim.measure("Eq. (35) w vector (c2 >= 0) from (mu, phi) vs the flow, general rates",
                               vec, source=reading("c2 = sqrt(||w||^2 - c1^2) turns round-off into "

@@ -14,6 +14,7 @@ from verify.measurement import exact, reading
 from verify.properties import search
 from verify.rich_quick.evidence import single_neuron as chk
 from verify.rich_quick.single_neuron_strategies import rate_pair, signed, weight_points
+from numerics.rich_quick import formula_errors as fe
 
 DATA = np.random.default_rng(3)  # the module's fixed data, drawn at import
 X = DATA.standard_normal((6, 4))
@@ -37,9 +38,9 @@ def test_beta_flows_by_minus_M_times_the_loss_gradient(claim):
 
     def prop(aw):
         a, w, (ea, ew) = aw[0], np.array(aw[1][:4] + [0.0] * (4 - len(aw[1][:4]))), aw[2]
-        err = chk.beta_flow_error(sn.preconditioner, X, Y, a, w, ea, ew)
+        err = fe.beta_flow_error(sn.preconditioner, X, Y, a, w, ea, ew)
         for form in (eq3, m_weights):
-            err = max(err, chk.beta_flow_error(printed(form), X[:, :2], Y, a, w[:2], ea, ew))
+            err = max(err, fe.beta_flow_error(printed(form), X[:, :2], Y, a, w[:2], ea, ew))
         return err
     res = search(prop, ("<=", 1e-12), aw=weights)
     claim.holds(claim.measure("worst rel err, a w' + a' w vs -(eta_w a^2 I + eta_a w w^T) X^T rho",
@@ -55,7 +56,7 @@ def test_M_in_terms_of_beta_and_delta(claim):
 
     def prop(aw):
         a, w, (ea, ew) = aw[0], np.array(aw[1]), aw[2]
-        err = chk.preconditioner_error(sn.preconditioner_from_beta, a, w, ea, ew)
+        err = fe.preconditioner_error(sn.preconditioner_from_beta, a, w, ea, ew)
         if w.size == 2:   # the sympy form as printed (d = 2)
             dl = sn.delta_of(a, w, ea, ew)
             M = np.asarray(printed(a, *w, dl, ea, ew), float)
@@ -64,9 +65,9 @@ def test_M_in_terms_of_beta_and_delta(claim):
         return err
     res = search(prop, ("<=", 1e-12), aw=weights)
     pts = search(lambda p: max(
-        chk.hp_abs(r.a_sq - S.a ** 2, p),
-        *(chk.hp_abs(r.ww_T[i] - (sp.Matrix([S.w1, S.w2]) * sp.Matrix([[S.w1, S.w2]]))[i], p)
-          for i in range(4))), ("<=", chk.HP_TOL), p=weight_points().map(
+        fe.hp_abs(r.a_sq - S.a ** 2, p),
+        *(fe.hp_abs(r.ww_T[i] - (sp.Matrix([S.w1, S.w2]) * sp.Matrix([[S.w1, S.w2]]))[i], p)
+          for i in range(4))), ("<=", fe.HP_TOL), p=weight_points().map(
         lambda p: {**p, "delta": p["eta_w"] * p["a"] ** 2 - p["eta_a"] * (p["w1"] ** 2 + p["w2"] ** 2)}))
     claim.holds(claim.measure("worst rel err, Eq. (4)/(39) vs eta_w a^2 I + eta_a w w^T, d = 1..5, "
                               "general rates (the sympy form at d = 2)", res,
@@ -108,7 +109,7 @@ def test_upstream_beta_path_approaches_linear_regression_flow(claim):
 
 @pytest.mark.claim("GRQ-Claim-A3-rescale")
 def test_rate_product_rescaling_of_beta_and_y(claim, rng):
-    errs = [chk.rescaling_error(X, Y, rng.standard_normal(4), ea, ew, d)
+    errs = [fe.rescaling_error(X, Y, rng.standard_normal(4), ea, ew, d)
             for ea, ew, d in [(0.3, 2.5, 0.7), (4.0, 0.5, -1.2), (0.2, 0.3, 0.0)]]
     claim.holds(claim.measure("max rel err, c beta(t) (rates eta_a, eta_w) vs beta'(t) of the "
                               "unit-rate model on y' = c y, same delta", max(errs), "<=", 1e-9,

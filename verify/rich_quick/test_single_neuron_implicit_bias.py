@@ -13,7 +13,7 @@ from verify.measurement import reading
 from verify.properties import search
 from verify.rich_quick import evidence as E
 from verify.rich_quick.evidence import implicit_bias as IB
-from verify.rich_quick.evidence import single_neuron as chk
+from numerics.rich_quick import formula_errors as fe
 from verify.rich_quick.evidence.implicit_bias import (D2_BETA0, D2_V, D2_X, D2_Y, HP, HP_SRC,
                                                       LIMIT_SRC, LIMIT_TOL, r_delta, x_delta)
 
@@ -28,13 +28,13 @@ WIDE = [(D2_X, D2_Y, D2_BETA0),
 
 @pytest.mark.claim("GRQ-Thm3.1")
 def test_gradient_flow_limit_minimises_the_implicit_bias(claim):
-    unit = [chk.thm31_error(REGISTRY["GRQ-Thm3.1"].printed.Psi, REGISTRY["GRQ-Thm3.1"].printed.psi, X, y, b0, d)[0]
+    unit = [fe.thm31_error(REGISTRY["GRQ-Thm3.1"].printed.Psi, REGISTRY["GRQ-Thm3.1"].printed.psi, X, y, b0, d)[0]
             for X, y, b0 in WIDE for d in (-3.0, 0.0, 1.0)]
-    wlog = [chk.thm31_error(REGISTRY["GRQ-Thm3.1"].printed.Psi, REGISTRY["GRQ-Thm3.1"].printed.psi, X, y, b0, d, 2.0, 0.5)[0]
+    wlog = [fe.thm31_error(REGISTRY["GRQ-Thm3.1"].printed.Psi, REGISTRY["GRQ-Thm3.1"].printed.psi, X, y, b0, d, 2.0, 0.5)[0]
             for X, y, b0 in WIDE[:2] for d in (-1.0, 2.0)]
-    general_printed = [chk.thm31_error(REGISTRY["GRQ-Thm3.1"].printed.Psi, REGISTRY["GRQ-Thm3.1"].printed.psi, D2_X, D2_Y, D2_BETA0, d, 0.25, 1.0)[0]
+    general_printed = [fe.thm31_error(REGISTRY["GRQ-Thm3.1"].printed.Psi, REGISTRY["GRQ-Thm3.1"].printed.psi, D2_X, D2_Y, D2_BETA0, d, 0.25, 1.0)[0]
                        for d in (-2.0, 2.0)]
-    general_corrected = [chk.thm31_error(REGISTRY["GRQ-Thm3.1"].printed.Psi, REGISTRY["GRQ-Thm3.1"].corrected.psi, X, y, b0, d, 0.25, 1.0, True)[0]
+    general_corrected = [fe.thm31_error(REGISTRY["GRQ-Thm3.1"].printed.Psi, REGISTRY["GRQ-Thm3.1"].corrected.psi, X, y, b0, d, 0.25, 1.0, True)[0]
                          for X, y, b0 in WIDE[:2] for d in (-2.0, 0.0, 2.0)]
     claim.holds_if(
         REGISTRY["GRQ-Thm3.1"].condition,
@@ -54,9 +54,9 @@ def test_gradient_flow_limit_minimises_the_implicit_bias(claim):
 def test_eq71_as_printed_and_corrected(claim, grq):
     r, thm = REGISTRY["GRQ-Eq(70)-(72)"], REGISTRY["GRQ-ThmA.2"]
     run = grq.lowrank()
-    residual = {side: chk.eq71_residuals(form, run, (-3.0, 1.0, 3.0))
+    residual = {side: fe.eq71_residuals(form, run, (-3.0, 1.0, 3.0))
                 for side, form in (("printed", r.printed.eq71), ("corrected", r.corrected.eq71))}
-    dq = search(lambda p: chk.hp_abs(sp.diff(thm.printed.q_azulay, S.r) - r.printed.dq_azulay, p),
+    dq = search(lambda p: fe.hp_abs(sp.diff(thm.printed.q_azulay, S.r) - r.printed.dq_azulay, p),
                 ("<=", HP), p=r_delta)
     dq_m = claim.measure("worst |Eq. (70) q_A' - d/dr q_A|, r > 0", dq, source=HP_SRC)
     eq72 = E.fig4_lowrank(run, E.lowrank_prediction(run, thm.corrected.z_coeff, r.printed.eq72))
@@ -77,12 +77,12 @@ def test_minus_alpha_v_for_sign_changing_trajectories(claim):
 @pytest.mark.claim("GRQ-Eq(46)-(49)")
 def test_sherman_morrison_inverse(claim):
     def prop(p):
-        return chk.sherman_morrison_error(REGISTRY["GRQ-Eq(46)-(49)"].printed.f, REGISTRY["GRQ-Eq(46)-(49)"].printed.h, p["beta"], p["delta"])
+        return fe.sherman_morrison_error(REGISTRY["GRQ-Eq(46)-(49)"].printed.f, REGISTRY["GRQ-Eq(46)-(49)"].printed.h, p["beta"], p["delta"])
     betas = st.integers(1, 5).flatmap(lambda d: st.lists(st.floats(-3, 3).filter(lambda v: abs(v) > 0.05),
                                                          min_size=d, max_size=d))
     res = search(prop, ("<=", 1e-10), p=st.fixed_dictionaries({"beta": betas, "delta": st.floats(-8, 8)}))
     kx = sp.sqrt(S.delta ** 2 + 4 * S.x)
-    simple = search(lambda p: chk.hp_abs(REGISTRY["GRQ-Eq(46)-(49)"].printed.h - 4 / (kx * (kx + S.delta) ** 2), p), ("<=", HP),
+    simple = search(lambda p: fe.hp_abs(REGISTRY["GRQ-Eq(46)-(49)"].printed.h - 4 / (kx * (kx + S.delta) ** 2), p), ("<=", HP),
                     p=x_delta)
     claim.holds(claim.measure("worst |M (f I - h bb^T) - I|, d = 1..5, delta in [-8, 8], eta_a eta_w "
                               "= 1", res, source=reading("M has condition number up to ~1e3 here")),
@@ -102,10 +102,10 @@ def test_M_inverse_is_not_a_hessian_map(claim):
 def test_time_warp_makes_a_hessian_map(claim):
     f, h = B.F_DELTA, B.H_DELTA
     coeff = -(2 * f) ** -1 * (2 * sp.diff(f, S.x) + h)
-    c58 = search(lambda p: chk.hp_abs(coeff - REGISTRY["GRQ-Eq(55)-(58)"].printed.rate_coeff, p), ("<=", HP), p=x_delta)
-    ode = search(lambda p: chk.hp_abs(sp.diff(REGISTRY["GRQ-Eq(55)-(58)"].printed.g, S.x) - REGISTRY["GRQ-Eq(55)-(58)"].printed.rate_coeff * REGISTRY["GRQ-Eq(55)-(58)"].printed.g, p),
+    c58 = search(lambda p: fe.hp_abs(coeff - REGISTRY["GRQ-Eq(55)-(58)"].printed.rate_coeff, p), ("<=", HP), p=x_delta)
+    ode = search(lambda p: fe.hp_abs(sp.diff(REGISTRY["GRQ-Eq(55)-(58)"].printed.g, S.x) - REGISTRY["GRQ-Eq(55)-(58)"].printed.rate_coeff * REGISTRY["GRQ-Eq(55)-(58)"].printed.g, p),
                  ("<=", HP), p=x_delta)
-    cond56 = search(lambda p: chk.hp_abs(2 * sp.diff(REGISTRY["GRQ-Eq(55)-(58)"].printed.g * f, S.x) + REGISTRY["GRQ-Eq(55)-(58)"].printed.g * h, p),
+    cond56 = search(lambda p: fe.hp_abs(2 * sp.diff(REGISTRY["GRQ-Eq(55)-(58)"].printed.g * f, S.x) + REGISTRY["GRQ-Eq(55)-(58)"].printed.g * h, p),
                     ("<=", HP), p=x_delta)
     claim.holds(claim.measure("worst |Eq. (58) - (-(2f)^-1(2f' + h))|", c58, source=HP_SRC),
                 claim.measure("worst |g' - coeff g| for g = sqrt(sqrt(delta^2 + 4x) + delta)", ode,
@@ -127,7 +127,7 @@ def test_azulay_potential_and_minimiser(claim):
 
 @pytest.mark.claim("GRQ-Eq(40)-(45)")
 def test_mirror_flow_identities_along_the_flow(claim):
-    r = chk.mirror_flow_residuals(B.DQ_PRINTED, B.G_DELTA, D2_X, D2_Y, D2_BETA0, D2_V, 1.0)
+    r = fe.mirror_flow_residuals(B.DQ_PRINTED, B.G_DELTA, D2_X, D2_Y, D2_BETA0, D2_V, 1.0)
     quad = reading("finite differences and trapezoid quadrature on an 8001-point grid")
     claim.erratum(
         printed=claim.measure("KKT grad Q(beta(inf)) = X^T nu with the printed nu = +int g rho: "

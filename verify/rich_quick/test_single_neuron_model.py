@@ -11,6 +11,7 @@ from verify.properties import search
 from verify.rich_quick.evidence import model as M
 from verify.rich_quick.evidence import single_neuron as chk
 from verify.rich_quick.single_neuron_strategies import weight_points
+from numerics.rich_quick import formula_errors as fe
 
 SETTING = f"5x3 non-whitened X, eta_a={M.ETA_A}, eta_w={M.ETA_W}"
 
@@ -24,7 +25,7 @@ def test_printed_ntk_equals_autograd_ntk(claim):
 
 @pytest.mark.claim("GRQ-Eq(10)-(12)")
 def test_weight_flow_is_rate_weighted_gradient_of_half_sum_loss(claim, rng):
-    err = chk.weight_flow_error(M.sn.weight_rhs, M.X, M.Y, 0.8, rng.standard_normal(3), M.ETA_A,
+    err = fe.weight_flow_error(M.sn.weight_rhs, M.X, M.Y, 0.8, rng.standard_normal(3), M.ETA_A,
                                 M.ETA_W)
     claim.holds(claim.measure("max abs err, Eqs. (11)-(12) vs -eta * autograd grad of the 1/2-sum "
                               "loss", err, "<=", 1e-12,
@@ -67,7 +68,7 @@ def test_delta_is_conserved_symbolically_for_any_data(claim):
     a_dot, w_dot = -S.eta_a * (w.T * g)[0], -S.eta_w * S.a * g
     d_delta = 2 * S.eta_w * S.a * a_dot - 2 * S.eta_a * (w.T * w_dot)[0]
     printed = REGISTRY["GRQ-Cons-delta"].printed      # d delta/dt along the whitened flow
-    along = chk.flow_rate(REGISTRY["GRQ-Eq(13)"].printed)  # Eq. (13)'s delta along Eqs. (14)-(15)
+    along = fe.flow_rate(REGISTRY["GRQ-Eq(13)"].printed)  # Eq. (13)'s delta along Eqs. (14)-(15)
     claim.holds(claim.measure("d/dt of Eq. (13)'s delta along the whitened flow expands to 0",
                               sp.expand(along) == 0, "==", True, source=exact("sympy expand")),
                 claim.measure("2 eta_w a a' - 2 eta_a w^T w' for a generic gradient vector (any X, "
@@ -96,7 +97,7 @@ def test_conserved_surface_sheets(claim):
 @pytest.mark.claim("GRQ-Eq(14)-(15)")
 def test_whitened_flow_is_the_general_flow_at_identity_covariance(claim):
     printed = REGISTRY["GRQ-Eq(14)-(15)"].printed
-    res = search(lambda p: max(chk.hp_abs(printed[s] - f, p)
+    res = search(lambda p: max(fe.hp_abs(printed[s] - f, p)
                                for s, f in M.general_flow_in_plane().items()), ("<=", 1e-25),
                  p=weight_points())
     claim.holds(claim.measure("worst |Eqs. (14)-(15) - Eqs. (11)-(12) with X^T X = I, X^T y = "
@@ -125,7 +126,7 @@ def test_rates_enter_only_through_their_product(claim):
     primed, prime = {S.mu: mu_p / c, S.b: b_p / c}, {S.mu: mu_p, S.b: b_p}
     lhs = (c * MU_PHI_ODE[S.mu].subs(primed), MU_PHI_ODE[S.phi].subs(primed))
     rhs = tuple(MU_PHI_ODE[k].subs({S.eta_w: eta_w_one}).subs(prime) for k in (S.mu, S.phi))
-    res = search(lambda p: max(chk.hp_abs(l_ - r_, {**p, "mu_p": p["a"] * p["w1"], "b_p": p["b"],
+    res = search(lambda p: max(fe.hp_abs(l_ - r_, {**p, "mu_p": p["a"] * p["w1"], "b_p": p["b"],
                                                     "phi": 0.3, "delta": p["w2"]})
                                for l_, r_ in zip(lhs, rhs)), ("<=", 1e-20), p=weight_points())
     hp = reading(chk.HP_WHY)
@@ -134,5 +135,5 @@ def test_rates_enter_only_through_their_product(claim):
                       "the printed eta_a eta_w = 1|", res, source=hp),
         claim.measure("largest |M - M at rates (2 eta_a, eta_w / 2)| over inits with one beta "
                       "and delta (beta dynamics through the product only)",
-                      chk.rate_pair_preconditioner_gap(), "<=", 1e-12,
+                      fe.rate_pair_preconditioner_gap(), "<=", 1e-12,
                       source=reading("float64 round-off of M")))

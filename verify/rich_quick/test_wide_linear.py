@@ -12,6 +12,7 @@ from verify.properties import search
 from verify.rich_quick import figures as F
 from verify.rich_quick.evidence import linear as lc
 from verify.rich_quick.evidence.linear import ROUND
+from numerics.rich_quick import linear_errors as le
 
 DRIFT = reading("DOP853 at rtol 1e-11 over t in [0, 4]; a genuine violation is O(1)")
 
@@ -43,7 +44,7 @@ def test_delta_matrix_is_conserved_with_unequal_rates(claim):
     drifts = []
     for k, (d, h, c) in enumerate(SHAPES):
         s = _setting(d, h, c, seed=k, scale=1.6 if k % 2 else 0.6)   # Delta_ii of both signs
-        drifts.append(lc.conservation_drift(REGISTRY["GRQ-Claim-Wide-Cons"].printed, s["W"], s["A"],
+        drifts.append(le.conservation_drift(REGISTRY["GRQ-Claim-Wide-Cons"].printed, s["W"], s["A"],
                                             s["X"], s["Y"], ETA_A, ETA_W))
     claim.holds(claim.measure(f"max drift of eta_w AA^T - eta_a WW^T over shapes (d, h, c) {SHAPES}, "
                               f"eta_a {ETA_A}, eta_w {ETA_W}", max(drifts), "<=", 1e-9, source=DRIFT))
@@ -52,9 +53,9 @@ def test_delta_matrix_is_conserved_with_unequal_rates(claim):
 @pytest.mark.claim("GRQ-Eq-NTK-wide", "GRQ-Eq(6)")
 def test_ntk_and_vec_dynamics_match_autograd(claim):
     def prop(s):
-        e1 = lc.ntk_error(REGISTRY["GRQ-Eq-NTK-wide"].printed, s["W"], s["A"], s["X"], s["eta_a"],
+        e1 = le.ntk_error(REGISTRY["GRQ-Eq-NTK-wide"].printed, s["W"], s["A"], s["X"], s["eta_a"],
                           s["eta_w"])
-        e2 = lc.vec_flow_error(REGISTRY["GRQ-Eq(6)"].printed, s["W"], s["A"], s["X"], s["Y"],
+        e2 = le.vec_flow_error(REGISTRY["GRQ-Eq(6)"].printed, s["W"], s["A"], s["X"], s["Y"],
                                s["eta_a"], s["eta_w"])
         return max(e1, e2)
     res = search(prop, ("<=", 1e-10), examples=[dict(s=dict(_setting(5, 3, 2), eta_a=ETA_A, eta_w=ETA_W))],
@@ -69,14 +70,14 @@ def test_eq78_identity_sizes_and_appendix_delta(claim):
     r = REGISTRY["GRQ-Eq(73)-(80)"]
     s = _setting(5, 3, 2)
     try:
-        err78 = lc.vec_flow_error(r.printed["Eq. (78)"], s["W"], s["A"], s["X"], s["Y"], ETA_A, ETA_W)
+        err78 = le.vec_flow_error(r.printed["Eq. (78)"], s["W"], s["A"], s["X"], s["Y"], ETA_A, ETA_W)
         why78 = f"rel err {err78:.2g}"
     except Exception as exc:   # sympy ShapeError: the printed Kronecker terms cannot be added
         err78, why78 = np.inf, f"{type(exc).__name__}: {exc}"
-    err79 = lc.vec_flow_error(r.corrected["Eq. (78)"], s["W"], s["A"], s["X"], s["Y"], ETA_A, ETA_W)
-    drift_b = lc.conservation_drift(r.printed["Delta (L618)"], s["W"], s["A"], s["X"], s["Y"],
+    err79 = le.vec_flow_error(r.corrected["Eq. (78)"], s["W"], s["A"], s["X"], s["Y"], ETA_A, ETA_W)
+    drift_b = le.conservation_drift(r.printed["Delta (L618)"], s["W"], s["A"], s["X"], s["Y"],
                                     ETA_A, ETA_W)
-    drift_c = lc.conservation_drift(r.corrected["Delta (L618)"], s["W"], s["A"], s["X"], s["Y"],
+    drift_c = le.conservation_drift(r.corrected["Delta (L618)"], s["W"], s["A"], s["X"], s["Y"],
                                     ETA_A, ETA_W)
     claim.erratum(
         printed=[claim.measure("Eq. (78) as printed: rel err of the beta dynamics (inf: the terms "
@@ -92,7 +93,7 @@ def test_eq78_identity_sizes_and_appendix_delta(claim):
 @pytest.mark.claim("GRQ-Thm4.1", "GRQ-LemB.1")
 def test_M_is_the_sum_of_per_neuron_preconditioners(claim):
     coefs = REGISTRY["GRQ-Thm4.1"].printed
-    res = search(lambda s: lc.neuron_sum_error(coefs, s["W"], s["A"], s["eta_a"], s["eta_w"]),
+    res = search(lambda s: le.neuron_sum_error(coefs, s["W"], s["A"], s["eta_a"], s["eta_w"]),
                  ("<=", 1e-10), examples=[dict(s=dict(_setting(5, 3, 2), eta_a=ETA_A, eta_w=ETA_W))],
                  s=wide_setting())
     # symbolic: with ||a_i||^2 = p, ||w_i||^2 = q, kappa_i = eta_w p + eta_a q, and the
@@ -113,9 +114,9 @@ def test_M_is_the_sum_of_per_neuron_preconditioners(claim):
 def test_per_neuron_norms_need_the_rates(claim):
     r = REGISTRY["GRQ-Eq(81)-(86)"]
     s = _setting(4, 3, 3, seed=3)
-    e_printed = lc.neuron_gram_error(r.printed, s["W"], s["A"], 0.7, 1.9)
-    e_corr = lc.neuron_gram_error(r.corrected, s["W"], s["A"], 0.7, 1.9)
-    e_unit = lc.neuron_gram_error(r.printed, s["W"], s["A"], 1.0, 1.0)
+    e_printed = le.neuron_gram_error(r.printed, s["W"], s["A"], 0.7, 1.9)
+    e_corr = le.neuron_gram_error(r.corrected, s["W"], s["A"], 0.7, 1.9)
+    e_unit = le.neuron_gram_error(r.printed, s["W"], s["A"], 1.0, 1.0)
     claim.erratum(
         printed=claim.measure("Eqs. (81)-(86) as printed, eta_a 0.7, eta_w 1.9: max rel err",
                               e_printed, "<=", 1e-10, source=ROUND),
@@ -153,11 +154,11 @@ def test_square_isotropic_M_in_terms_of_beta(claim):
     e = {k: [] for k in ("97", "101", "101c", "9899")}
     for delta in (1.3, -1.3, 0.0):
         W, A = _square(delta)
-        e["97"].append(lc.square_M_error(r.printed["(97)"], W, A, 0.5, 2.0, delta))
-        e["101"].append(lc.square_M_error(r.printed["(101)"], W, A, 0.5, 2.0, delta))
-        e["101c"].append(lc.square_M_error(r.corrected["(101)"], W, A, 0.5, 2.0, delta))
-        e["9899"].append(max(lc.square_gram_error(r.printed["(98) WtW"], W, A, 0.5, 2.0, delta),
-                             lc.square_gram_error(r.printed["(99) AtA"], W, A, 0.5, 2.0, delta)))
+        e["97"].append(le.square_M_error(r.printed["(97)"], W, A, 0.5, 2.0, delta))
+        e["101"].append(le.square_M_error(r.printed["(101)"], W, A, 0.5, 2.0, delta))
+        e["101c"].append(le.square_M_error(r.corrected["(101)"], W, A, 0.5, 2.0, delta))
+        e["9899"].append(max(le.square_gram_error(r.printed["(98) WtW"], W, A, 0.5, 2.0, delta),
+                             le.square_gram_error(r.printed["(99) AtA"], W, A, 0.5, 2.0, delta)))
     shared = [claim.measure("Eq. (97) vs parameter M, max rel err", max(e["97"]), "<=", 1e-10,
                             source=ROUND),
               claim.measure("Eqs. (98)-(99) vs W^T W, A^T A, max rel err", max(e["9899"]), "<=", 1e-10,

@@ -19,11 +19,17 @@ from numerics.rich_quick import single_neuron_teacher_student as ts
 from verify.measurement import (UNKNOWN, Setup, baseline, measure, paper, reading, released,
                                 stated)
 from theory.rich_quick import experiments as rq_exp
+from theory.rich_quick import settings as SETTINGS
 from theory.rich_quick import single_neuron_implicit_bias as B
 from theory.rich_quick import single_neuron_symbols as S
 from verify.statements import direction, each, within_baseline
 
-RELEASED = "allanraventos/getrichquick/two-layer-relu"
+
+
+def paper_side(table) -> dict:
+    """A ``theory.rich_quick.settings`` table as the paper side of a :class:`Setup`."""
+    make = {"stated": stated, "released": released}
+    return {k: UNKNOWN if v == SETTINGS.UNKNOWN else make[v[0]](v[1], v[2]) for k, v in table.items()}
 
 
 def _per_seed(values, what, op, threshold, source):
@@ -53,28 +59,6 @@ FIG1_TEST = paper("L24", "rapid rich learning happens when both tau is small and
 ALIGN_DEGREES = 20.0
 
 
-def cell_arrays(run, name):
-    """(T, seeds, cells) array of record ``name`` ('loss' for the training loss)."""
-    T = run.trajectory
-    v = np.asarray(T.loss if name == "loss" else T.records[name])
-    return v.reshape(v.shape[0], len(run.seeds), len(run.cells), *v.shape[2:])
-
-
-def fig1a_numbers(run) -> dict:
-    """Per seed (rows) and Fig. 1(a) cell (columns): S(0, end), the gain in the share of the
-    student's weight |a_i| ||w_i|| within ALIGN_DEGREES of a teacher direction (end minus init),
-    and the contribution-weighted angular movement of the neuron directions."""
-    W, a = cell_arrays(run, "W"), cell_arrays(run, "a")
-    n_s, n_c = W.shape[1:3]
-    teacher = np.repeat(run.teacher_w, n_c, axis=0)
-    flat = lambda v: v.reshape(n_s * n_c, *v.shape[2:])  # noqa: E731
-    gain = (ts.teacher_alignment(flat(W[-1]), flat(a[-1]), teacher, ALIGN_DEGREES)
-            - ts.teacher_alignment(flat(W[0]), flat(a[0]), teacher, ALIGN_DEGREES))
-    move = ts.angular_movement(flat(W[0]), flat(W[-1]), flat(a[-1]))
-    return {"S": cell_arrays(run, "S")[-1], "gain": gain.reshape(n_s, n_c),
-            "move": move.reshape(n_s, n_c)}
-
-
 def _fig1a_cells(run):
     index = {tuple(map(float, c)): i for i, c in enumerate(run.cells)}
     taus = sorted({c[0] for c in index})
@@ -84,14 +68,14 @@ def _fig1a_cells(run):
 
 def fig1a_margins(run) -> np.ndarray:
     """Per seed, the smaller margin of the two stated Fig. 1(a) directions (> 0: both hold)."""
-    m, (rich, lazy, up, down) = fig1a_numbers(run), _fig1a_cells(run)
+    m, (rich, lazy, up, down) = ts.fig1a_numbers(run, ALIGN_DEGREES), _fig1a_cells(run)
     return np.minimum(m["S"][:, rich] - m["S"][:, lazy], m["gain"][:, up] - m["gain"][:, down])
 
 
 def fig1a(run) -> list:
     """GRQ-Fig1 (a): per pictured network, S(0, end) larger at (tau 0.1, delta 0) than at (2, 0)
     and the teacher-aligned weight share gaining more upstream (delta +1) than downstream (-1)."""
-    return fig1a_from(fig1a_numbers(run), _fig1a_cells(run))
+    return fig1a_from(ts.fig1a_numbers(run, ALIGN_DEGREES), _fig1a_cells(run))
 
 
 def fig1a_from(m: dict, cells) -> list:
@@ -150,7 +134,7 @@ def fig1b(run) -> list:
     end smaller at the corner than at every other cell."""
     cells, corner, small, large = _fig1b_roles(run)
     steps = list(run.trajectory.steps)
-    S, test = cell_arrays(run, "S"), cell_arrays(run, "test")
+    S, test = ts.cell_arrays(run, "S"), ts.cell_arrays(run, "test")
     end = steps[-1]
     out = []
     for d in sorted({c[1] for c in cells}):
@@ -177,40 +161,7 @@ def fig1b(run) -> list:
     return out
 
 
-_RELEASED_UTILS = f"{RELEASED}/utils.py"
-_COMMON = {
-    "h": stated(50, "App. D.1 L958, L962"), "teacher neurons k": stated(3, "App. D.1 L958, L962"),
-    "loss": released("mean squared error", f"{_RELEASED_UTILS} (fit_nn_gd: ((preds - y)**2).mean())"),
-    "initialisation": stated(ts.INIT, "Fig. 1 caption L24; App. D.1 L950-952"),
-    "data and init": released("drawn with torch's generator in the released code's order",
-                              f"{_RELEASED_UTILS} (TeacherNetwork, StudentNetwork, get_results)"),
-}
-FIG1A_PAPER = dict(
-    _COMMON, d=stated(2, "App. D.1 L958"), n=stated(20, "App. D.1 L958"),
-    **{"cells (tau, delta)": stated(((0.1, 0.0), (2.0, 0.0), (0.1, 1.0), (0.1, -1.0)),
-                                    "App. D.1 L958"),
-       "teacher seed": released(15, f"{RELEASED}/plot_fig1a.ipynb (torch.manual_seed(15))"),
-       "student and data seeds": released((100,), f"{RELEASED}/plot_fig1a.ipynb (get_results "
-                                                  "seed=100)"),
-       "learning rate": stated(1e-4, "App. D.1 L958"), "steps": stated(1_000_000, "App. D.1 L958"),
-       "dtype": released("float64", f"{_RELEASED_UTILS} (fit_nn_gd in numpy float64)")})
-FIG1B_PAPER = dict(
-    _COMMON, d=stated(100, "App. D.1 L962"), n=stated(1000, "App. D.1 L962"),
-    **{"test inputs": stated(10_000, "App. D.1 L962"),
-       "test-input seed": released(201, f"{RELEASED}/run_grid.py (test_one_hidden_layer_relu "
-                                        "test_seed=201)"),
-       "cells (tau, delta)": stated(
-           ((0.1, -1.0), (0.1, 0.0), (0.1, 1.0), (1.9952623149688795, 0.0),
-            (1.9952623149688795, 1.0)),
-           "caption L24 with App. D.1 L963: the corners of the tau range [0.1, 2] (released "
-           "grid np.logspace(-1, 0.3, 17)) and delta in {-1, 0, +1}, the cells the statements "
-           "compare"),
-       "seeds": released(tuple(range(100, 116)), f"{RELEASED}/run_grid.py (np.arange(100, 116)); "
-                                                 "App. D.1 L963: 16 seeds"),
-       "learning rate x tau^2": stated(5e-3, "App. D.1 L962"),
-       "steps": stated(100_000, "App. D.1 L970 (Fig. 10 trains ten times longer than Fig. 1(b), "
-                                "to 1e6 steps); plot_fig1b.ipynb n_iter = 100_000"),
-       "dtype": released("float64", f"{_RELEASED_UTILS} (fit_nn_gd in numpy float64)")})
+FIG1A_PAPER, FIG1B_PAPER = paper_side(SETTINGS.FIG1A_PAPER), paper_side(SETTINGS.FIG1B_PAPER)
 FIG1A_COST = ("4 students x 1e6 GD steps x 8e3 FLOP (d 2, n 20, h 50), bound by per-step "
               "overhead: ~5 min on one CPU core (configs.FIG1A.full)")
 FIG1B_COST = ("5 cells x 16 seeds x 1e5 GD steps x 2e7 FLOP (d 100, n 1000, h 50) = 1.6e14 FLOP: "
@@ -445,60 +396,8 @@ def fig6_panels(a, b, c, d) -> list:
     return out
 
 
-PETRINI = "pcsl-epfl/hierarchy-learning"
-DAWN = "davidcpage/cifar10-fast/dawn.py"
-FIG6A_PAPER = {
-    "data": stated("MNIST", "App. D.3 L980"),
-    "training images": stated(60_000, "App. D.3 L980 ('on MNIST': its 60,000 training images)"),
-    "SGD steps": stated(59_000, "App. D.3 L982: 500 epochs of 60,000 images at batch 512"),
-    "epochs": stated(500, "App. D.3 L982"), "learning rate": stated(1e-4, "App. D.3 L982"),
-    "batch size": stated(512, "App. D.3 L982"), "optimizer": UNKNOWN,
-    "network": stated("LeNet-5 (ReLU, max pooling)", "App. D.3 L980"),
-    "init": stated("He; first layer / alpha, last layer * alpha", "App. D.3 L980"),
-    "NTK and Hamming images": stated(6000, "App. D.3 L982: 10% of MNIST('s training images)"),
-    "alphas": UNKNOWN, "runs per alpha": stated(8, "App. D.3 L982"), "dtype": UNKNOWN}
-FIG6B_PAPER = {
-    "data": stated("CIFAR-10", "App. D.3 L986; Fig. 11 L997"),
-    "training images": stated(50_000, "App. D.3 L986 (CIFAR-10's training set)"),
-    "network": stated("DAWNBench small ResNet (cifar10-fast dawn.py)", "App. D.3 L986"),
-    "first-layer filter size": stated("15x15", "App. D.3 L986 (w_ij in R^{15x15})"),
-    "epochs": released(24, DAWN), "batch size": released(512, DAWN),
-    "recipe": released("cifar10-fast: Nesterov SGD 0.9, lr 0 -> 0.4 -> 0, crop/flip/cutout", DAWN),
-    "weight decay": stated(0, "App. D.3 L986"),
-    "alpha scaling": stated("conv filters / alpha", "App. D.3 L986"), "alphas": UNKNOWN,
-    "runs per alpha": UNKNOWN, "dtype": released("float16", DAWN)}
-FIG6C_PAPER = {
-    "RHM levels L": stated(3, "App. D.3 L1011"),
-    "RHM (n_c, m, s, v)": stated((8, 4, 2, 8), "App. D.3 L1011"),
-    "RHM rules": released("released generator: every symbol's m tuples its own, distinct across "
-                          "symbols", f"{PETRINI}/datasets/hierarchical.py (sample_hierarchical_"
-                                     "rules); App. D.3 L1007"),
-    "MLP": stated("width 64, 3 hidden layers, no biases", "App. D.3 L1011, L1013"),
-    "parametrisation": released("ntk", f"{PETRINI}/models/fcn.py"),
-    "optimizer": stated("SGD, momentum 0.9", "App. D.3 L1013"),
-    "learning rate": stated(6.4, "App. D.3 L1013"),
-    "lr schedule": stated("cosine annealing per epoch, T_max 0.8 x epochs",
-                          "App. D.3 L1013; optim_loss.py CosineAnnealingLR(T_max = 0.8 epochs)"),
-    "epochs": stated(250, "App. D.3 L1013"),
-    "stop": released("mean train loss of an epoch below 0.01, checked every 10 epochs",
-                     f"{PETRINI}/main.py (zero_loss_threshold 0.01, zero_loss_epochs 0; tested "
-                     "every 10 epochs)"),
-    "batch size": stated(128, "App. D.3 L1013"), "weight decay": stated(0, "App. D.3 L1013"),
-    "alphas": stated((0.03, 0.1, 0.3, 1.0, 3.0, 10.0), "App. D.3 L1011"),
-    "runs per alpha": stated(6, "App. D.3 L1011"),
-    "seeding": stated("each seed seeds its RHM, its networks and its split", "App. D.3 L1011"),
-    "training sizes": UNKNOWN,
-    "inputs of the RHM": stated(131_072, "App. D.3 L1009-1011: n_c m^((s^L - 1)/(s - 1))"),
-    "test inputs": stated(20_000, "App. D.3 L1011"),
-    "dtype": released("float32", f"{PETRINI}/main.py (--dtype float32)")}
-FIG6D_PAPER = {
-    "model": stated("1-layer transformer", "App. D.3 L1017"),
-    "task": stated("modular arithmetic of Power et al.", "App. D.3 L1017"),
-    "operation": UNKNOWN, "width": UNKNOWN, "optimizer": UNKNOWN,
-    "alphas": stated((0.1, 0.3, 1.0, 3.0, 10.0), "Fig. 12 L1024"),
-    "taus": stated((0.5, 0.75, 1.0, 1.25, 1.5), "Fig. 12 L1024"),
-    "runs per setting": stated(5, "Fig. 12 L1024"), "step budget": stated(30_000, "Fig. 12 L1024"),
-    "threshold": stated(0.99, "App. D.3 L1019")}
+FIG6A_PAPER, FIG6B_PAPER, FIG6C_PAPER, FIG6D_PAPER = (paper_side(t) for t in (
+    SETTINGS.FIG6A_PAPER, SETTINGS.FIG6B_PAPER, SETTINGS.FIG6C_PAPER, SETTINGS.FIG6D_PAPER))
 FIG6_COST = {
     "a": "3 alphas x 8 runs x 500 epochs of LeNet-5 on 60k MNIST images (~3e16 FLOP) and NTKs on "
          "6,000 images: the paper reports ~20 A100-hours, ~10 hours on one H100; needs MNIST "
@@ -518,31 +417,6 @@ def fig6_setup(run, panel: str, sensitivity=None) -> Setup:
 
 
 # ---- Fig. 5, Sec. 5 and the conclusion: the XOR-like ReLU runs (L151-175) --------------------
-
-def xor_numbers(run) -> dict:
-    """Per delta (downstream, balanced, upstream), per seed: the time the loss first falls below
-    10% of L(0) (``t_fit``), the Hamming distance then (``ham_at_fit``), the largest Hamming
-    distance while max|f| < 0.1 (``ham_while_f_small``), the time the Hamming distance passes 0.1
-    (``t_ham``, inf if never), the final kernel distance, parameter distance and relative loss."""
-    T = run.trajectory
-    t = np.asarray(T.time)
-    n_s = len(run.seeds)
-    out = {}
-    for k, delta in enumerate(run.deltas):
-        cols = slice(k * n_s, (k + 1) * n_s)
-        loss, ham = np.asarray(T.loss)[:, cols], np.asarray(T.records["hamming"])[:, cols]
-        rel = loss / loss[0]
-        fit = np.argmax(rel < 0.1, 0)
-        small = np.asarray(T.records["max_f"])[:, cols] < 0.1
-        passed = ham > 0.1
-        out[delta] = dict(
-            t_fit=np.where((rel < 0.1).any(0), t[fit], np.inf), ham_at_fit=ham[fit, np.arange(n_s)],
-            ham_while_f_small=np.array([ham[small[:, j], j].max() for j in range(n_s)]),
-            t_ham=np.where(passed.any(0), t[np.argmax(passed, 0)], np.inf),
-            S_end=np.asarray(T.records["S"])[-1, cols],
-            pd_end=np.asarray(T.records["param_dist"])[-1, cols], loss_end=rel[-1])
-    return out
-
 
 def _regimes(numbers):
     """(downstream, balanced, upstream) entries of :func:`xor_numbers`."""
@@ -614,14 +488,7 @@ def outcomes_unchanged(what, measurements, alternative,
                             "outcomes changed": [a.passed for a in alternative if a.decisive]})
 
 
-XOR_PAPER = {
-    "hidden units": stated(20, "Fig. 5 caption L158 ('twenty hidden neurons')"),
-    "task": stated("XOR-like 2-D", "Fig. 5 caption L158 ('a task akin to exclusive or')"),
-    "f(x; theta0) ~ 0 (max |f| on the data < 1e-6 max |y|)":
-        stated(True, "Fig. 5 caption L158 ('starting from a nearly zero input-output map')"),
-    "data": UNKNOWN, "scale tau": UNKNOWN, "deltas": UNKNOWN, "seeds": UNKNOWN,
-    "learning rate": UNKNOWN, "horizon (gradient-flow time t)": UNKNOWN,
-    "loss": stated("1/2 sum squared error", "Sec. 1 Notation L34"), "dtype": UNKNOWN}
+XOR_PAPER = paper_side(SETTINGS.XOR_PAPER)
 XOR_COST = ("no paper-scale setting exists (Fig. 5 gives the width and the kind of task only); "
             "the runs take seconds on a CPU")
 
@@ -685,11 +552,7 @@ def square(run, symmetry_error) -> list:
                     source=reading("DOP853 at rtol 1e-11; M_Lambda depends on delta^2 only"))]
 
 
-REGIMES_PAPER = {
-    "networks (d, h, c)": UNKNOWN, "deltas": UNKNOWN, "data": UNKNOWN,
-    "init scale ||beta_i(0)||": UNKNOWN, "rates (eta_a, eta_w)": UNKNOWN,
-    "dynamics": stated("gradient flow", "Sec. 1 Notation L34"), "horizon": UNKNOWN}
-
+REGIMES_PAPER = paper_side(SETTINGS.REGIMES_PAPER)
 
 def regimes_setup(run, sensitivity) -> Setup:
     unknown = [k for k, v in REGIMES_PAPER.items() if v is UNKNOWN]
@@ -880,25 +743,7 @@ def integrator_unchanged(what, run, directions):
                               changed="the paths D.2's integrator simulates")
 
 
-D2 = "App. D.2 L972"
-PATHS_PAPER = {
-    "3": {"X^T X": stated([[1.0, 0.0], [0.0, 1.0]], D2), "beta_*": stated([0.0, 1.0], D2),
-          "beta0": stated([[-1.0, 0.0]], D2),
-          "sgn a0": stated(1.0, "Fig. 8 caption L424 ('by convention we choose a(0) > 0')"),
-          "deltas": UNKNOWN, "rates (eta_a, eta_w)": UNKNOWN,
-          "integrator": stated("RK45 rtol 1e-6", D2), "horizon": stated(20.0, D2)},
-    "8": {"X^T X": stated([[1.0, 0.0], [0.0, 1.0]], "Fig. 8 caption L424 (whitened, App. A.2)"),
-          "beta_*": stated([float(np.cos(np.pi / 4)), float(np.sin(np.pi / 4))],
-                           "Fig. 8 caption L424"),
-          "beta0": stated([[0.0, -1.0], [float(np.cos(np.pi / 4)), -float(np.sin(np.pi / 4))],
-                           [float(np.cos(np.pi / 4)), float(np.sin(np.pi / 4))]],
-                          "Fig. 8 caption L424 (3pi/2, -pi/4, pi/4)"),
-          "sgn a0": stated(1.0, "Fig. 8 caption L424"), "deltas": UNKNOWN,
-          "rates (eta_a, eta_w)": UNKNOWN,
-          "integrator": stated("RK45 rtol 1e-6", f"{D2} (the notebook of the single-neuron "
-                                                 "figures)"), "horizon": UNKNOWN}}
-PATHS_PAPER["4"] = PATHS_PAPER["3"]
-
+PATHS_PAPER = {k: paper_side(v) for k, v in SETTINGS.PATHS_PAPER.items()}
 
 def paths_setup(run, figure, sensitivity) -> Setup:
     return Setup(run.ran, PATHS_PAPER[figure], name=f"Fig. {figure}", sensitivity=sensitivity,
@@ -936,13 +781,7 @@ def fig4_lowrank(run, predicted) -> list:
                                                     "dots)", against=AGAINST_D2))]
 
 
-LOWRANK_PAPER = {
-    "X^T X": stated([[0.25, 0.5], [0.5, 1.0]], "App. D.2 L974"),
-    "beta_* (min-norm)": stated([0.44, 0.88], "App. D.2 L974"),
-    "beta0": stated([0.4, 0.05], "App. D.2 L974"), "deltas": UNKNOWN,
-    "rates (eta_a, eta_w)": UNKNOWN, "integrator": stated("RK45 rtol 1e-6", D2),
-    "horizon": stated(20.0, D2)}
-
+LOWRANK_PAPER = paper_side(SETTINGS.LOWRANK_PAPER)
 
 def lowrank_setup(run, sensitivity) -> Setup:
     return Setup(run.ran, LOWRANK_PAPER, name="Fig. 4 (right), low-rank data",

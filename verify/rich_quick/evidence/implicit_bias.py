@@ -14,8 +14,9 @@ from theory.rich_quick import single_neuron_symbols as S
 from verify.measurement import exact, measure, reading
 from verify.properties import search
 from verify.rich_quick.evidence import single_neuron as chk
+from numerics.rich_quick import formula_errors as fe
 
-HP = chk.HP_TOL
+HP = fe.HP_TOL
 HP_SRC = reading(chk.HP_WHY)
 LIMIT_SRC = reading("GF to t = 400 (delta < 0) / 60 at rtol 1e-11 vs BFGS argmin at gtol 1e-12")
 #: GF limit vs constrained argmin; why it is this size: LIMIT_SRC
@@ -73,12 +74,12 @@ def minv_symmetry(eq54) -> tuple[list, object]:
     d51 = sp.diff(Minv[0, 1], beta[2]) - (-2 * hp * beta[0] * beta[1] * beta[2]).subs(S.x, x2)
     pts = st.fixed_dictionaries({"bb1": st.floats(0.1, 2), "bb2": st.floats(0.1, 2),
                                  "bb3": st.floats(-2, 2), "delta": st.floats(-5, 5)})
-    eqs = search(lambda p: max(chk.hp_abs(d51, p), chk.hp_abs(d52, p), chk.hp_abs(d53, p)),
+    eqs = search(lambda p: max(fe.hp_abs(d51, p), fe.hp_abs(d52, p), fe.hp_abs(d53, p)),
                  ("<=", HP), p=pts)
-    e54 = search(lambda p: chk.hp_abs(2 * fp + h - eq54, p), ("<=", HP), p=x_delta)
+    e54 = search(lambda p: fe.hp_abs(2 * fp + h - eq54, p), ("<=", HP), p=x_delta)
     rng = np.random.default_rng(2)
-    curls = [chk.curl_asymmetry(minv_field(dl), rng.standard_normal(3)) for dl in (-2.0, 0.0, 2.0)]
-    curl_1d = chk.curl_asymmetry(minv_field(1.0), np.array([0.7]))
+    curls = [fe.curl_asymmetry(minv_field(dl), rng.standard_normal(3)) for dl in (-2.0, 0.0, 2.0)]
+    curl_1d = fe.curl_asymmetry(minv_field(1.0), np.array([0.7]))
     asym = reading("central differences h = 1e-6, far above their error ~1e-9")
     return ([measure("worst |Eqs. (51)-(53) - sympy derivatives of M^-1|, d = 3", eqs,
                      source=HP_SRC),
@@ -94,24 +95,24 @@ def potential_and_hessian(r) -> list:
     g M^-1's coefficients, q' and q'', Phi(0) = 0, Hess Phi = g M^-1 and convexity."""
     gI, gB = r.gMinv_identity, r.gMinv_outer
     f, h = B.F_DELTA, B.H_DELTA
-    e59 = search(lambda p: max(chk.hp_abs(gI - B.G_DELTA * f, p), chk.hp_abs(gB - B.G_DELTA * h, p)),
+    e59 = search(lambda p: max(fe.hp_abs(gI - B.G_DELTA * f, p), fe.hp_abs(gB - B.G_DELTA * h, p)),
                  ("<=", HP), p=x_delta)
     on_r = {S.x: S.r ** 2}
     q, dq, d2q = r.q, r.dq, r.d2q
     derivs = search(lambda p: max(
-        chk.hp_abs(sp.diff(q, S.r) - dq, p), chk.hp_abs(sp.diff(dq, S.r) - d2q, p),
-        chk.hp_abs(dq / S.r - gI.subs(on_r), p),                                       # (61)
-        chk.hp_abs(dq / S.r ** 3 - d2q / S.r ** 2 - gB.subs(on_r), p)),                  # (62)
+        fe.hp_abs(sp.diff(q, S.r) - dq, p), fe.hp_abs(sp.diff(dq, S.r) - d2q, p),
+        fe.hp_abs(dq / S.r - gI.subs(on_r), p),                                       # (61)
+        fe.hp_abs(dq / S.r ** 3 - d2q / S.r ** 2 - gB.subs(on_r), p)),                  # (62)
         ("<=", HP), p=r_delta)
     c0 = [abs(float(sp.N(q.subs({S.r: 0, S.delta: d}) + r.c.subs(S.delta, d))))
           for d in (-3, -0.5, 0.5, 3)]
-    phi = chk.radial_potential(B.PHI_POTENTIAL)
+    phi = fe.radial_potential(B.PHI_POTENTIAL)
     rng = np.random.default_rng(4)
     hess_err = []
     for d in (-2.0, 0.0, 1.5):
         beta = rng.standard_normal(3)
         gmi = float(sp.N(B.G_DELTA.subs({S.x: beta @ beta, S.delta: d}))) * minv_field(d)(beta)
-        hess_err.append(np.max(np.abs(chk.numeric_hessian(lambda b: phi(b, d), beta) - gmi)))
+        hess_err.append(np.max(np.abs(fe.numeric_hessian(lambda b: phi(b, d), beta) - gmi)))
     convex = min(float(sp.N(d2q.subs({S.r: x, S.delta: d})))
                  for x in (1e-3, 0.5, 3.0) for d in (-5, 0, 5))
     return [measure("worst |Eq. (59) - g M^-1 coefficients|", e59, source=HP_SRC),
@@ -130,7 +131,7 @@ def azulay_argmin(q_azulay, eq69) -> tuple[object, list, list]:
     """GRQ-ThmA.2: Eq. (69) relates Phi and q_A; the Thm A.2 argmin with z as typeset (unit vector
     inside the square root) and as corrected, against gradient-flow limits on the D.2 data:
     (the Eq. (69) measurement, the printed side's, the corrected side's)."""
-    e69 = search(lambda p: chk.hp_abs(eq69.lhs - eq69.rhs, p), ("<=", HP), p=r_delta)
+    e69 = search(lambda p: fe.hp_abs(eq69.lhs - eq69.rhs, p), ("<=", HP), p=r_delta)
     qa = sp.lambdify([S.r, S.delta], q_azulay, "numpy")
     errs_c, errs_p = [], []
     for d in (0.0, 1.0, 3.0):
