@@ -418,3 +418,11 @@ class Lowrank(Config):
 
 LOWRANK = Lowrank(scale="ci", deltas=(-10.0, -3.0, -1.0, -0.3, 0.0, 0.3, 1.0, 3.0, 10.0))
 LOWRANK_ALT = LOWRANK.replace(deltas=(-5.0, -2.0, 0.5, 2.0, 5.0), rates=(2.0, 0.5))
+
+
+def expect(config, cls):
+    """``config`` itself when it is a ``cls`` record, else a TypeError naming the argument."""
+    if not isinstance(config, cls):
+        raise TypeError(f"config must be a numerics.rich_quick.configs.{cls.__name__}, got "
+                        f"{type(config).__name__}")
+    return config

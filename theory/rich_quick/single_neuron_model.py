@@ -7,7 +7,6 @@ from theory.rich_quick.single_neuron_symbols import (
     DELTA_OF_WEIGHTS, WEIGHT_FLOW, a, eta_a, eta_w)
 
 
-
 def ntk_expression(n: int, d: int):
     """Eqs. (1)/(10) as printed, ``K = X (eta_w a^2 I_d + eta_a w w^T) X^T``, for an n x d data
     matrix of symbols ``x_ij`` and weights ``w_1..w_d``; returns (K, X symbols, w symbols)."""

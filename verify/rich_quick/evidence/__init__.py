@@ -16,14 +16,13 @@ from numerics.rich_quick import linear_nets as ln
 from numerics.rich_quick import relu_training as rt
 from numerics.rich_quick import single_neuron_paths as sns
 from numerics.rich_quick import single_neuron_teacher_student as ts
-from verify.measurement import (UNKNOWN, Setup, baseline, measure, paper, reading, released,
-                                stated)
 from theory.rich_quick import experiments as rq_exp
 from theory.rich_quick import settings as SETTINGS
 from theory.rich_quick import single_neuron_implicit_bias as B
 from theory.rich_quick import single_neuron_symbols as S
+from verify.measurement import (UNKNOWN, Setup, baseline, measure, paper, reading, released,
+                                stated)
 from verify.statements import direction, each, within_baseline
-
 
 
 def paper_side(table) -> dict:
@@ -554,6 +553,7 @@ def square(run, symmetry_error) -> list:
 
 REGIMES_PAPER = paper_side(SETTINGS.REGIMES_PAPER)
 
+
 def regimes_setup(run, sensitivity) -> Setup:
     unknown = [k for k, v in REGIMES_PAPER.items() if v is UNKNOWN]
     return Setup(run.ran, REGIMES_PAPER, name="wide linear networks, whitened data",
@@ -745,6 +745,7 @@ def integrator_unchanged(what, run, directions):
 
 PATHS_PAPER = {k: paper_side(v) for k, v in SETTINGS.PATHS_PAPER.items()}
 
+
 def paths_setup(run, figure, sensitivity) -> Setup:
     return Setup(run.ran, PATHS_PAPER[figure], name=f"Fig. {figure}", sensitivity=sensitivity,
                  cost="one 2-d ODE per delta and init; seconds on a CPU")
@@ -782,6 +783,7 @@ def fig4_lowrank(run, predicted) -> list:
 
 
 LOWRANK_PAPER = paper_side(SETTINGS.LOWRANK_PAPER)
+
 
 def lowrank_setup(run, sensitivity) -> Setup:
     return Setup(run.ran, LOWRANK_PAPER, name="Fig. 4 (right), low-rank data",

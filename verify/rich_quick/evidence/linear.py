@@ -43,7 +43,7 @@ def lazy_limit_rank_evidence() -> dict:
                       "min(h, c)", miss_rank, "==", 0, source=COUNT),
               measure("distance to the limit at |delta| 1e2 over that at 1e3", decay, ">=", 30,
                       source=reading("an O(1/delta^2) approach gives 100; 30 leaves room")),
-              measure("corrected delta = 0 form (L718), le.rel err", max(bal), "<=", 1e-12,
+              measure("corrected delta = 0 form (L718), rel err", max(bal), "<=", 1e-12,
                       source=ROUND)]
     return {"shared": shared,
             "printed": [measure("sum of the ranks of the h rank-one terms minus the Eq. (90) bound",
@@ -86,7 +86,7 @@ def inverted_funnel_limits(printed, corrected, eta_a, eta_w) -> dict:
             "shared": [measure("delta = 0 form equals the limit of Eq. (95)", bool(zero_ok), "==",
                                True, source=exact("sympy simplify")),
                        measure(f"Eq. (95) vs parameter M (h = d = 1, c = 3, eta {eta_a}/{eta_w}), "
-                               "le.rel err", max(errs), "<=", 1e-12, source=ROUND),
+                               "rel err", max(errs), "<=", 1e-12, source=ROUND),
                        measure("lim M/|delta| as delta -> +oo equals the printed limit",
                                bool(got["+oo"] == want["+oo"]), "==", True, source=limit)],
             "printed": [measure("lim M/|delta| as delta -> -oo equals the printed delta I_c",
@@ -111,18 +111,18 @@ def square_limits(printed, corrected) -> dict:
                                    * np.eye(M.shape[0]))}
     near = reading("at |delta| = 1e4 the approach is O(eta_a eta_w ||beta||^2/delta^2) with "
                    "||beta||_F^2 ~ 1e5; a sign error gives 2")
-    return {"printed": [measure("delta = 0: beta beta^T (x) I + I (x) beta^T beta vs M, le.rel err",
+    return {"printed": [measure("delta = 0: beta beta^T (x) I + I (x) beta^T beta vs M, rel err",
                                 e0p, "<=", 1e-10, source=ROUND),
                         measure("delta = -1e4, +1e4: |M - delta I| / |delta I|",
                                 [lim[-1e4]["printed"], lim[1e4]["printed"]], "<=", 1e-2,
                                 source=near)],
             "corrected": [measure("delta = 0: sqrt(eta_a eta_w)[(b^Tb)^1/2 (x) I + I (x) "
-                                  "(bb^T)^1/2] vs M, le.rel err", e0c, "<=", 1e-10, source=ROUND),
+                                  "(bb^T)^1/2] vs M, rel err", e0c, "<=", 1e-10, source=ROUND),
                           measure("delta = -1e4, +1e4: |M - |delta| I| / |delta I|",
                                   [lim[-1e4]["corrected"], lim[1e4]["corrected"]], "<=", 1e-2,
                                   source=near)],
-            "counterexample": f"delta=0 printed form le.rel err {e0p:.3g}; delta=-1e4: M -> |delta| I "
-                              f"(le.rel dist from delta I {lim[-1e4]['printed']:.3g})"}
+            "counterexample": f"delta=0 printed form rel err {e0p:.3g}; delta=-1e4: M -> |delta| I "
+                              f"(rel dist from delta I {lim[-1e4]['printed']:.3g})"}
 
 
 def task_aligned_mirror_flow(printed, corrected, eta_a, eta_w) -> dict:
@@ -140,12 +140,12 @@ def task_aligned_mirror_flow(printed, corrected, eta_a, eta_w) -> dict:
     e_corr = le.mode_ode_error(corrected["Lambda ODE"], modes, Dv, S, eta_a, eta_w, 0.8)
     flow = reading("DOP853 at rtol 1e-11 along the task-aligned flow")
     return {"printed": [measure("q'' of Thm B.6 (delta = +-2) and Eq. (114) (delta = 2) vs "
-                                "1/sqrt(4 eta_a eta_w x^2 + delta^2), max le.rel err",
+                                "1/sqrt(4 eta_a eta_w x^2 + delta^2), max rel err",
                                 max(curv[2.0]["thm"], curv[-2.0]["thm"], curv[2.0]["114"]), "<=",
                                 1e-10, source=ROUND),
                         measure("Lambda' = -M(Lambda - S) residual", e_print, "<=", 1e-8,
                                 source=flow)],
-            "corrected": [measure("corrected q'' (delta = +-2), max le.rel err",
+            "corrected": [measure("corrected q'' (delta = +-2), max rel err",
                                   max(curv[2.0]["corr"], curv[-2.0]["corr"]), "<=", 1e-10,
                                   source=ROUND),
                           measure("Lambda' = -M(D Lambda - S) residual", e_corr, "<=", 1e-8,
@@ -155,7 +155,7 @@ def task_aligned_mirror_flow(printed, corrected, eta_a, eta_w) -> dict:
             "note": f"eta {eta_a}/{eta_w}; task-aligned flow with X^TX = V diag{tuple(Dv)} V^T "
                     f"(drift of Delta {drift:.1g})",
             "counterexample": f"eta_a={eta_a}, eta_w={eta_w}, delta=-2: q'' off by "
-                              f"{curv[-2.0]['thm']:.3g} (le.rel); D != I: Eq. (109) residual "
+                              f"{curv[-2.0]['thm']:.3g} (rel); D != I: Eq. (109) residual "
                               f"{e_print:.3g}"}
 
 
@@ -223,11 +223,11 @@ def rich_limit(printed, corrected, deep_q) -> dict:
         arg = le.implicit_bias_minimiser(le.deep_objective(deep_q), X, y, beta, l)
         gf = max(gf, np.linalg.norm(end - arg) / np.linalg.norm(arg))
         rows.append(f"l={l}: GF beta(inf)={np.round(end, 5)}, Eq.(119) argmin={np.round(arg, 5)}")
-    return {"shared": [measure("Eq. (120) le.rel err", e120, "<=", 1e-10, source=DEEP_ROUND),
-                       measure("Eq. (121) vs autograd M, le.rel err", e121, "<=", 1e-10,
+    return {"shared": [measure("Eq. (120) rel err", e120, "<=", 1e-10, source=DEEP_ROUND),
+                       measure("Eq. (121) vs autograd M, rel err", e121, "<=", 1e-10,
                                source=DEEP_ROUND),
-                       measure("M^-1 = g Hess Phi, le.rel err", hess, "<=", 1e-10, source=DEEP_ROUND),
-                       measure("GF beta(inf) vs the Eq. (119) argmin, le.rel distance", gf, "<=",
+                       measure("M^-1 = g Hess Phi, rel err", hess, "<=", 1e-10, source=DEEP_ROUND),
+                       measure("GF beta(inf) vs the Eq. (119) argmin, rel distance", gf, "<=",
                                1e-6, source=DEEP_FLOW)],
             "printed": [measure("||M M^-1 - I|| / ||I||, Eq. (122) as printed", inv_p, "<=", 1e-10,
                                 source=DEEP_ROUND)],
@@ -251,15 +251,15 @@ def deep_exponent(printed, corrected) -> dict:
         err_c = max(err_c, np.linalg.norm(end - bc) / np.linalg.norm(end))
         rows.append(f"l={l}, ||beta0||={np.linalg.norm(beta0):.3g}: GF {np.round(end, 4)}, "
                     f"printed {np.round(bp, 4)}, corrected {np.round(bc, 4)}")
-    return {"printed": measure("GF beta(inf) vs the argmin of the printed Q, le.rel distance", err_p,
+    return {"printed": measure("GF beta(inf) vs the argmin of the printed Q, rel distance", err_p,
                                "<=", 1e-6, source=DEEP_FLOW),
-            "corrected": measure("GF beta(inf) vs the argmin with exponent -l/(l+1), le.rel distance",
+            "corrected": measure("GF beta(inf) vs the argmin with exponent -l/(l+1), rel distance",
                                  err_c, "<=", 1e-6, source=DEEP_FLOW),
             "counterexample": rows[0]}
 
 
 def depth_measurements(cos) -> tuple:
-    """(under, without) of the depth claim from :func:`le.depth_alignment`'s cosines."""
+    """(under, without) of the depth claim from :func:`numerics.rich_quick.linear_errors.depth_alignment`'s cosines."""
     words = paper("L133", "with increased depth emphasizes")
     return (measure("steps of cos(beta(inf), beta0) over l = 1..32, y = 1",
                     np.diff(cos["ray meets solutions"]), ">", 0, source=words),

@@ -63,7 +63,7 @@ def s3_regimes(ts, limit_rate, mu_phi_ode) -> list:
                       "factor 10 in delta")
     return [measure("downstream: Eq. (17)'s phi' at mu = phi b over the printed limit "
                     "b^2 eta_a eta_w phi (1 - phi^2)/|delta|, delta = -1e6", ratio, "within",
-                    (1 - 1e-4, 1 + 1e-4), source=reading("fe.relative corrections O(mu^2/|delta|)")),
+                    (1 - 1e-4, 1 + 1e-4), source=reading("relative corrections O(mu^2/|delta|)")),
             measure(f"upstream: max/min of delta x t(|phi| > 0.99) over delta = {ts.deltas} (time "
                     "~1/delta)", ts.up[:, 0].max() / ts.up[:, 0].min(), "<", 1.2, source=scaling),
             measure(f"upstream: max S(0, t) at delta = {ts.deltas} (small, falling)", ts.up[:, 1],
@@ -92,7 +92,7 @@ def potential_limits(potential) -> list:
     l1-like as delta -> -oo."""
     q = sp.lambdify([S.r, S.delta], potential, "numpy")
     big = 1e6
-    lim = reading("fe.relative corrections O(r^2/|delta|) ~ 3e-6 at |delta| = 1e6")
+    lim = reading("relative corrections O(r^2/|delta|) ~ 3e-6 at |delta| = 1e6")
     return [measure("Phi(r) sqrt(2 delta)/r^2 at delta = 1e6, r = 1.7 (l2 limit)",
                     q(1.7, big) * np.sqrt(2 * big) / 1.7 ** 2, "within", (1 - 1e-3, 1 + 1e-3),
                     source=lim),
