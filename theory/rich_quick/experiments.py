@@ -114,7 +114,7 @@ register(
     statement="RHM L=3, n_c=8, m=4, s=2, v=8; MLP width 64, 3 hidden layers, no bias; first layer "
               "/ alpha, readout * alpha; SGD momentum 0.9, lr 6.4 cosine, 250 epochs, batch 128; "
               "upstream (alpha > 1) reaches higher test accuracy at a given training size",
-    expected="inconclusive",
+    expected="holds",
     notes="The RHM is drawn by the released generator (pcsl-epfl/hierarchy-learning: each "
           "symbol's m tuples its own, distinct across symbols), and its data are validated "
           "(131,072 distinct inputs, none with two labels, balanced classes); the suite's earlier "
