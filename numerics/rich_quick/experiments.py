@@ -89,12 +89,12 @@ def kernel(config) -> KernelRun:
                               checkpoints=(0, config.epochs), on_checkpoint=checkpoint)
     (H0, K0, th0), (H, K, th) = rec[0], rec[config.epochs]
     ran = Ran.of(config, kernel, **{
-        "data": data, "training images": int(len(Xtr)),
+        "data": data, "training images": len(Xtr),
         "SGD steps": int(config.epochs * -(-len(Xtr) // config.batch)), "epochs": config.epochs,
         "learning rate": config.lr, "batch size": config.batch, "optimizer": "minibatch SGD",
         "network": "LeNet-5 (ReLU, max pooling)",
         "init": "He; first layer / alpha, last layer * alpha",
-        "NTK and Hamming images": int(len(Xe)), "alphas": tuple(config.alphas),
+        "NTK and Hamming images": len(Xe), "alphas": tuple(config.alphas),
         "runs per alpha": len(config.seeds), "dtype": str(th.dtype).replace("torch.", "")})
     return KernelRun(_grid(kernel_distance(K0, K).cpu().numpy(), config),
                      _grid((H != H0).float().mean((1, 2)).cpu().numpy(), config),
@@ -145,13 +145,13 @@ def filters(config) -> FiltersRun:
         recipe = (f"cifar10-fast: Nesterov SGD 0.9, lr 0 -> {config.lr:g} -> 0, crop/flip/cutout")
     size = params[first].shape[-1]
     ran = Ran.of(config, filters, **{
-        "data": data, "training images": int(len(Xtr)), "network": network,
+        "data": data, "training images": len(Xtr), "network": network,
         "first-layer filter size": f"{size}x{size}", "epochs": config.epochs,
         "batch size": config.batch, "recipe": recipe, "weight decay": 0,
         "alpha scaling": "conv filters / alpha" if config.data == "cifar10" else "first conv / alpha",
         "alphas": tuple(config.alphas), "runs per alpha": len(config.seeds),
         "dtype": str(params[first].dtype).replace("torch.", "")})
-    rough = lambda p: inet.smoothness(p.cpu().numpy(), LAPLACIAN_PRINTED).mean((1, 2))  # noqa: E731
+    rough = lambda p: inet.smoothness(p.cpu().numpy(), LAPLACIAN_PRINTED).mean((1, 2))
     return FiltersRun(_grid(rough(params[first]), config), _grid(rough(out[first]), config),
                       _grid(inet.chunked_accuracy(forward, out, Xte, yte), config),
                       tuple(config.alphas), tuple(config.seeds), ran)

@@ -4,15 +4,17 @@ forms against integrated weight flows (``numerics.rich_quick.single_neuron``, gr
 t).  Every function takes the formula under test as an argument and returns a number; the
 verify layer turns the numbers into measurements."""
 from __future__ import annotations
-from functools import lru_cache
+
+from functools import cache
+
 import mpmath
 import numpy as np
 import sympy as sp
+
 from numerics.rich_quick import single_neuron as sn
 from numerics.rich_quick import single_neuron_paths as sns
 from theory.rich_quick import single_neuron_implicit_bias as B
 from theory.rich_quick import single_neuron_symbols as S
-
 
 DPS = 30
 
@@ -24,7 +26,7 @@ COORDS = {S.mu: S.MU_OF_WEIGHTS, S.phi: S.PHI_OF_WEIGHTS, S.delta: S.DELTA_OF_WE
           S.nu: S.NU_OF_WEIGHTS, S.omega: S.OMEGA_OF_WEIGHTS, S.v: S.V_OF_WEIGHTS}
 
 
-@lru_cache(maxsize=None)
+@cache
 def _compiled(expr: sp.Expr):
     symbols = tuple(sorted(expr.free_symbols, key=lambda s: s.name))
     f = sp.lambdify(symbols, expr, modules="mpmath")
@@ -55,7 +57,7 @@ def flow_rate(quantity: sp.Expr) -> sp.Expr:
     return sum(sp.diff(quantity, s) * f for s, f in S.WEIGHT_FLOW.items())
 
 
-@lru_cache(maxsize=None)
+@cache
 def _rate_residual(quantity, rate):
     chain = flow_rate(quantity)
     return chain - sp.sympify(rate).subs(COORDS), chain
@@ -67,7 +69,7 @@ def rate_equation_error(quantity: sp.Expr, rate: sp.Expr, point: dict) -> float:
     return relative(*_rate_residual(sp.sympify(quantity), sp.sympify(rate)), point)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _identity_residual(lhs, rhs):
     lhs, rhs = lhs.subs(COORDS), rhs.subs(COORDS)
     return lhs - rhs, lhs
@@ -78,7 +80,7 @@ def identity_error(lhs: sp.Expr, rhs: sp.Expr, point: dict) -> float:
     return relative(*_identity_residual(sp.sympify(lhs), sp.sympify(rhs)), point)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _solution_residual(solution, rate, state):
     d = sp.diff(solution, S.t)
     return d - rate.subs(state, solution), d
@@ -137,7 +139,7 @@ def closed_form_in_t(expr: sp.Expr, constants: dict, t) -> np.ndarray:
     return np.array([f({**constants, "t": float(s)}) for s in np.atleast_1d(t)])
 
 
-@lru_cache(maxsize=None)
+@cache
 def _compiled_signed(expr):
     symbols = tuple(sorted(expr.free_symbols, key=lambda s: s.name))
     f = sp.lambdify(symbols, expr, modules="mpmath")
@@ -260,7 +262,7 @@ def thm31_error(q_expr, psi_expr, X, y, beta0, delta, eta_a=1.0, eta_w=1.0, resc
     return float(np.max(np.abs(arg - limit))), limit
 
 
-@lru_cache(maxsize=None)
+@cache
 def _numeric(expr, symbols):
     return sp.lambdify(list(symbols), expr, "numpy")
 

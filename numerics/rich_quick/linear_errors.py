@@ -2,14 +2,16 @@
 numerics (autograd, gradient flow at gradient-flow time t): each function takes the formula under
 test (a sympy object of ``theory.rich_quick``) and returns a number; the verify layer measures."""
 from __future__ import annotations
+
 import numpy as np
 import sympy as sp
 from scipy.optimize import minimize
+
+from numerics.closed_forms import compiled
 from numerics.rich_quick import linear_flows as lf
 from numerics.rich_quick import linear_nets as ln
 from theory.rich_quick import deep_linear as dl
 from theory.rich_quick import wide_linear as wl
-from numerics.closed_forms import compiled
 
 
 def _dims(W, A, X=None):

@@ -11,8 +11,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from numerics.validation import finite_array
 from numerics.ode import integrate_flow
+from numerics.validation import finite_array
 
 
 def leaky(z, gamma):
@@ -198,7 +198,7 @@ def expressivity_fits() -> dict:
     positively 1-homogeneous with a LINEAR odd part) to targets through the origin, widening:
     {target: relative RMS test errors at EXPRESSIVITY_WIDTHS}."""
     rng = np.random.default_rng(0)
-    polar = lambda P: (np.linalg.norm(P, axis=1), np.arctan2(P[:, 1], P[:, 0]))  # noqa: E731
+    polar = lambda P: (np.linalg.norm(P, axis=1), np.arctan2(P[:, 1], P[:, 0]))
     targets = {"r cos(2 theta) + x1": lambda P: polar(P)[0] * np.cos(2 * polar(P)[1]) + P[:, 0],
                "r cos(3 theta)": lambda P: polar(P)[0] * np.cos(3 * polar(P)[1]),
                "x1^2": lambda P: P[:, 0] ** 2}

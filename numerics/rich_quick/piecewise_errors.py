@@ -2,11 +2,13 @@
 autograd and gradient flow: each function takes the formula under test and returns a number (or
 the crossing statistics of a partition); the verify layer measures."""
 from __future__ import annotations
+
 import numpy as np
 import sympy as sp
+
+from numerics.closed_forms import compiled
 from numerics.rich_quick import piecewise as pw
 from theory.rich_quick import piecewise as tpw
-from numerics.closed_forms import compiled
 
 
 def _f(expr, *syms):

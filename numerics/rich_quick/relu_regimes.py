@@ -15,8 +15,8 @@ from numerics.ran import Ran
 from numerics.rich_quick import configs as C
 from numerics.rich_quick import piecewise as pw
 from numerics.rich_quick import relu_training as rt
-from numerics.trajectory import Trajectory
 from numerics.train import gd_step
+from numerics.trajectory import Trajectory
 from theory.conventions import convention
 
 

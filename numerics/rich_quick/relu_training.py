@@ -13,9 +13,9 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from numerics.validation import positive
 from numerics.models import TwoLayerEnsemble
 from numerics.train import train
+from numerics.validation import positive
 
 
 def alpha_for(tau, delta):
@@ -45,7 +45,7 @@ def scaled_ensemble(bases, configs, alpha_of=alpha_for, device=None) -> TwoLayer
         for W, a in bases:
             W1.append(W * tau / alpha)
             W2.append((a * tau * alpha)[None, :])
-    t = lambda v: torch.tensor(np.stack(v), dtype=torch.float64)  # noqa: E731
+    t = lambda v: torch.tensor(np.stack(v), dtype=torch.float64)
     model = TwoLayerEnsemble(t(W1), t(W2), activation="relu")
     if device is not None:
         model.W1, model.W2 = model.W1.to(device), model.W2.to(device)

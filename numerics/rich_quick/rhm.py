@@ -59,7 +59,7 @@ def rhm_data_checks(X, y, n_c: int) -> dict:
     inverse = inverse.ravel()
     pairs = np.unique(inverse * (int(y.max()) + 1) + y) // (int(y.max()) + 1)
     conflicts = int((np.bincount(pairs) > 1).sum())
-    return {"inputs": int(len(y)), "distinct inputs": int(inverse.max() + 1),
+    return {"inputs": len(y), "distinct inputs": int(inverse.max() + 1),
             "distinct inputs with more than one label": conflicts,
             "class counts": np.bincount(y, minlength=n_c).tolist()}
 

@@ -19,9 +19,9 @@ import numpy as np
 from scipy.integrate import solve_ivp
 from scipy.optimize import minimize
 
-from numerics.validation import finite_array, positive
+from numerics.metrics import kernel_distance
 from numerics.ode import integrate_flow
-from numerics.metrics import kernel_distance  # noqa: F401  (re-exported)
+from numerics.validation import finite_array, positive
 
 
 def _rates(eta_a, eta_w):

@@ -62,7 +62,7 @@ def trajectory_error(predicted: dict, reference: dict) -> float:
     return max(errs)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _final_sign(key: str, t_end: float) -> float:
     _, a, _, _ = whitened_flow(json.loads(key), t_end, n_t=3)
     return float(np.sign(a[-1]))

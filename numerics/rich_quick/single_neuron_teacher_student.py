@@ -36,11 +36,11 @@ import numpy as np
 import torch
 from tqdm.auto import tqdm
 
-from numerics.validation import finite_array, positive
 from numerics.models import default_device, torch_threads
-from numerics.rich_quick import configs as C
 from numerics.ran import Ran
+from numerics.rich_quick import configs as C
 from numerics.trajectory import Trajectory
+from numerics.validation import finite_array, positive
 from theory.rich_quick.conventions_rich_quick import EXPERIMENT_LOSS
 
 F64 = torch.float64
@@ -149,7 +149,7 @@ def make_task(seed: int, d: int, h: int, k: int, n: int, n_test: int, *,
     bw, ba = _student_base(gen, d, h)
     X = _sphere(gen, n, d)
     X_test = _sphere(torch.Generator().manual_seed(test_seed), n_test, d)
-    f64 = lambda t: np.float64(t.numpy())  # noqa: E731
+    f64 = lambda t: np.float64(t.numpy())
     return Task(f64(X), _labels(X, tw, ta), f64(X_test), _labels(X_test, tw, ta), f64(tw), f64(ta),
                 f64(bw), f64(ba))
 
@@ -210,7 +210,7 @@ class _Diagnostics:
     BLOCK = 24
 
     def __init__(self, tasks, s_w, s_a, dev):
-        T = lambda v: torch.as_tensor(v, dtype=F64, device=dev)  # noqa: E731
+        T = lambda v: torch.as_tensor(v, dtype=F64, device=dev)
         self.X = [T(t.X) for t in tasks]
         self.y = [T(t.y) for t in tasks]
         self.Xt = [T(t.X_test) for t in tasks]
@@ -251,7 +251,7 @@ def _train(tasks, taus, deltas, lr, steps, marks, keep_weights, dtype, progress)
     n = tasks[0].X.shape[0]
     dev = default_device()
     alpha = geometry_alpha(taus, deltas)
-    T = lambda v: torch.as_tensor(np.asarray(v), dtype=dtype, device=dev)  # noqa: E731
+    T = lambda v: torch.as_tensor(np.asarray(v), dtype=dtype, device=dev)
     W = T(np.stack([t.base_w for t in tasks])[:, None] * (taus / alpha)[None, :, None, None])   # (S, G, h, d)
     a = T(np.stack([t.base_a for t in tasks])[:, None] * (taus * alpha)[None, :, None])        # (S, G, h)
     diag = _Diagnostics(tasks, taus / alpha, taus * alpha, dev)
@@ -556,7 +556,7 @@ def fig1a_numbers(run, align_degrees: float = 20.0) -> dict:
     W, a = cell_arrays(run, "W"), cell_arrays(run, "a")
     n_s, n_c = W.shape[1:3]
     teacher = np.repeat(run.teacher_w, n_c, axis=0)
-    flat = lambda v: v.reshape(n_s * n_c, *v.shape[2:])  # noqa: E731
+    flat = lambda v: v.reshape(n_s * n_c, *v.shape[2:])
     gain = (teacher_alignment(flat(W[-1]), flat(a[-1]), teacher, align_degrees)
             - teacher_alignment(flat(W[0]), flat(a[0]), teacher, align_degrees))
     move = angular_movement(flat(W[0]), flat(W[-1]), flat(a[-1]))

@@ -4,15 +4,15 @@ import numpy as np
 import pytest
 import sympy as sp
 
+from numerics.rich_quick import linear_errors as le
 from numerics.rich_quick import linear_flows as lf
 from numerics.rich_quick import linear_nets as ln
 from numerics.rich_quick import piecewise as pw
+from numerics.rich_quick import piecewise_errors as pe
 from theory.registry import REGISTRY, Forms, load_all
 from theory.rich_quick import deep_linear as dl
 from theory.rich_quick import piecewise as tpw
 from theory.rich_quick import wide_linear as wl
-from numerics.rich_quick import linear_errors as le
-from numerics.rich_quick import piecewise_errors as pe
 
 load_all()
 EA, EW = 0.3, 2.5

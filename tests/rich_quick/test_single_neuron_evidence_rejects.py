@@ -4,18 +4,18 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from numerics.rich_quick import single_neuron_paths as sns
 from numerics.ode import ConservationError, integrate_flow
+from numerics.rich_quick import formula_errors as fe
 from numerics.rich_quick import single_neuron as sn
+from numerics.rich_quick import single_neuron_paths as sns
+from numerics.rich_quick.single_neuron_paths import exact_path
 from theory.rich_quick import single_neuron_exact as SNE
 from theory.rich_quick import single_neuron_function_space as SNF
 from theory.rich_quick import single_neuron_implicit_bias as B
 from theory.rich_quick import single_neuron_symbols as S
-from numerics.rich_quick.single_neuron_paths import exact_path
-from verify.rich_quick.evidence.implicit_bias import D2_BETA0, D2_V, D2_X, D2_Y
 from theory.rich_quick.single_neuron_model import ntk_expression
+from verify.rich_quick.evidence.implicit_bias import D2_BETA0, D2_V, D2_X, D2_Y
 from verify.rich_quick.evidence.model import as_ntk, general_flow_in_plane
-from numerics.rich_quick import formula_errors as fe
 
 POINT = {"a": 0.7, "w1": 1.3, "w2": -0.4, "b": 1.7, "eta_a": 0.3, "eta_w": 2.5}
 SOL_POINT = {"t": 0.8, "b": 1.7, "c_phi": 0.3, "mu0": 0.6, "nu0": 0.4, "delta": 0.9, "eta_a": 0.3,

@@ -137,6 +137,7 @@ def fig5_curves(run):
 
 def fig5_surfaces(run):
     import torch
+
     from numerics.models import TwoLayerEnsemble
     g = np.linspace(-2, 2, 161)
     G = torch.as_tensor(np.stack(np.meshgrid(g, g)).reshape(2, -1))
@@ -288,6 +289,7 @@ def potential_curvatures(printed, eta_a, eta_w):
     """Thm B.6 / Eq. (114): the printed potentials' q'' against 1/sqrt(4 eta_a eta_w x^2 +
     delta^2)."""
     import sympy as sp
+
     from theory.rich_quick import wide_linear as wl
     lams = np.linspace(0.05, 3.0, 25)
     fig, ax = plt.subplots(figsize=(5, 3.2))

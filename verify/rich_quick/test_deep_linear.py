@@ -4,12 +4,12 @@ gradient flow (all rates 1, as the section assumes)."""
 import numpy as np
 import pytest
 
+from numerics.rich_quick import linear_errors as le
 from numerics.rich_quick import linear_nets as ln
 from theory.registry import REGISTRY
 from verify.measurement import reading
 from verify.rich_quick import figures as F
 from verify.rich_quick.evidence import linear as lc
-from numerics.rich_quick import linear_errors as le
 
 ROUND = reading("the identities are exact; products and eigendecompositions round off at ~1e-14")
 FLOW = reading("DOP853 at rtol 1e-11 (GF to convergence) and BFGS at gtol 1e-12")

@@ -19,7 +19,8 @@ def test_fig1_phase_portrait(claim, grq, scale, report_figure):
                    if scale == "ci" else {})
     claim.reproduced(*E.fig1a(a), *E.fig1b(b),
                      setup=[E.fig1a_setup(a, sensitivity), E.fig1b_setup(b)],
-                     note=f"{scale} runs: Fig. 1(a) seeds {a.seeds}, Fig. 1(b) seeds {b.seeds}")
+                     note=f"{scale} runs: Fig. 1(a) seeds {a.seeds}, Fig. 1(b) seeds {b.seeds}; "
+                          f"{a.compute_seconds:.0f} s and {b.compute_seconds:.0f} s of compute")
     report_figure(*F.fig1a(a))
     report_figure(*F.fig1b(b))
 

@@ -9,8 +9,8 @@ in ci; (a) and (b) need MNIST / CIFAR-10 (CLAIMS_DATA_DIR), (d) a GPU."""
 import numpy as np
 import pytest
 
-from numerics.rich_quick.experiments import LAPLACIAN_PRINTED
 from numerics.rich_quick import image_nets as inet
+from numerics.rich_quick.experiments import LAPLACIAN_PRINTED
 from theory.registry import REGISTRY
 from verify.measurement import exact, reading
 from verify.rich_quick import evidence as E
@@ -71,7 +71,8 @@ def test_rhm_sample_complexity_against_alpha(claim, grq, scale, report_figure):
     if run is not None:
         claim.reproduced(*E.fig6c_data(run), *E.fig6c(run),
                          setup=E.fig6_setup(run, "c", {"training sizes":
-                                                       E.fig6c_size_sensitivity(run)}))
+                                                       E.fig6c_size_sensitivity(run)}),
+                         note=f"{run.compute_seconds:.0f} s of compute in its chunks")
         report_figure(*F.fig6c(run))
 
 

@@ -8,12 +8,12 @@ import pytest
 from hypothesis import strategies as st
 
 from numerics.rich_quick import piecewise as pw
+from numerics.rich_quick import piecewise_errors as pe
 from theory.registry import REGISTRY
 from verify.measurement import exact, reading
 from verify.properties import search
 from verify.rich_quick import figures as F
 from verify.rich_quick.evidence import piecewise as pc
-from numerics.rich_quick import piecewise_errors as pe
 
 ETA_A, ETA_W = 0.4, 2.2
 

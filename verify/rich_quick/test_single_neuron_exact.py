@@ -15,6 +15,7 @@ import pytest
 import sympy as sp
 from hypothesis import strategies as st
 
+from numerics.rich_quick import formula_errors as fe
 from numerics.rich_quick import single_neuron_paths as sns
 from theory.registry import REGISTRY
 from theory.rich_quick import single_neuron_exact as SNE
@@ -23,7 +24,6 @@ from verify.measurement import paper, reading
 from verify.properties import search
 from verify.rich_quick.evidence import single_neuron as chk
 from verify.rich_quick.single_neuron_strategies import weight_points, whitened_cases
-from numerics.rich_quick import formula_errors as fe
 
 HP = fe.HP_TOL
 #: closed form vs the integrated weight flow; why it is this size: FLOW_SRC

@@ -5,16 +5,16 @@ import pytest
 import sympy as sp
 from hypothesis import strategies as st
 
+from numerics.rich_quick import formula_errors as fe
 from numerics.rich_quick import single_neuron as sn
 from theory.registry import REGISTRY
 from theory.rich_quick import single_neuron_function_space as SNF
-from theory.rich_quick.single_neuron_exact import BASIN_GENERAL
 from theory.rich_quick import single_neuron_symbols as S
+from theory.rich_quick.single_neuron_exact import BASIN_GENERAL
 from verify.measurement import exact, reading
 from verify.properties import search
 from verify.rich_quick.evidence import single_neuron as chk
 from verify.rich_quick.single_neuron_strategies import rate_pair, signed, weight_points
-from numerics.rich_quick import formula_errors as fe
 
 DATA = np.random.default_rng(3)  # the module's fixed data, drawn at import
 X = DATA.standard_normal((6, 4))

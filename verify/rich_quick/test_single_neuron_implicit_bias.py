@@ -6,17 +6,26 @@ import pytest
 import sympy as sp
 from hypothesis import strategies as st
 
+from numerics.rich_quick import formula_errors as fe
+from theory.registry import REGISTRY
 from theory.rich_quick import single_neuron_implicit_bias as B
 from theory.rich_quick import single_neuron_symbols as S
-from theory.registry import REGISTRY
 from verify.measurement import reading
 from verify.properties import search
 from verify.rich_quick import evidence as E
 from verify.rich_quick.evidence import implicit_bias as IB
-from numerics.rich_quick import formula_errors as fe
-from verify.rich_quick.evidence.implicit_bias import (D2_BETA0, D2_V, D2_X, D2_Y, HP, HP_SRC,
-                                                      LIMIT_SRC, LIMIT_TOL, r_delta, x_delta)
-
+from verify.rich_quick.evidence.implicit_bias import (
+    D2_BETA0,
+    D2_V,
+    D2_X,
+    D2_Y,
+    HP,
+    HP_SRC,
+    LIMIT_SRC,
+    LIMIT_TOL,
+    r_delta,
+    x_delta,
+)
 
 WIDE = [(D2_X, D2_Y, D2_BETA0),
         (np.array([[0.7, -0.2, 1.1]]), np.array([0.9]), np.array([0.3, 0.5, 0.2])),

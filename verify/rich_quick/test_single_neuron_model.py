@@ -4,6 +4,7 @@ App A L276-308): loss/clock, NTK, kernel distance, delta, minima, conservation, 
 import pytest
 import sympy as sp
 
+from numerics.rich_quick import formula_errors as fe
 from theory.registry import REGISTRY
 from theory.rich_quick import single_neuron_symbols as S
 from verify.measurement import exact, reading
@@ -11,7 +12,6 @@ from verify.properties import search
 from verify.rich_quick.evidence import model as M
 from verify.rich_quick.evidence import single_neuron as chk
 from verify.rich_quick.single_neuron_strategies import weight_points
-from numerics.rich_quick import formula_errors as fe
 
 SETTING = f"5x3 non-whitened X, eta_a={M.ETA_A}, eta_w={M.ETA_W}"
 

@@ -4,7 +4,9 @@ import numpy as np
 import pytest
 import sympy as sp
 from hypothesis import strategies as st
+from sympy.matrices import ShapeError
 
+from numerics.rich_quick import linear_errors as le
 from numerics.rich_quick import linear_nets as ln
 from theory.registry import REGISTRY
 from verify.measurement import exact, reading
@@ -12,7 +14,6 @@ from verify.properties import search
 from verify.rich_quick import figures as F
 from verify.rich_quick.evidence import linear as lc
 from verify.rich_quick.evidence.linear import ROUND
-from numerics.rich_quick import linear_errors as le
 
 DRIFT = reading("DOP853 at rtol 1e-11 over t in [0, 4]; a genuine violation is O(1)")
 
@@ -72,7 +73,7 @@ def test_eq78_identity_sizes_and_appendix_delta(claim):
     try:
         err78 = le.vec_flow_error(r.printed["Eq. (78)"], s["W"], s["A"], s["X"], s["Y"], ETA_A, ETA_W)
         why78 = f"rel err {err78:.2g}"
-    except Exception as exc:   # sympy ShapeError: the printed Kronecker terms cannot be added
+    except ShapeError as exc:   # the printed Kronecker terms cannot be added
         err78, why78 = np.inf, f"{type(exc).__name__}: {exc}"
     err79 = le.vec_flow_error(r.corrected["Eq. (78)"], s["W"], s["A"], s["X"], s["Y"], ETA_A, ETA_W)
     drift_b = le.conservation_drift(r.printed["Delta (L618)"], s["W"], s["A"], s["X"], s["Y"],

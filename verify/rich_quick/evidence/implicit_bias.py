@@ -7,6 +7,7 @@ import numpy as np
 import sympy as sp
 from hypothesis import strategies as st
 
+from numerics.rich_quick import formula_errors as fe
 from numerics.rich_quick import single_neuron as sn
 from numerics.rich_quick import single_neuron_paths as sns
 from theory.rich_quick import single_neuron_implicit_bias as B
@@ -14,7 +15,6 @@ from theory.rich_quick import single_neuron_symbols as S
 from verify.measurement import exact, measure, reading
 from verify.properties import search
 from verify.rich_quick.evidence import single_neuron as chk
-from numerics.rich_quick import formula_errors as fe
 
 HP = fe.HP_TOL
 HP_SRC = reading(chk.HP_WHY)

@@ -4,14 +4,15 @@ Every check takes the formula under test (a sympy object from ``theory.rich_quic
 corrected) as its first argument and returns an error, so ``tests/rich_quick`` can show that it
 rejects a perturbed formula."""
 from __future__ import annotations
+
 import numpy as np
 import sympy as sp
+
+from numerics.rich_quick import linear_errors as le
 from numerics.rich_quick import linear_flows as lf
 from numerics.rich_quick import linear_nets as ln
 from theory.rich_quick import wide_linear as wl
 from verify.measurement import exact, measure, paper, reading
-from numerics.rich_quick import linear_errors as le
-
 
 ROUND = reading("exact identities; float64 relative round-off of small products")
 
@@ -30,7 +31,7 @@ def lazy_limit_rank_evidence() -> dict:
         rM_, _, _ = le.lazy_limit_ranks(d, h, c, rng, -1)
         excess88.append(rM - (d * h if h < c else d * c))
         miss_rank += [rM - d * min(h, c), rM_ - c * min(h, d), rS - min(h, c)]
-        excess_sum.append(rsum - (h if h < c else c))
+        excess_sum.append(rsum - (min(c, h)))
         miss_sum.append(rsum - h)
         rows.append(f"(d,h,c)=({d},{h},{c}): rank M+ {rM}, rank M- {rM_}, sum of ranks {rsum}")
         e = [le.limit_convergence(d, h, c, D, rng, 0.6, 1.7) for D in (1e2, 1e3, -1e2, -1e3)]

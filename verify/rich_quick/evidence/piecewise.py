@@ -1,10 +1,12 @@
 """Evidence of the piecewise-linear claims of GRQ (Sec. 5, App. C).  Each takes the formula
 under test (from ``theory.rich_quick.piecewise``) as its first argument and returns errors."""
 from __future__ import annotations
+
 import numpy as np
+
 from numerics.rich_quick import piecewise as pw
-from verify.measurement import exact, measure, paper, reading
 from numerics.rich_quick import piecewise_errors as pe
+from verify.measurement import exact, measure, paper, reading
 
 
 def expressivity(fit) -> tuple[list, list]:

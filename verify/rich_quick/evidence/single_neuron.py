@@ -4,17 +4,19 @@ version.  Symbolic identities are evaluated at 30 digits at drawn points (a full
 the nested square roots is slow and not needed to refute); flows come from
 ``numerics.rich_quick.single_neuron`` and ``single_neuron_paths`` (nothing here integrates)."""
 from __future__ import annotations
+
 from contextlib import contextmanager
+
 import numpy as np
 import sympy as sp
 from hypothesis import settings
+
+from numerics.rich_quick import formula_errors as fe
 from numerics.rich_quick import single_neuron as sn
 from numerics.rich_quick import single_neuron_paths as sns
 from theory.rich_quick import single_neuron_symbols as S
 from verify.measurement import Criterion, fmt, measure, paper, reading
 from verify.properties import SearchResult
-from numerics.rich_quick import formula_errors as fe
-
 
 HP_WHY = "30-digit evaluation: far above its round-off (1e-25), far below any error of a form"
 
