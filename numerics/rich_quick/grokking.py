@@ -25,7 +25,7 @@ def init(seeds, alphas, vocab: int, d: int = 32, mlp: int = 64, seq: int = 3):
     members = []
     for seed, alpha in zip(seeds, alphas):
         g = torch.Generator().manual_seed(int(seed))
-        r = lambda *s, scale: torch.randn(*s, generator=g) * scale  # noqa: E731
+        r = lambda *s, scale: torch.randn(*s, generator=g) * scale
         members.append({"tok": r(vocab, d, scale=1.0) / alpha, "pos": r(seq, d, scale=1.0) / alpha,
                         "q": r(d, d, scale=d ** -0.5), "k": r(d, d, scale=d ** -0.5),
                         "v": r(d, d, scale=d ** -0.5), "o": r(d, d, scale=d ** -0.5),

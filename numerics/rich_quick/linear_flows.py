@@ -4,11 +4,13 @@ regimes (funnel, inverted funnel, square) and deep-network limits.  Time is the 
 time t (tau = 1, loss 1/2 ||X beta - Y||_F^2)."""
 from __future__ import annotations
 
-import functools
+from dataclasses import dataclass
 
 import numpy as np
 
 from numerics.ode import integrate_flow
+from numerics.ran import Ran
+from numerics.rich_quick import configs as C
 from numerics.rich_quick import linear_nets as ln
 
 
@@ -76,18 +78,30 @@ def kernel_movement(d, h, c, delta, rng, beta_scale=0.1, eta_a=1.0, eta_w=1.0):
     return ln.kernel_distance(Ms[0], Ms[2]), ln.kernel_distance(Ms[0], Ms[1]), _rel(beta_end, Y)
 
 
-REGIME_DELTAS = (-30.0, -10.0, -3.0, 0.0, 3.0, 10.0, 30.0)
-REGIME_NETS = {"funnel (6,3,2)": (6, 3, 2), "inverted (2,3,6)": (2, 3, 6),
-               "square (3,3,3)": (3, 3, 3)}
+@dataclass(frozen=True)
+class RegimeRun:
+    """``table[net]``: rows per delta of (S(0, end), S(0, 5/|delta|), final relative error of
+    beta); the ``deltas`` and the Ran."""
+
+    table: dict
+    deltas: tuple
+    ran: Ran
 
 
-@functools.cache
-def regime_table():
-    """``kernel_movement`` for each net of REGIME_NETS and delta of REGIME_DELTAS (whitened X = I,
-    ||beta_i(0)|| = 0.1, eta_a = 0.5, eta_w = 3, seed 5): rows (S(0,inf), S(0,5/|delta|), err)."""
-    return {name: np.array([kernel_movement(*shape, D, np.random.default_rng(5), eta_a=0.5,
-                                            eta_w=3.0) for D in REGIME_DELTAS])
-            for name, shape in REGIME_NETS.items()}
+def regime_table(config) -> RegimeRun:
+    """:func:`kernel_movement` for each net and delta of ``config`` (``configs.Regimes``)."""
+    config = C.expect(config, C.Regimes)
+    table = {name: np.array([kernel_movement(*shape, D, np.random.default_rng(config.seed),
+                                             beta_scale=config.beta_scale, eta_a=config.eta_a,
+                                             eta_w=config.eta_w) for D in config.deltas])
+             for name, shape in config.nets}
+    ran = Ran.of(config, regime_table, **{
+        "networks (d, h, c)": tuple(f"{name} {tuple(shape)}" for name, shape in config.nets),
+        "deltas": tuple(config.deltas), "data": f"whitened X = I_d, Y ~ N(0, 1) (seed {config.seed})",
+        "init scale ||beta_i(0)||": config.beta_scale,
+        "rates (eta_a, eta_w)": (config.eta_a, config.eta_w),
+        "dynamics": "gradient flow", "horizon": "t = 40 + 12 |delta| (converged)"})
+    return RegimeRun(table, tuple(config.deltas), ran)
 
 
 def deep_flow_limit(Ws, a, X, y, l, t_end=60.0):

@@ -10,9 +10,9 @@ from __future__ import annotations
 import numpy as np
 from scipy.stats import ortho_group
 
-from numerics.validation import finite_array, positive
 from numerics.metrics import kernel_distance  # noqa: F401  (re-exported)
 from numerics.ode import integrate_flow
+from numerics.validation import finite_array, positive
 
 
 def vec(B: np.ndarray) -> np.ndarray:

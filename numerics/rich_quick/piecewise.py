@@ -11,8 +11,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from numerics.validation import finite_array
 from numerics.ode import integrate_flow
+from numerics.validation import finite_array
 
 
 def leaky(z, gamma):
@@ -169,3 +169,38 @@ def delta_drift(W, a, X, y, gamma, eta_a, eta_w, t_end=0.1) -> float:
                                      - eta_a * np.sum(p["W"] ** 2, 1)},
                           rtol=1e-11, atol=1e-13, conservation_tol=None)
     return flow.drift["delta_i"]
+
+
+def homogeneous_fit_error(target, h, rng, n=3000, radii=(0.5, 2.0)) -> float:
+    """Relative RMS error of the least-squares fit of ``target`` (a function of (n, 2) points) by a
+    bias-free ReLU network with h random first-layer units (readout fitted), on held-out points
+    with radii in ``radii``: the wide limit of the bias-free model class."""
+    def points(m):
+        th_ = rng.uniform(0, 2 * np.pi, m)
+        r = rng.uniform(*radii, m)
+        return np.stack([r * np.cos(th_), r * np.sin(th_)], 1)
+    Wf = rng.standard_normal((h, 2))
+    Ptr, Pte = points(n), points(n)
+    F = np.maximum(Ptr @ Wf.T, 0)
+    # a tiny ridge (1e-10 of the mean feature energy) keeps the solve well posed for large h
+    lam = 1e-10 * np.trace(F.T @ F) / h
+    coef = np.linalg.solve(F.T @ F + lam * np.eye(h), F.T @ target(Ptr))
+    pred = np.maximum(Pte @ Wf.T, 0) @ coef
+    return float(np.sqrt(np.mean((pred - target(Pte)) ** 2) / np.mean(target(Pte) ** 2)))
+
+
+#: the widths of the expressivity fits (App. C, L923)
+EXPRESSIVITY_WIDTHS = (10, 100, 400)
+
+
+def expressivity_fits() -> dict:
+    """Random-feature fits of bias-free ReLU nets (sigma(z) = ((1+gamma) z + (1-gamma)|z|)/2, so
+    positively 1-homogeneous with a LINEAR odd part) to targets through the origin, widening:
+    {target: relative RMS test errors at EXPRESSIVITY_WIDTHS}."""
+    rng = np.random.default_rng(0)
+    polar = lambda P: (np.linalg.norm(P, axis=1), np.arctan2(P[:, 1], P[:, 0]))
+    targets = {"r cos(2 theta) + x1": lambda P: polar(P)[0] * np.cos(2 * polar(P)[1]) + P[:, 0],
+               "r cos(3 theta)": lambda P: polar(P)[0] * np.cos(3 * polar(P)[1]),
+               "x1^2": lambda P: P[:, 0] ** 2}
+    return {k: [homogeneous_fit_error(f, h, rng) for h in EXPRESSIVITY_WIDTHS]
+            for k, f in targets.items()}

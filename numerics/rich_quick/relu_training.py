@@ -13,9 +13,9 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from numerics.validation import positive
 from numerics.models import TwoLayerEnsemble
 from numerics.train import train
+from numerics.validation import positive
 
 
 def alpha_for(tau, delta):
@@ -45,7 +45,7 @@ def scaled_ensemble(bases, configs, alpha_of=alpha_for, device=None) -> TwoLayer
         for W, a in bases:
             W1.append(W * tau / alpha)
             W2.append((a * tau * alpha)[None, :])
-    t = lambda v: torch.tensor(np.stack(v), dtype=torch.float64)  # noqa: E731
+    t = lambda v: torch.tensor(np.stack(v), dtype=torch.float64)
     model = TwoLayerEnsemble(t(W1), t(W2), activation="relu")
     if device is not None:
         model.W1, model.W2 = model.W1.to(device), model.W2.to(device)
@@ -73,8 +73,8 @@ def kernel_distance(K0: torch.Tensor, K: torch.Tensor) -> torch.Tensor:
 def run(model: TwoLayerEnsemble, X, y, grid, *, lr: float, steps: int, record_every: int):
     """Train and record loss, max|f| on the data, S(0,t), the Hamming distance of the activation
     patterns on ``grid`` (columns are points) from init, and the parameter distance."""
-    X = torch.as_tensor(X, dtype=torch.float64)
-    grid = torch.as_tensor(grid, dtype=torch.float64)
+    X = torch.as_tensor(X, dtype=model.W1.dtype)
+    grid = torch.as_tensor(grid, dtype=model.W1.dtype)
     K0 = relu_ntk(model, X)
     P0 = model.preactivation(grid) > 0
     theta0 = torch.cat([model.W1.flatten(1), model.W2.flatten(1)], 1).clone()
@@ -85,7 +85,7 @@ def run(model: TwoLayerEnsemble, X, y, grid, *, lr: float, steps: int, record_ev
                 "hamming": ((m.preactivation(grid) > 0) != P0).to(X.dtype).mean((1, 2)),
                 "param_dist": (theta - theta0).norm(dim=1),
                 "max_f": m(X).abs().amax((1, 2))}
-    return train(model, X, torch.as_tensor(y, dtype=torch.float64)[None, :], lr=lr, steps=steps,
+    return train(model, X, torch.as_tensor(y, dtype=model.W1.dtype)[None, :], lr=lr, steps=steps,
                  paper="rich_quick", record_every=record_every, record=record)
 
 

@@ -2,27 +2,66 @@
 the alpha rescaling (first layer / alpha, readout * alpha), trained as one batched program.
 
 RHM: vocabulary v at every level, L levels, n_c classes, m synonyms per symbol, tuples of length
-s.  Each class gets m distinct top-level s-tuples (never shared between classes); every symbol of
-a lower level gets m s-tuples.  Inputs are one-hot (s^L, v), flattened.
+s.  The rules are drawn as the released generator draws them (pcsl-epfl/hierarchy-learning
+``datasets/hierarchical.py``, ``sample_hierarchical_rules``): at each level every symbol that
+occurs at the level above gets m s-tuples of its own, all distinct across symbols (one shuffle
+of the v^s tuples, the first m x symbols taken), so an input determines its label (D.3: "b and c
+will each have m equivalent representations of their own").  Inputs are one-hot (s^L, v),
+flattened.
 """
 from __future__ import annotations
 
 import itertools
+import random
 
 import numpy as np
 import torch
 import torch.nn.functional as F
 
 
-def rhm_rules(L: int, n_c: int, m: int, s: int, v: int, rng):
-    """Rules: top[c] = (m, s) tuples of level-(L-1) symbols; levels[k][sym] = (m, s) tuples."""
-    if n_c * m > v ** s or m > v ** s:
-        raise ValueError(f"n_c*m={n_c * m} or m={m} exceeds the v^s={v ** s} possible tuples")
-    tuples = np.array(list(itertools.product(range(v), repeat=s)))
-    top = tuples[rng.choice(len(tuples), n_c * m, replace=False)].reshape(n_c, m, s)
-    levels = [tuples[np.stack([rng.choice(len(tuples), m, replace=False) for _ in range(v)])]
-              for _ in range(L - 1)]
-    return top, levels
+def rhm_rules(L: int, n_c: int, m: int, s: int, v: int, seed: int):
+    """The rules of one RHM, as ``sample_hierarchical_rules(v, L, m, n_c, s, seed)`` draws them
+    (Python's ``random`` seeded with ``seed``, one shuffle of the v^s tuples per level).
+
+    Returns ``top`` (n_c, m, s): each class's tuples of level-(L-1) symbols, and ``levels``, one
+    (v, m, s) array per lower level: row ``sym`` holds that symbol's m tuples (-1 for a symbol
+    that never occurs above, as the released code gives it no rules)."""
+    for name, value in (("L", L), ("n_c", n_c), ("m", m), ("s", s), ("v", v)):
+        if isinstance(value, bool) or int(value) != value or value < 1:
+            raise ValueError(f"{name}={value!r} must be a positive integer")
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+        raise ValueError(f"seed={seed!r} must be an integer")
+    draw = random.Random(int(seed))
+    above = list(range(n_c))
+    levels = []
+    for _ in range(L):
+        tuples = list(itertools.product(range(v), repeat=s))
+        if len(tuples) < m * len(above):
+            raise ValueError(f"v^s = {len(tuples)} tuples cannot give {len(above)} symbols m = {m} "
+                             "distinct tuples each")
+        draw.shuffle(tuples)
+        chosen = np.array(tuples[:m * len(above)]).reshape(len(above), m, s)
+        rules = np.full((max(v, n_c), m, s), -1)
+        rules[above] = chosen
+        levels.append(rules)
+        above = sorted({int(x) for x in chosen.ravel()})
+    return levels[0][:n_c], [r[:v] for r in levels[1:]]
+
+
+def rhm_data_checks(X, y, n_c: int) -> dict:
+    """What the generated data are, for validation against D.3: the number of inputs, of
+    distinct inputs, of distinct inputs carrying more than one label, and the count of each
+    class."""
+    X, y = np.asarray(X), np.asarray(y)
+    if X.ndim != 2 or y.shape != (X.shape[0],):
+        raise ValueError(f"X {X.shape} must be (inputs, features) and y {y.shape} (inputs,)")
+    _, inverse = np.unique(X, axis=0, return_inverse=True)
+    inverse = inverse.ravel()
+    pairs = np.unique(inverse * (int(y.max()) + 1) + y) // (int(y.max()) + 1)
+    conflicts = int((np.bincount(pairs) > 1).sum())
+    return {"inputs": len(y), "distinct inputs": int(inverse.max() + 1),
+            "distinct inputs with more than one label": conflicts,
+            "class counts": np.bincount(y, minlength=n_c).tolist()}
 
 
 def rhm_all_data(top, levels):
@@ -66,9 +105,10 @@ def mlp_init(seeds, alphas, d_in: int, width: int, depth: int, n_out: int,
 
 
 def mlp_forward(Ws, X, parametrisation: str = "standard"):
-    """X (B, d) shared -> (K, B, n_out).  'ntk' divides each hidden layer's pre-activation by
-    sqrt(fan-in) and the readout by its fan-in (the width), as Petrini et al.'s code does."""
-    h = X.expand(Ws[0].shape[0], *X.shape)
+    """X (B, d) shared by the K members, or (K, B, d) one batch each -> (K, B, n_out).  'ntk'
+    divides each hidden layer's pre-activation by sqrt(fan-in) and the readout by its fan-in
+    (the width), as Petrini et al.'s code does."""
+    h = X.expand(Ws[0].shape[0], *X.shape) if X.ndim == 2 else X
     ntk = parametrisation == "ntk"
     for W in Ws[:-1]:
         h = F.relu(torch.bmm(h, W.transpose(1, 2)) / (W.shape[-1] ** 0.5 if ntk else 1.0))
@@ -76,32 +116,62 @@ def mlp_forward(Ws, X, parametrisation: str = "standard"):
 
 
 def train_mlp(Ws, X, y, *, lr, epochs, batch, momentum, seed, decay_frac=1.0,
-              parametrisation="standard"):
+              parametrisation="standard", data_of=None, stop_loss=None, check_every=10):
     """SGD with momentum on the mean cross-entropy (Petrini et al.'s optimiser).  The learning rate
     follows torch's CosineAnnealingLR stepped once per epoch with T_max = ``decay_frac`` x epochs,
-    as Petrini et al.'s code does (D.3: 'decayed with a cosine schedule down to 80% of epochs')."""
+    as Petrini et al.'s code does (D.3: 'decayed with a cosine schedule down to 80% of epochs').
+
+    ``X`` (n, d) and ``y`` (n,) are shared by the members, or (S, n, d) and (S, n) with member k
+    training on data set ``data_of[k]``; every epoch draws one batch order for all.  With
+    ``stop_loss``, a member stops (its weights freeze) at the first epoch count that is a
+    multiple of ``check_every`` where its mean training loss over that epoch is below
+    ``stop_loss`` (the released main.py: zero_loss_threshold 0.01, checked every 10 epochs).
+    Returns (Ws, the epochs each member trained)."""
     dev, dtype = Ws[0].device, Ws[0].dtype
+    K = Ws[0].shape[0]
     X, y = torch.as_tensor(X, dtype=dtype, device=dev), torch.as_tensor(y, device=dev)
+    if X.ndim == 2:
+        X, y, data_of = X[None], y[None], np.zeros(K, dtype=int)
+    data_of = torch.as_tensor(np.asarray(data_of, dtype=int), device=dev)
+    if X.ndim != 3 or y.shape != X.shape[:2] or data_of.shape != (K,):
+        raise ValueError(f"X {tuple(X.shape)}, y {tuple(y.shape)} and data_of must be (n, d), (n,) "
+                         "shared, or (S, n, d), (S, n) with data_of (K,) naming each member's set")
+    n = X.shape[1]
     g = torch.Generator().manual_seed(seed)
     bufs = [torch.zeros_like(W) for W in Ws]
+    active = torch.ones(K, dtype=dtype, device=dev)
+    trained = np.full(K, epochs)
     for epoch in range(epochs):
         rate = lr * 0.5 * (1 + np.cos(np.pi * epoch / (decay_frac * epochs)))
-        order = torch.randperm(len(X), generator=g).to(dev)
-        for start in range(0, len(X), batch):
+        order = torch.randperm(n, generator=g).to(dev)
+        total, batches = torch.zeros(K, dtype=dtype, device=dev), 0
+        for start in range(0, n, batch):
             idx = order[start:start + batch]
-            logits = mlp_forward(Ws, X[idx], parametrisation)
-            loss = F.cross_entropy(logits.flatten(0, 1), y[idx].repeat(logits.shape[0]),
-                                   reduction="sum") / len(idx)
-            grads = torch.autograd.grad(loss, Ws)
+            logits = mlp_forward(Ws, X[:, idx][data_of], parametrisation)        # (K, B, c)
+            per_member = F.cross_entropy(logits.transpose(1, 2), y[:, idx][data_of],
+                                         reduction="none").mean(1)               # (K,)
+            grads = torch.autograd.grad(per_member.sum(), Ws)
             with torch.no_grad():
+                total += per_member
+                batches += 1
                 for W, b, gr in zip(Ws, bufs, grads):
                     b.mul_(momentum).add_(gr)
-                    W -= rate * b
-    return Ws
+                    W -= rate * b * active.view(-1, *([1] * (W.ndim - 1)))
+        if stop_loss is not None and (epoch + 1) % check_every == 0:
+            done = (active > 0) & (total / batches < stop_loss)
+            trained[done.cpu().numpy()] = epoch + 1
+            active[done] = 0
+            if not active.any():
+                break
+    return Ws, trained
 
 
-def mlp_accuracy(Ws, X, y, parametrisation: str = "standard") -> np.ndarray:
+def mlp_accuracy(Ws, X, y, parametrisation: str = "standard", data_of=None) -> np.ndarray:
+    """Per member: the share of (its own data set's, with ``data_of``) inputs classified right."""
+    X = torch.as_tensor(X, dtype=Ws[0].dtype, device=Ws[0].device)
+    y = torch.as_tensor(y, device=Ws[0].device)
     with torch.no_grad():
-        out = mlp_forward(Ws, torch.as_tensor(X, dtype=Ws[0].dtype, device=Ws[0].device),
-                          parametrisation)
-    return (out.argmax(-1) == torch.as_tensor(y, device=Ws[0].device)).float().mean(1).cpu().numpy()
+        if data_of is not None:
+            X, y = X[torch.as_tensor(data_of)], y[torch.as_tensor(data_of)]
+        out = mlp_forward(Ws, X, parametrisation)
+    return (out.argmax(-1) == y).to(Ws[0].dtype).mean(-1).cpu().numpy()

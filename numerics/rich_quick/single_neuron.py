@@ -19,9 +19,9 @@ import numpy as np
 from scipy.integrate import solve_ivp
 from scipy.optimize import minimize
 
-from numerics.validation import finite_array, positive
+from numerics.metrics import kernel_distance
 from numerics.ode import integrate_flow
-from numerics.metrics import kernel_distance  # noqa: F401  (re-exported)
+from numerics.validation import finite_array, positive
 
 
 def _rates(eta_a, eta_w):
@@ -295,3 +295,57 @@ def kernel_distance_path(a, w, eta_a=1.0, eta_w=1.0):
     d = w.shape[0]
     M = eta_w * a[:, None, None] ** 2 * np.eye(d) + eta_a * np.einsum("it,jt->tij", w, w)
     return kernel_distance(M[0], M)
+
+
+def ntk_autograd(X, a, w, eta_a=1.0, eta_w=1.0) -> np.ndarray:
+    """Theta(x_i, x_j) = sum_p eta_p d_p f(x_i) d_p f(x_j) of f = a w^T x by torch autograd
+    (float64), for the rows x_i of ``X``."""
+    import torch
+    eta_a, eta_w = _rates(eta_a, eta_w)
+    Xt = torch.as_tensor(finite_array(X, "X", ndim=2), dtype=torch.float64)
+    at = torch.tensor(float(a), dtype=torch.float64, requires_grad=True)
+    wt = torch.as_tensor(finite_array(w, "w", ndim=1), dtype=torch.float64).clone().requires_grad_(True)
+    rows = []
+    for i in range(Xt.shape[0]):
+        ga, gw = torch.autograd.grad(at * (wt @ Xt[i]), (at, wt))
+        rows.append(torch.cat([ga.reshape(1) * np.sqrt(eta_a), gw * np.sqrt(eta_w)]))
+    J = torch.stack(rows)
+    return (J @ J.T).numpy()
+
+
+def flow_end(X, y, seed: int, t_end: float, eta_a=1.0, eta_w=1.0) -> np.ndarray:
+    """beta(t_end) of the flow from a0 ~ N(0, 1), w0 ~ N(0, I) drawn from ``seed`` (rtol 1e-10)."""
+    rng = np.random.default_rng(seed)
+    flow = integrate(X, y, rng.standard_normal(), rng.standard_normal(np.shape(X)[1]), t_end,
+                     eta_a=eta_a, eta_w=eta_w, t_eval=[0, t_end], rtol=1e-10)
+    return flow.states["a"][-1] * flow.states["w"][:, -1]
+
+
+def flow_drift(X, y, seed: int, t_end: float, eta_a=1.0, eta_w=1.0) -> float:
+    """The drift of delta (relative to max(1, |delta0|)) along the flow from a0 ~ 2 N(0, 1),
+    w0 ~ N(0, I) drawn from ``seed``."""
+    rng = np.random.default_rng(seed)
+    flow = integrate(X, y, rng.standard_normal() * 2, rng.standard_normal(np.shape(X)[1]), t_end,
+                     eta_a=eta_a, eta_w=eta_w, conservation_tol=None)
+    return float(flow.drift["delta"])
+
+
+def surface_components(delta, d, eta_a=1.0, eta_w=1.0, n=80) -> int:
+    """Connected components of a dense grid sample of {eta_w a^2 - eta_a ||w||^2 = delta} in
+    R^{1+d}, d in {1, 2} (w = rho u, u on a grid of the unit sphere; a = +-sqrt((delta +
+    eta_a rho^2)/eta_w)), linking points closer than 0.2 (grid spacing <= 0.17)."""
+    from scipy.sparse import coo_matrix
+    from scipy.sparse.csgraph import connected_components
+    from scipy.spatial import cKDTree
+    if d not in (1, 2):
+        raise ValueError(f"d={d!r} must be 1 or 2")
+    eta_a, eta_w = _rates(eta_a, eta_w)
+    rho = np.sqrt(max(-delta, 0) / eta_a) + np.linspace(0, 0.8, n)
+    ang = np.linspace(0, 2 * np.pi, n, endpoint=False)
+    u = np.array([[1.0], [-1.0]]) if d == 1 else np.column_stack([np.cos(ang), np.sin(ang)])
+    R, U = np.repeat(rho, len(u)), np.tile(u, (n, 1))
+    a_abs = np.sqrt(np.maximum(delta + eta_a * R ** 2, 0) / eta_w)
+    pts = np.vstack([np.column_stack([s * a_abs, R[:, None] * U]) for s in (1, -1)])
+    pairs = cKDTree(pts).query_pairs(r=0.2, output_type="ndarray")
+    adj = coo_matrix((np.ones(len(pairs)), (pairs[:, 0], pairs[:, 1])), shape=(len(pts),) * 2)
+    return int(connected_components(adj, directed=False)[0])

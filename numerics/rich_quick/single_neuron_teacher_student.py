@@ -1,26 +1,34 @@
 """Batched teacher-student training of two-layer bias-free ReLU networks (rich_quick Fig. 1,
 App D.1): ``f(x) = sum_i a_i relu(w_i^T x)``, a whole (seed x (tau, delta)) grid in one program.
 
-Initialisation (D.1): a symmetrised balanced base (``w_i ~ Unif(S^{d-1})``, ``a_i = +-1``, second
-half copies ``w`` and flips ``a`` so that ``f = 0``), then ``w_i -> w_i tau/alpha`` and
-``a_i -> a_i tau alpha`` with ``alpha^2 = (delta/tau^2 + sqrt(delta^2/tau^4 + 4))/2`` so that every
-neuron has ``a_i^2 - ||w_i||^2 = delta``.  Training: full-batch GD with one learning rate per grid
-point on ``theory.rich_quick.conventions_rich_quick.EXPERIMENT_LOSS``.
+Data and initialisation are drawn as the authors' released code draws them (allanraventos/
+getrichquick two-layer-relu, torch's generator; :func:`make_task`): teacher ``w ~ Unif(S^{d-1})``,
+``a = +-1``; a symmetrised balanced base student (the second half copies ``w`` and flips ``a``,
+so ``f = 0``), then ``w_i -> w_i tau/alpha`` and ``a_i -> a_i tau alpha`` with
+``alpha^2 = (delta/tau^2 + sqrt(delta^2/tau^4 + 4))/2`` so that every neuron has
+``a_i^2 - ||w_i||^2 = delta``.  Training: full-batch GD with one learning rate per grid point on
+``theory.rich_quick.conventions_rich_quick.EXPERIMENT_LOSS`` (the plain mean, as released).
+Time is counted in GD steps, the paper's clock for Fig. 1 (D.1: "1 million steps"; the Fig. 1(b)
+panels are titled by step).
 
 Why it is fast: a seed's grid points share their inputs (D.1 reuses the seed's data over the whole
 grid), so the G students of one seed are one wide network of G*h neurons and a step is two GEMMs
 per seed, batched over seeds; gradients are written out (no autograd) with the learning rate folded
 into the residual, and both come from one product ``(relu' * r)^T X`` (in place, few passes over
-the (n, G h) activations, which bound the CPU step); diagnostics (losses, the kernel distance) are computed only at ``record_steps``
-and always in float64.  The training loop itself may run in float32 (``dtype``) for a large
-grid of a quick look (the paper-scale configuration FIG1B_FULL trains in float64, as the released
-code does): it moves S(0, t) by at most 2e-3 and the test MSE by 1e-3 relative (measured on a
-small grid in tests/rich_quick/test_teacher_student_grid.py).  Runs on
-``numerics.models.default_device()`` (CUDA when present).  Time is reported as the paper's flow
-time via ``theory.conventions.flow_time``.
+the (n, G h) activations, which bound the CPU step); diagnostics (losses, the kernel distance) are
+computed only at the record steps and always in float64.  The training loop may run in float32
+(``dtype``) for a quick look at a large grid (the paper-scale runs train in float64, as the
+released code does): it moves S(0, t) by at most 2e-3 and the test MSE by 1e-3 relative
+(tests/rich_quick/test_teacher_student_grid.py).  Runs on ``numerics.models.default_device()``.
+
+The runners :func:`fig1a` and :func:`fig1b` take a ``numerics.rich_quick.configs`` record and
+return a typed result with its :class:`numerics.trajectory.Trajectory` and the
+:class:`numerics.ran.Ran` of what ran; both go through ``numerics.sweep`` so that a paper-scale
+run is written chunk by chunk to a folder, resumes there, and is read back (never rerun) later.
 """
 from __future__ import annotations
 
+import concurrent.futures as cf
 import time
 from dataclasses import dataclass, field
 
@@ -28,9 +36,11 @@ import numpy as np
 import torch
 from tqdm.auto import tqdm
 
-from numerics.validation import finite_array, positive
 from numerics.models import default_device, torch_threads
-from theory.conventions import flow_time
+from numerics.ran import Ran
+from numerics.rich_quick import configs as C
+from numerics.trajectory import Trajectory
+from numerics.validation import finite_array, positive
 from theory.rich_quick.conventions_rich_quick import EXPERIMENT_LOSS
 
 F64 = torch.float64
@@ -43,9 +53,9 @@ def geometry_alpha(tau, delta):
     return np.sqrt((delta / tau ** 2 + np.sqrt(delta ** 2 / tau ** 4 + 4)) / 2)
 
 
-def unit_sphere(rng, n, d):
-    x = rng.standard_normal((n, d))
-    return x / np.linalg.norm(x, axis=1, keepdims=True)
+#: the torch seed of the held-out test inputs in the released code (``test_one_hidden_layer_relu``
+#: of allanraventos/getrichquick two-layer-relu/utils.py, called with ``test_seed=201``)
+RELEASED_TEST_SEED = 201
 
 
 @dataclass
@@ -57,6 +67,7 @@ class Task:
     X_test: np.ndarray
     y_test: np.ndarray
     teacher_w: np.ndarray
+    teacher_a: np.ndarray
     base_w: np.ndarray
     base_a: np.ndarray
 
@@ -65,29 +76,95 @@ def relu_net(X, W, a):
     return np.maximum(X @ W.T, 0) @ a
 
 
-def make_task(seed: int, d: int, h: int, k: int, n: int, n_test: int) -> Task:
-    if h % 2:
-        raise ValueError(f"h={h} must be even for the symmetrised initialisation")
-    rng = np.random.default_rng(seed)
-    tw, ta = unit_sphere(rng, k, d), rng.choice([-1.0, 1.0], k)
-    X, X_test = unit_sphere(rng, n, d), unit_sphere(rng, n_test, d)
-    half_w, half_a = unit_sphere(rng, h // 2, d), rng.choice([-1.0, 1.0], h // 2)
-    return Task(X, relu_net(X, tw, ta), X_test, relu_net(X_test, tw, ta), tw,
-                np.vstack([half_w, half_w]), np.concatenate([half_a, -half_a]))
+def _size(value, name: str, *, even: bool = False) -> int:
+    if isinstance(value, bool) or int(value) != value or value < 1:
+        raise ValueError(f"{name}={value!r} must be a positive integer")
+    if even and value % 2:
+        raise ValueError(f"{name}={value} must be even for the symmetrised initialisation")
+    return int(value)
+
+
+def _seed(value, name: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
+        raise ValueError(f"{name}={value!r} must be a non-negative integer")
+    return int(value)
+
+
+def _linear_init(gen, fan_in: int, fan_out: int):
+    """What ``torch.nn.Linear(fan_in, fan_out, bias=False)`` draws at construction (its
+    ``kaiming_uniform_`` weight): the released networks build their layers first and overwrite
+    them, so the draw only advances the generator."""
+    torch.empty(fan_out, fan_in).uniform_(generator=gen)
+
+
+def _sphere(gen, n: int, d: int) -> torch.Tensor:
+    x = torch.randn(n, d, generator=gen)
+    return x / torch.norm(x, dim=1, keepdim=True)
+
+
+def _teacher(gen, d: int, k: int):
+    """``TeacherNetwork(d, k)`` of the released utils.py: w ~ Unif(S^{d-1}), a = sign(N(0, 1))."""
+    _linear_init(gen, d, k)
+    _linear_init(gen, k, 1)
+    return _sphere(gen, k, d), torch.sign(torch.randn(k, generator=gen))
+
+
+def _student_base(gen, d: int, h: int):
+    """``StudentNetwork(d, h, symmetrize=True)`` at scale 1, alpha 1: unit rows and a = +-1 for
+    the first half, copied with flipped a in the second (f = 0 at init, D.1)."""
+    _linear_init(gen, d, h)
+    _linear_init(gen, h, 1)
+    w = _sphere(gen, h // 2, d)
+    a = torch.sign(torch.randn(h // 2, generator=gen))
+    return torch.cat([w, w]), torch.cat([a, -a])
+
+
+def _labels(X, w, a) -> np.ndarray:
+    """The teacher's outputs as the released code computes them (float32), then float64."""
+    return np.float64((torch.relu(X @ w.T) @ a).numpy())
+
+
+def make_task(seed: int, d: int, h: int, k: int, n: int, n_test: int, *,
+              teacher_seed: int | None = None, test_seed: int = RELEASED_TEST_SEED) -> Task:
+    """One seed's task drawn as the authors' released code draws it (allanraventos/getrichquick
+    two-layer-relu), with torch's generator:
+
+    * ``teacher_seed`` None (``run_grid.py``, Fig. 1(b)): ``seed`` draws the teacher, then the
+      base student, then the ``n`` training inputs;
+    * ``teacher_seed`` given (``plot_fig1a.ipynb``, Fig. 1(a): teacher seed 15, student seed
+      100): ``teacher_seed`` draws the teacher, ``seed`` the base student and the inputs.
+
+    Inputs are uniform on the sphere S^{d-1}, labels the teacher's outputs in float32 (as
+    released); the ``n_test`` test inputs come from ``test_seed`` (released: 201, shared by
+    every seed).  Everything is returned in float64."""
+    seed = _seed(seed, "seed")
+    d, h, k = _size(d, "d"), _size(h, "h", even=True), _size(k, "k")
+    n, n_test = _size(n, "n"), _size(n_test, "n_test")
+    test_seed = _seed(test_seed, "test_seed")
+    gen = torch.Generator().manual_seed(seed if teacher_seed is None
+                                        else _seed(teacher_seed, "teacher_seed"))
+    tw, ta = _teacher(gen, d, k)
+    if teacher_seed is not None:
+        gen = torch.Generator().manual_seed(seed)
+    bw, ba = _student_base(gen, d, h)
+    X = _sphere(gen, n, d)
+    X_test = _sphere(torch.Generator().manual_seed(test_seed), n_test, d)
+    f64 = lambda t: np.float64(t.numpy())
+    return Task(f64(X), _labels(X, tw, ta), f64(X_test), _labels(X_test, tw, ta), f64(tw), f64(ta),
+                f64(bw), f64(ba))
 
 
 @dataclass
-class Run:
-    """Records at ``steps`` (T,): flow times (T, K), per member (K = seeds x grid, seed-major)
-    losses and kernel distance (T, K); ``seconds``: wall time of the GD loop and of the records."""
+class GridRun:
+    """What :func:`train` recorded: the :class:`Trajectory` (time in GD steps; ``loss`` the
+    training loss (T, K) of the K = seeds x grid members, seed-major; records ``test`` (the test
+    MSE) and ``S`` (the kernel distance S(0, t)), and with ``keep_weights`` also ``W`` (T, K, h, d)
+    and ``a`` (T, K, h)), the final weights, and ``seconds``: wall time of the GD loop and of the
+    records."""
 
-    steps: np.ndarray
-    t: np.ndarray
-    train_loss: np.ndarray
-    test_loss: np.ndarray
-    kernel_distance: np.ndarray
-    W: np.ndarray = field(repr=False)     # (T, K, h, d) when kept, else final (K, h, d)
-    a: np.ndarray = field(repr=False)
+    trajectory: Trajectory
+    W: np.ndarray = field(repr=False)     # final (K, h, d)
+    a: np.ndarray = field(repr=False)     # final (K, h)
     seconds: dict = field(default_factory=dict)
 
 
@@ -100,7 +177,7 @@ def ntk(X, W, a):
 
 
 def train(tasks, taus, deltas, *, lr, steps: int, record_steps, keep_weights=False,
-          dtype=F64, progress=None) -> Run:
+          dtype=F64, progress=None) -> GridRun:
     """Train every (task, (tau, delta)) student: ``tasks`` one per seed, ``taus``, ``deltas``,
     ``lr`` arrays (G,) of the grid shared by all seeds; members are ordered seed-major.
     ``record_steps``: the steps (0 and ``steps`` included automatically) at which losses, the
@@ -133,7 +210,7 @@ class _Diagnostics:
     BLOCK = 24
 
     def __init__(self, tasks, s_w, s_a, dev):
-        T = lambda v: torch.as_tensor(v, dtype=F64, device=dev)  # noqa: E731
+        T = lambda v: torch.as_tensor(v, dtype=F64, device=dev)
         self.X = [T(t.X) for t in tasks]
         self.y = [T(t.y) for t in tasks]
         self.Xt = [T(t.X_test) for t in tasks]
@@ -174,7 +251,7 @@ def _train(tasks, taus, deltas, lr, steps, marks, keep_weights, dtype, progress)
     n = tasks[0].X.shape[0]
     dev = default_device()
     alpha = geometry_alpha(taus, deltas)
-    T = lambda v: torch.as_tensor(np.asarray(v), dtype=dtype, device=dev)  # noqa: E731
+    T = lambda v: torch.as_tensor(np.asarray(v), dtype=dtype, device=dev)
     W = T(np.stack([t.base_w for t in tasks])[:, None] * (taus / alpha)[None, :, None, None])   # (S, G, h, d)
     a = T(np.stack([t.base_a for t in tasks])[:, None] * (taus * alpha)[None, :, None])        # (S, G, h)
     diag = _Diagnostics(tasks, taus / alpha, taus * alpha, dev)
@@ -219,26 +296,22 @@ def _train(tasks, taus, deltas, lr, steps, marks, keep_weights, dtype, progress)
             done = mark
             snapshot()
     bar.close()
-    t = flow_time(marks, 1.0, n, "rich_quick", trained_on=EXPERIMENT_LOSS)[:, None] * np.tile(lr, S_)[None, :]
     final_W, final_a = W.reshape(S_ * G, h, d).to(F64).cpu().numpy(), a.reshape(S_ * G, h).to(F64).cpu().numpy()
-    return Run(marks, t, np.stack(records["train"]), np.stack(records["test"]), np.stack(records["S"]),
-               np.stack(records["W"]) if keep_weights else final_W,
-               np.stack(records["a"]) if keep_weights else final_a, seconds)
+    kept = {"W": np.stack(records["W"]), "a": np.stack(records["a"])} if keep_weights else {}
+    trajectory = Trajectory(marks, marks, "steps", np.stack(records["train"]),
+                            {"test": np.stack(records["test"]), "S": np.stack(records["S"]), **kept})
+    return GridRun(trajectory, final_W, final_a, seconds)
 
 
-#: Fig. 1(b) at the paper's scale: D.1 (d = 100, h = 50, k = 3, n = 1000, 10,000 test points, 16
-#: seeds, lr 5e-3/tau^2, tau log-spaced in [0.1, 2], delta linear in [-1, 1]) with the grid, step
-#: count, checkpoints and precision of the authors' released code (allanraventos/getrichquick
-#: two-layer-relu/plot_fig1b.ipynb and run_grid.py: 17 x 17 cells, np.logspace(-1, 0.3, 17),
-#: 1e5 steps, checkpoints 0, 10, ..., 1e5, numpy float64).  4,624 runs.
+#: The released Fig. 1(b) grid (allanraventos/getrichquick two-layer-relu/run_grid.py and
+#: plot_fig1b.ipynb: tau in np.logspace(-1, 0.3, 17) x delta in np.linspace(-1, 1, 17), seeds
+#: 100-115, 1e5 steps at 5e-3/tau^2, checkpoints 0, 10, ..., 1e5, numpy float64; D.1's d, h, k, n
+#: and test set): 4,624 runs, a GPU job.  ``numerics.bench`` and ``numerics.full_scale`` time
+#: fractions of it; the suite's paper-scale run is ``configs.FIG1B.full`` (the cells the
+#: statements compare).
 FIG1B_FULL = dict(taus=tuple(np.logspace(-1, 0.3, 17)), deltas=tuple(np.linspace(-1, 1, 17)),
-                  seeds=tuple(range(16)), d=100, h=50, k=3, n=1000, n_test=10_000, base_lr=5e-3,
-                  steps=100_000, marks=(10, 100, 1000, 10_000), dtype="float64")
-#: ci: the paper's d, n, h, k and test set on the grid's smallest and largest tau x three delta,
-#: 2 seeds, a 4x larger step for 1/100 of the paper's flow time (the statements are settled by
-#: then; the deviations are recorded in the verify test's Setup).  Mark: 1% of the run.
-FIG1B_CI = dict(taus=(0.1, 2.0), deltas=(-1.0, 0.0, 1.0), seeds=(0, 1), d=100, h=50, k=3,
-                n=1000, n_test=10_000, base_lr=2e-2, steps=250, marks=(2,), dtype="float64")
+                  seeds=tuple(range(100, 116)), d=100, h=50, k=3, n=1000, n_test=10_000,
+                  base_lr=5e-3, steps=100_000, marks=(10, 100, 1000, 10_000), dtype="float64")
 
 
 def fig1b_flop_per_step(cfg: dict) -> float:
@@ -255,6 +328,21 @@ def fig1b_cost(cfg: dict) -> str:
             f"{flop:.3g} FLOP ({cfg['dtype']})")
 
 
+def _by_seed_and_cell(trajectory: Trajectory, n_seeds: int, weights: bool = False) -> dict:
+    """A chunk's arrays with leading axes (seeds, cells), then records: ``train`` (the loss),
+    ``test``, ``S`` (and ``W``, ``a`` with ``weights``)."""
+    names = {"train": trajectory.loss, "test": trajectory.records["test"],
+             "S": trajectory.records["S"]}
+    if weights:
+        names.update(W=trajectory.records["W"], a=trajectory.records["a"])
+    out = {}
+    for name, v in names.items():
+        v = np.asarray(v)
+        v = v.reshape(v.shape[0], n_seeds, -1, *v.shape[2:])       # (T, seeds, cells, ...)
+        out[name] = np.moveaxis(v, 0, 2)                           # (seeds, cells, T, ...)
+    return out
+
+
 def fig1b_chunk(config: dict, cells, seeds) -> dict:
     """One chunk of the Fig. 1(b) sweep (``numerics.sweep`` chunk function): every (seed, cell)
     of ``seeds`` x ``cells`` (cells are (tau, delta) pairs) trained as one batched program.
@@ -266,13 +354,12 @@ def fig1b_chunk(config: dict, cells, seeds) -> dict:
     cells = np.asarray(cells, dtype=float).reshape(-1, 2)
     steps = int(config["steps"])
     tasks = [make_task(int(s), d=config["d"], h=config["h"], k=config["k"], n=config["n"],
-                       n_test=config["n_test"]) for s in seeds]
+                       n_test=config["n_test"],
+                       test_seed=config.get("test_seed", RELEASED_TEST_SEED)) for s in seeds]
     run = train(tasks, cells[:, 0], cells[:, 1], lr=config["base_lr"] / cells[:, 0] ** 2,
                 steps=steps, record_steps=[m for m in config["marks"] if m <= steps],
-                dtype=getattr(torch, config["dtype"]))
-    shape = (-1, len(seeds), len(cells))
-    return {name: np.moveaxis(v.reshape(shape), 0, -1) for name, v in
-            (("S", run.kernel_distance), ("test", run.test_loss), ("train", run.train_loss))}
+                dtype=getattr(torch, config["dtype"]), progress=False)
+    return _by_seed_and_cell(run.trajectory, len(seeds))
 
 
 def fig1b_steps(cfg: dict) -> np.ndarray:
@@ -302,22 +389,139 @@ def fig1b_sweep(cfg: dict, fraction: float = 1.0, *, out_dir=None, executor=None
     return fig1b_steps(run_cfg), S, test, sweep
 
 
-#: Fig. 1(a) (D.1): d = 2, h = 50, k = 3, n = 20, four (tau, delta) students of one base init.
-FIG1A = dict(cells=((0.1, 0.0), (2.0, 0.0), (0.1, 1.0), (0.1, -1.0)), d=2, h=50, k=3, n=20,
-             n_test=500)
+def fig1a_chunk(config: dict, cells, seeds) -> dict:
+    """One chunk of Fig. 1(a) (``numerics.sweep`` chunk function): the students at ``cells`` for
+    each seed's task (one teacher for all when ``config['teacher_seed']`` is set), GD at
+    ``config['lr']`` for ``config['steps']`` steps, weights kept at ``config['records']`` + 1
+    evenly spaced steps.  Arrays (seeds, cells, records, ...): train, test, S, W, a."""
+    cells = np.asarray(cells, dtype=float).reshape(-1, 2)
+    steps = int(config["steps"])
+    tasks = [make_task(int(s), d=config["d"], h=config["h"], k=config["k"], n=config["n"],
+                       n_test=1, teacher_seed=config["teacher_seed"]) for s in seeds]
+    run = train(tasks, cells[:, 0], cells[:, 1], lr=config["lr"], steps=steps,
+                record_steps=np.linspace(0, steps, config["records"] + 1).astype(int),
+                keep_weights=True, progress=False)
+    return _by_seed_and_cell(run.trajectory, len(seeds), weights=True)
 
 
-def fig1a_run(seeds, lr: float, steps: int, records: int = 20):
-    """The four Fig. 1(a) students for each seed's teacher, full-batch GD at ``lr`` for ``steps``
-    steps (EXPERIMENT_LOSS), weights kept at ``records`` + 1 evenly spaced steps.  Returns (tasks
-    per member, Run); members are seed-major."""
-    c = FIG1A
-    tasks = [make_task(s, d=c["d"], h=c["h"], k=c["k"], n=c["n"], n_test=c["n_test"]) for s in seeds]
-    cells = np.asarray(c["cells"])
-    run = train(tasks, cells[:, 0], cells[:, 1], lr=lr, steps=steps,
-                record_steps=np.linspace(0, steps, records + 1).astype(int), keep_weights=True,
-                progress=False)
-    return [t for t in tasks for _ in cells], run
+@dataclass(frozen=True)
+class TeacherStudentRun:
+    """A Fig. 1 run: ``trajectory`` (time in GD steps; ``loss`` the training MSE (T, K) of the
+    K = seeds x cells students, seed-major; records ``test``, ``S`` and, for Fig. 1(a), ``W``
+    (T, K, h, d) and ``a`` (T, K, h)), the ``cells`` and ``seeds``, each seed's teacher
+    directions ``teacher_w`` (seeds, k, d), the :class:`Ran`, and ``compute_seconds``: the wall
+    time of its chunks when they were computed (kept in the chunk files)."""
+
+    trajectory: Trajectory
+    cells: tuple
+    seeds: tuple
+    teacher_w: np.ndarray
+    ran: Ran
+    compute_seconds: float
+
+
+class _ReadOnly(cf.Executor):
+    """The executor of a run that must be read back, never computed (ci reads the committed
+    paper-scale chunks): asked to compute a chunk, it names the missing folder."""
+
+    def __init__(self, folder):
+        self.folder = folder
+
+    def submit(self, fn, /, *args, **kwargs):
+        raise FileNotFoundError(f"the paper-scale run is not stored in {self.folder}: run "
+                                "pytest verify/rich_quick --scale=full -k full to compute it")
+
+
+def sweep_or_read(chunk, config: dict, cells, seeds, out_dir, compute: bool, workers,
+                  chunk_cells: int | None = None):
+    """``numerics.sweep.run_sweep`` of ``chunk`` in chunks of one seed, kept in ``out_dir``;
+    ``compute=False`` reads the stored chunks and never computes one (``chunk_cells``: cells per
+    chunk, default all).  Returns (arrays, the
+    chunks' compute seconds)."""
+    from numerics.sweep import run_sweep
+    if not compute and out_dir is None:
+        raise ValueError("compute=False reads a stored run: out_dir must name its folder")
+    executor = None if compute else _ReadOnly(out_dir)
+    sweep = run_sweep(chunk, list(cells), list(seeds), config=config,
+                      chunk_seeds=1, chunk_cells=chunk_cells, out_dir=out_dir, executor=executor,
+                      workers=workers if compute else None, progress=False,
+                      desc=f"{chunk.__name__} chunks")
+    return sweep.arrays, float(sum(sweep.chunk_seconds.values()))
+
+
+def _plain_cells(cells) -> list:
+    return [tuple(map(float, c)) for c in cells]
+
+
+def _trajectory(arrays: dict, steps) -> Trajectory:
+    """(seeds, cells, T, ...) chunk arrays as a Trajectory over the seed-major members."""
+    def members(v):
+        v = np.moveaxis(np.asarray(v), 2, 0)
+        return v.reshape(v.shape[0], -1, *v.shape[3:])
+    records = {k: members(v) for k, v in arrays.items() if k != "train"}
+    steps = np.asarray(steps)
+    return Trajectory(steps, steps, "steps", members(arrays["train"]), records)
+
+
+def _drawn(config, seeds, teacher_seed=None, n_test: int = 1):
+    """The seeds' tasks as the run draws them: what the run's Ran reports (sizes of the data
+    actually drawn, the teachers)."""
+    return [make_task(int(s), d=config.d, h=config.h, k=config.k, n=config.n, n_test=n_test,
+                      teacher_seed=teacher_seed, test_seed=getattr(config, "test_seed",
+                                                                  RELEASED_TEST_SEED))
+            for s in seeds]
+
+
+INIT = ("symmetrised base (w ~ Unif(S^{d-1}), a = +-1, mirrored halves), w * tau/alpha, "
+        "a * tau alpha with tau^2 (alpha^2 - alpha^-2) = delta")
+
+
+def _common_settings(tasks, config, runner) -> dict:
+    t = tasks[0]
+    return {"d": int(t.X.shape[1]), "h": int(t.base_w.shape[0]), "teacher neurons k":
+            int(t.teacher_w.shape[0]), "n": int(t.X.shape[0]),
+            "cells (tau, delta)": tuple(tuple(map(float, c)) for c in config.cells),
+            "loss": str(EXPERIMENT_LOSS), "initialisation": INIT,
+            "data and init": "drawn with torch's generator in the released code's order"}
+
+
+def fig1a(config, *, out_dir=None, compute: bool = True) -> TeacherStudentRun:
+    """GRQ Fig. 1(a) at ``config`` (``configs.Fig1a``); with ``out_dir`` the run is kept there
+    and read back on a later call (``compute=False``: read only, never computed)."""
+    config = C.expect(config, C.Fig1a)
+    chunk = dict(d=config.d, h=config.h, k=config.k, n=config.n, teacher_seed=config.teacher_seed,
+                 lr=config.lr, steps=config.steps, records=config.records)
+    arrays, seconds = sweep_or_read(fig1a_chunk, chunk, _plain_cells(config.cells), config.seeds,
+                                    out_dir, compute, None)
+    steps = np.linspace(0, config.steps, config.records + 1).astype(int)
+    tasks = _drawn(config, config.seeds, config.teacher_seed)
+    ran = Ran.of(config, fig1a, **_common_settings(tasks, config, fig1a),
+                 **{"teacher seed": ("each seed draws its own" if config.teacher_seed is None
+                                     else config.teacher_seed),
+                    "student and data seeds": tuple(config.seeds), "learning rate": config.lr,
+                    "steps": int(steps[-1]), "dtype": str(arrays["W"].dtype)})
+    return TeacherStudentRun(_trajectory(arrays, steps), tuple(config.cells), tuple(config.seeds),
+                             np.stack([t.teacher_w for t in tasks]), ran, seconds)
+
+
+def fig1b(config, *, out_dir=None, compute: bool = True, workers: int | None = None
+          ) -> TeacherStudentRun:
+    """GRQ Fig. 1(b) at the cells of ``config`` (``configs.Fig1b``), one chunk per seed on
+    ``workers`` local processes; with ``out_dir`` the chunks are kept there and read back on a
+    later call (``compute=False``: read only, never computed)."""
+    config = C.expect(config, C.Fig1b)
+    arrays, seconds = sweep_or_read(fig1b_chunk, config.chunk_config(), _plain_cells(config.cells),
+                                    config.seeds,
+                             out_dir, compute, workers)
+    steps = fig1b_steps(config.chunk_config())
+    tasks = _drawn(config, config.seeds, n_test=config.n_test)
+    ran = Ran.of(config, fig1b, **_common_settings(tasks, config, fig1b),
+                 **{"test inputs": int(tasks[0].X_test.shape[0]), "test-input seed":
+                    config.test_seed, "seeds": tuple(config.seeds),
+                    "learning rate x tau^2": config.base_lr, "steps": int(steps[-1]),
+                    "dtype": config.dtype})
+    return TeacherStudentRun(_trajectory(arrays, steps), tuple(config.cells), tuple(config.seeds),
+                             np.stack([t.teacher_w for t in tasks]), ran, seconds)
 
 
 def angular_movement(W0, W1, a1):
@@ -336,3 +540,25 @@ def teacher_alignment(W, a, teacher_w, degrees: float = 5.0):
     cos = np.einsum("khd,kjd->khj", W / norms[..., None], teacher_w).max(-1)
     weight = np.abs(a) * norms
     return (weight * (cos >= np.cos(np.radians(degrees)))).sum(-1) / weight.sum(-1)
+
+
+def cell_arrays(run, name):
+    """(T, seeds, cells) array of record ``name`` ('loss' for the training loss)."""
+    T = run.trajectory
+    v = np.asarray(T.loss if name == "loss" else T.records[name])
+    return v.reshape(v.shape[0], len(run.seeds), len(run.cells), *v.shape[2:])
+
+
+def fig1a_numbers(run, align_degrees: float = 20.0) -> dict:
+    """Per seed (rows) and Fig. 1(a) cell (columns): S(0, end), the gain in the share of the
+    student's weight |a_i| ||w_i|| within align_degrees of a teacher direction (end minus init),
+    and the contribution-weighted angular movement of the neuron directions."""
+    W, a = cell_arrays(run, "W"), cell_arrays(run, "a")
+    n_s, n_c = W.shape[1:3]
+    teacher = np.repeat(run.teacher_w, n_c, axis=0)
+    flat = lambda v: v.reshape(n_s * n_c, *v.shape[2:])
+    gain = (teacher_alignment(flat(W[-1]), flat(a[-1]), teacher, align_degrees)
+            - teacher_alignment(flat(W[0]), flat(a[0]), teacher, align_degrees))
+    move = angular_movement(flat(W[0]), flat(W[-1]), flat(a[-1]))
+    return {"S": cell_arrays(run, "S")[-1], "gain": gain.reshape(n_s, n_c),
+            "move": move.reshape(n_s, n_c)}

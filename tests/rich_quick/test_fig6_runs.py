@@ -1,27 +1,15 @@
-"""The Fig. 6 runs (``numerics.rich_quick.experiments``): the full-scale configurations are the
-paper's settings (a faithful Setup), and their code paths run for a few steps on small inputs."""
+"""The Fig. 6 runs (``numerics.rich_quick.experiments``): the paper-scale configurations record
+the paper's settings where it gives them (their Setups deviate only in what the paper leaves
+open), the ci ones are not faithful, and every code path runs a few steps on small inputs."""
 import numpy as np
 import pytest
 import torch
 
 from numerics import image_data as idata
-from numerics.rich_quick import experiments as runs
+from numerics.rich_quick import configs as C
+from numerics.rich_quick import experiments as X
 from numerics.rich_quick import image_nets as inet
-from theory.rich_quick.experiments import PAPER_SETTINGS, PAPER_SOURCES
-from verify.measurement import Setup
-
-
-@pytest.mark.parametrize("cid, settings", [("GRQ-Exp-Fig6a", runs.kernel_settings),
-                                           ("GRQ-Exp-Fig6b", runs.filters_settings),
-                                           ("GRQ-Exp-Fig6c", runs.hierarchy_settings),
-                                           ("GRQ-Exp-Fig6d", runs.grokking_settings)])
-def test_full_scale_settings_are_the_papers(cid, settings):
-    full = Setup(scale="full", ran=settings("full"), paper=PAPER_SETTINGS[cid],
-                 paper_source=PAPER_SOURCES[cid], cost="(test)")
-    ci = Setup(scale="ci", ran=settings("ci"), paper=PAPER_SETTINGS[cid],
-               paper_source=PAPER_SOURCES[cid], cost="(test)")
-    assert full.faithful, full.text()
-    assert not ci.faithful
+from verify.rich_quick import evidence as E
 
 
 @pytest.fixture
@@ -36,18 +24,24 @@ def fake_images(monkeypatch, tmp_path):
     monkeypatch.setattr(idata, "load_cifar10", lambda folder, split="train": images(8, 3, 32))
 
 
-def test_full_kernel_distance_run_runs(monkeypatch, fake_images):
-    monkeypatch.setitem(runs.KERNEL, "full", {**runs.KERNEL["full"], "epochs": 1, "batch": 16,
-                                              "ntk_images": 4, "seeds": (0,)})
-    result, _ = runs.kernel_run.__wrapped__("full")
-    assert set(result) == {"S", "hamming", "param", "accuracy"} and result["S"].shape == (3,)
+def test_kernel_run_reports_what_it_trained_on():
+    """GRQ-Exp-Fig6a: the ci run's Ran says 1,000 images, one epoch, 16 SGD steps (not the
+    paper's 60,000 images and 500 epochs), so its Setup deviates there."""
+    run = X.kernel(C.FIG6A.ci.replace(alphas=(1.0, 3.0), seeds=(0,)))
+    assert run.ran["training images"] == 1000 and run.ran["SGD steps"] == 16
+    deviating = {d.setting for d in E.fig6_setup(run, "a").deviations}
+    assert {"training images", "SGD steps", "epochs", "data"} <= deviating
 
 
-def test_full_filters_run_runs_on_cifar_shaped_inputs(monkeypatch, fake_images):
-    monkeypatch.setitem(runs.FILTERS, "full", {**runs.FILTERS["full"], "epochs": 1, "batch": 4,
-                                               "alphas": (1.0,), "seeds": (0,)})
-    result, _ = runs.filters_run.__wrapped__("full")
-    assert result["rough_end"].shape == (1,) and result["rough_end"] != result["rough_init"]
+def test_paper_scale_kernel_run_runs(fake_images):
+    run = X.kernel(C.FIG6A.full.replace(epochs=1, batch=16, ntk_images=4, seeds=(10_000,)))
+    assert run.S.shape == (3, 1) and run.ran["training images"] == 40
+
+
+def test_paper_scale_filters_run_runs_on_cifar_shaped_inputs(fake_images):
+    run = X.filters(C.FIG6B.full.replace(epochs=1, batch=4, alphas=(1.0,), seeds=(10_000,)))
+    assert run.rough_end.shape == (1, 1) and run.rough_end != run.rough_init
+    assert run.ran["first-layer filter size"] == "15x15"
 
 
 def test_dawn_network_is_invariant_to_the_alpha_scaling_at_init():
@@ -58,34 +52,19 @@ def test_dawn_network_is_invariant_to_the_alpha_scaling_at_init():
     assert torch.allclose(f[0.3], f[1.0], rtol=1e-3, atol=1e-4)
 
 
-def test_full_hierarchy_run_runs(monkeypatch):
-    monkeypatch.setitem(runs.HIERARCHY, "full", {**runs.HIERARCHY["full"], "sizes": (64,),
-                                                 "epochs": 1, "seeds": (0,)})
-    result, _ = runs.hierarchy_run.__wrapped__("full")
-    assert result["accuracy"][64].shape == (6,)
+def test_paper_scale_hierarchy_settings_are_the_papers_but_the_sizes():
+    """GRQ-Exp-Fig6c: a few steps at the paper's configuration; its Setup deviates only in the
+    training sizes D.3 does not give, and its data pass D.3's description."""
+    cfg = C.FIG6C.full.replace(sizes=(64,), epochs=1, alphas=(1.0, 10.0), seeds=(10_000,),
+                               test=256)
+    run = X.hierarchy(cfg)
+    assert run.accuracy.shape == (1, 1, 2)
+    missing = {d.setting for d in E.fig6_setup(run, "c").missing}
+    assert missing == {"training sizes", "epochs", "alphas", "runs per alpha", "test inputs"}
+    assert all(m.passed for m in E.fig6c_data(run))
 
 
-def test_full_grokking_run_runs(monkeypatch):
-    monkeypatch.setitem(runs.GROKKING, "full", {**runs.GROKKING["full"], "steps": 2,
-                                                "alphas": (1.0, 3.0), "taus": (1.0,), "seeds": (0,)})
-    result, _ = runs.grokking_run.__wrapped__("full")
-    assert result["hit_test"].shape == (2,) and 0 < result["embedding_share"] < 0.06
-
-
-def test_full_scale_panels_record_a_verdict(monkeypatch):
-    """The verify side of the full tests (panel measurements and Setup) on a few steps."""
-    from verify.outcome import ClaimRecorder
-    from verify.rich_quick import test_fig6 as panels
-    monkeypatch.setitem(runs.GROKKING, "full", {**runs.GROKKING["full"], "steps": 2,
-                                                "alphas": (1.0, 3.0), "taus": (1.0,), "seeds": (0,)})
-    monkeypatch.setitem(runs.HIERARCHY, "full", {**runs.HIERARCHY["full"], "sizes": (64,),
-                                                 "epochs": 1, "seeds": (0,)})
-    monkeypatch.setattr(runs, "grokking_run", runs.grokking_run.__wrapped__)
-    monkeypatch.setattr(runs, "hierarchy_run", runs.hierarchy_run.__wrapped__)
-    results = {}
-    for cid, panel in (("GRQ-Exp-Fig6d", panels.grokking_panel),
-                       ("GRQ-Exp-Fig6c", panels.hierarchy_panel)):
-        recorder = ClaimRecorder(results, [cid])
-        ms, setup, _, _ = panel(recorder, "full")
-        recorder.reproduced(*ms, setup=setup)
-        assert setup.scale == "full" and results[cid].verdict in ("holds", "inconclusive")
+def test_paper_scale_grokking_run_runs():
+    run = X.grokking(C.FIG6D.full.replace(steps=2, alphas=(1.0, 3.0), taus=(1.0,),
+                                          seeds=(10_000,)))
+    assert run.hit_test.shape == (1, 2, 1) and 0 < run.embedding_share < 0.06

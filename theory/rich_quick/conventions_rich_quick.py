@@ -67,10 +67,8 @@ register(
               r"and \delta; \mu'=\sqrt{\eta_a\eta_w}\mu, \beta_*'=\sqrt{\eta_a\eta_w}\beta_* "
               r"absorb the product, so WLOG \eta_a\eta_w = 1",
     printed=sp.Eq(sp.Symbol("eta_a") * sp.Symbol("eta_w"), 1),
-    corrected_statement="The rescaling is exact for (mu, phi) and beta; the parameter-space forms "
-                        "derived after it (Eqs. 26-35) hold in the rescaled variables a' = "
-                        "sqrt(eta_w) a, w' = sqrt(eta_a) w (unit rates), not in a, w with only "
-                        "eta_a*eta_w = 1.",
-    condition=RATES_READING,
-    expected="holds-if",
-    notes="Catalogue GRQ-Conv-WLOG / E2.")
+    expected="holds",
+    notes="Catalogue GRQ-Conv-WLOG / E2.  Decided on its own statement (the (mu, phi) and beta "
+          "dynamics); the parameter-space forms derived after it (Eqs. 26-35) hold in the rescaled "
+          "variables a' = sqrt(eta_w) a, w' = sqrt(eta_a) w only, which their own claims record "
+          "(holds-if, condition RATES_READING).")

@@ -9,8 +9,27 @@ import sympy as sp
 from theory.registry import Forms, register
 from theory.rich_quick.conventions_rich_quick import RATES_READING
 from theory.rich_quick.single_neuron_symbols import (
-    a, a0, b, c_mu, c_phi, delta, eta_a, eta_w, kappa, mu, mu0, nu, nu0, omega, omega0, phi,
-    t, v, w1, w2)
+    a,
+    a0,
+    b,
+    c_mu,
+    c_phi,
+    delta,
+    eta_a,
+    eta_w,
+    kappa,
+    mu,
+    mu0,
+    nu,
+    nu0,
+    omega,
+    omega0,
+    phi,
+    t,
+    v,
+    w1,
+    w2,
+)
 
 # --- Eq. (2) = (16)-(17), Eq. (18) ---------------------------------------------------------------
 MU_PHI_ODE = {mu: kappa(mu) * (phi * b - mu),

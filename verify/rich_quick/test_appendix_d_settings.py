@@ -1,13 +1,12 @@
 """App. D settings that can be checked without training: the compute paragraph's figure
-references (GRQ-Exp-Compute, L943) and the single-neuron ODE settings of Figs. 2-4 (GRQ-Exp-D2,
-L972-974; time is gradient-flow time t)."""
-import numpy as np
+references (GRQ-Exp-Compute, L943), the Fig. 1 set-up (GRQ-Exp-D1, L945-958) and the single-neuron
+ODE settings of Figs. 2-4 (GRQ-Exp-D2, L972-974; time is gradient-flow time t)."""
 import pytest
 
-from numerics.rich_quick import linear_nets as ln
 from theory.registry import REGISTRY
 from theory.rich_quick.experiments import FIGURE_PANELS
-from verify.measurement import exact, reading
+from verify.measurement import exact
+from verify.rich_quick import evidence as E
 
 
 @pytest.mark.claim("GRQ-Exp-Compute")
@@ -29,22 +28,13 @@ def test_compute_paragraph_refers_to_figure6_panels(claim):
 
 @pytest.mark.claim("GRQ-Exp-D2")
 def test_single_neuron_settings_are_consistent_and_accurate_enough(claim):
-    p = REGISTRY["GRQ-Exp-D2"].printed
-    XtX = np.array(p["XtX_low"], dtype=float)
-    bstar = np.array(p["beta_star_low"], dtype=float).ravel()
-    beta0 = np.array(p["beta0_low"], dtype=float).ravel()
-    X, y = np.array([[0.5, 1.0]]), np.array([1.1])           # data consistent with the settings
-    errs = []
-    for delta in (-3.0, 0.0, 3.0):
-        coarse = ln.single_neuron_beta(XtX, X.T @ y, delta, beta0, 20.0, method="RK45", rtol=1e-6)
-        fine = ln.single_neuron_beta(XtX, X.T @ y, delta, beta0, 20.0, method="DOP853", rtol=1e-11)
-        errs.append(np.max(np.abs(coarse - fine)))
-    claim.defined(
-        claim.measure("|X^T X - printed X^T X| for X = [[0.5, 1]]", np.max(np.abs(X.T @ X - XtX)),
-                      "<=", 1e-15, source=reading("float64 round-off")),
-        claim.measure("|pinv(X) y - printed beta_*| for y = 1.1 (min-norm interpolant)",
-                      np.max(np.abs(np.linalg.pinv(X) @ y - bstar)), "<=", 1e-12,
-                      source=reading("float64 round-off of a pseudo-inverse")),
-        claim.measure("max |beta| error of RK45 at rtol 1e-6 against DOP853 at rtol 1e-11 on t in "
-                      "(0, 20), delta in {-3, 0, 3}", max(errs), "<=", 1e-4,
-                      source=reading("plotting accuracy: 1e-4 is below a line width")))
+    claim.defined(*E.d2_settings(REGISTRY["GRQ-Exp-D2"].printed))
+
+
+@pytest.mark.claim("GRQ-Exp-D1")
+def test_fig1_setup_and_the_delta_squared_typo(claim):
+    r = REGISTRY["GRQ-Exp-D1"]
+    printed, corrected = E.d1_geometry(r.printed, r.corrected)
+    claim.erratum(printed=printed, corrected=corrected,
+                  note="D.1's 'mean square loss' is the plain mean (the released fit_nn_gd); the "
+                       "Fig. 1 runs train on it")

@@ -3,16 +3,17 @@ quantities against autograd and gradient flow (ReLU and leaky ReLU, eta_a != eta
 activation partition (Def. C.1, Prop. C.2) on random small ReLU networks."""
 import functools
 
-import matplotlib.pyplot as plt
 import numpy as np
 import pytest
 from hypothesis import strategies as st
 
 from numerics.rich_quick import piecewise as pw
+from numerics.rich_quick import piecewise_errors as pe
 from theory.registry import REGISTRY
-from verify.measurement import exact, paper, reading
+from verify.measurement import exact, reading
 from verify.properties import search
-from verify.rich_quick import piecewise_checks as pc
+from verify.rich_quick import figures as F
+from verify.rich_quick.evidence import piecewise as pc
 
 ETA_A, ETA_W = 0.4, 2.2
 
@@ -39,13 +40,12 @@ def test_per_neuron_dynamics_match_autograd(claim):
     M8, eq9 = REGISTRY["GRQ-Eq(8)"].printed, REGISTRY["GRQ-Eq(9)"].printed
 
     def prop(s):
-        e = pc.beta_dynamics_error(M8, **s)
-        e9 = pc.spherical_error(eq9, **s)
-        return max(e["beta_dot"], e["ntk"], e9, pc.delta_rate(**s))
+        e = pe.beta_dynamics_error(M8, **s)
+        e9 = pe.spherical_error(eq9, **s)
+        return max(e["beta_dot"], e["ntk"], e9, pe.delta_rate(**s))
     res = search(prop, ("<=", 1e-9), examples=[dict(s=_fixed()), dict(s=_fixed(1, gamma=0.0))],
                  s=two_layer_setting())
-    s = _fixed(2)
-    drift = pw.delta_drift(s["W"], s["a"], s["X"], s["y"], 0.0, ETA_A, ETA_W)
+    drift = pe.fixed_setting_drift(_fixed(2), ETA_A, ETA_W)
     claim.holds(claim.measure("worst rel err of beta_i' = -M_i xi_i, of K_jk = sum_i c_ij x_j^T M_i "
                               "x_k c_ik (vs autograd NTK), of Eq. (9) mu_i', bhat_i' (chain rule) "
                               "and of d delta_i/dt, gamma in {0, .1, .5}, random rates", res,
@@ -56,54 +56,26 @@ def test_per_neuron_dynamics_match_autograd(claim):
 
 
 @pytest.mark.claim("GRQ-Eq(124)-(127)")
-def test_appendix_c_dynamics_and_expressivity(claim, report_figure):
+def test_appendix_c_dynamics_and_expressivity(claim, grq, report_figure):
     r = REGISTRY["GRQ-Eq(124)-(127)"]
-    res = search(lambda s: pc.preconditioner_error(r.printed["M_i (126)"], s["W"], s["a"],
+    res = search(lambda s: pe.preconditioner_error(r.printed["M_i (126)"], s["W"], s["a"],
                                                    s["eta_a"], s["eta_w"]),
                  ("<=", 1e-10), examples=[dict(s=_fixed())], s=two_layer_setting())
     s = _fixed(3, gamma=0.3)
-    e8 = pc.beta_dynamics_error(REGISTRY["GRQ-Eq(8)"].printed, **s)
-    e9 = pc.spherical_error(REGISTRY["GRQ-Eq(9)"].printed, **s)
+    e8 = pe.beta_dynamics_error(REGISTRY["GRQ-Eq(8)"].printed, **s)
+    e9 = pe.spherical_error(REGISTRY["GRQ-Eq(9)"].printed, **s)
     round_off = reading("exact identities; float64 relative round-off")
     dynamics = [claim.measure("worst rel err of Eq. (126) M_i from (delta_i, beta_i) vs parameters",
                               res, source=round_off),
                 claim.measure("Eqs. (124)-(125), (127) at gamma 0.3, max rel err",
                               max(max(e8.values()), e9), "<=", 1e-9, source=round_off)]
-    # expressivity: sigma(z) = ((1+gamma) z + (1-gamma)|z|)/2, so every bias-free net is positively
-    # 1-homogeneous with a LINEAR odd part.  Fit continuous targets through the origin with ever
-    # wider random-feature nets (rel. RMS test error at the largest width)
-    rng = np.random.default_rng(0)
-    widths = (10, 100, 400)
-    polar = lambda P: (np.linalg.norm(P, axis=1), np.arctan2(P[:, 1], P[:, 0]))  # noqa: E731
-    targets = {"r cos(2 theta) + x1": lambda P: polar(P)[0] * np.cos(2 * polar(P)[1]) + P[:, 0],
-               "r cos(3 theta)": lambda P: polar(P)[0] * np.cos(3 * polar(P)[1]),
-               "x1^2": lambda P: P[:, 0] ** 2}
-    fit = {k: [pc.homogeneous_fit_error(f, h, rng) for h in widths] for k, f in targets.items()}
-    reached = reading("a fit below 5% rel. RMS error counts as represented")
-    claim.erratum(
-        printed=dynamics + [claim.measure(f"x1^2 (continuous, f(0) = 0): fit error at h = {widths[-1]}",
-                                          fit["x1^2"][-1], "<", 0.05,
-                                          source=paper("L923", "represent any continuous "
-                                                               "nonlinear function"))],
-        corrected=dynamics + [
-            claim.measure(f"r cos(2 theta) + x1 (homogeneous, linear odd part): fit error at h = "
-                          f"{widths[-1]}", fit["r cos(2 theta) + x1"][-1], "<", 0.05, source=reached),
-            claim.measure(f"r cos(3 theta) (homogeneous, odd part not linear): fit error at h = "
-                          f"{widths[-1]}", fit["r cos(3 theta)"][-1], ">", 0.1,
-                          source=reading("a fit above 10% rel. RMS error counts as not represented"))],
-        note=f"random-feature ridge fits (3000 points, radii in [0.5, 2]), widths {widths}: "
-             + "; ".join(f"{k} {np.round(v, 3)}" for k, v in fit.items()))
-    fig, ax = plt.subplots(figsize=(4.5, 3))
-    for (k, v), mk in zip(fit.items(), "os^"):
-        ax.plot(widths, v, mk + "-", label=k)
-    ax.set_xscale("log")
-    ax.set_yscale("log")
-    ax.set_xlabel("hidden width h")
-    ax.set_ylabel("rel. test error")
-    ax.legend(fontsize=7)
-    report_figure(fig, "Expressivity of bias-free ReLU networks (L923): random-feature fits "
-                       "(markers) reach 1-homogeneous targets with a linear odd part, not "
-                       "r cos(3 theta) nor x1^2.")
+    fit = grq.expressivity()
+    printed, corrected = pc.expressivity(fit)
+    claim.erratum(printed=dynamics + printed, corrected=dynamics + corrected,
+                  note=f"random-feature ridge fits (3000 points, radii in [0.5, 2]), widths "
+                       f"{pe.EXPRESSIVITY_WIDTHS}: "
+                       + "; ".join(f"{k} {np.round(v, 3)}" for k, v in fit.items()))
+    report_figure(*F.expressivity(fit, pe.EXPRESSIVITY_WIDTHS))
 
 
 @st.composite
@@ -130,7 +102,7 @@ def test_partition_is_two_colourable_by_parity(claim):
 
     def prop(case):
         net, rng = case
-        hams, flips, _, degenerate = pc.crossing_statistics(net, rng, lines=3)
+        hams, flips, _, degenerate = pe.crossing_statistics(net, rng, lines=3)
         skipped.append(degenerate)
         return int(np.sum(hams != 1)) + int(np.sum(~flips))
     res = search(prop, ("==", 0), case=relu_net())
@@ -174,7 +146,7 @@ def region_facts():
             m = (np.asarray(xs[0]) + np.asarray(xs[-1])) / 2
             conv_bad += int(not np.array_equal(net.patterns(m[None])[:, 0],
                                                net.patterns(np.asarray(xs[0])[None])[:, 0]))
-    _, _, aligns, _ = pc.crossing_statistics(net, rng, lines=4)
+    _, _, aligns, _ = pe.crossing_statistics(net, rng, lines=4)
     # region count of one hidden layer (h lines in the plane): at most 1 + h + h(h-1)/2
     counts = []
     g = np.linspace(-20, 20, 500)
@@ -217,40 +189,9 @@ def test_activation_regions_definition_is_consistent(claim):
 
 @pytest.mark.claim("GRQ-Fig9")
 def test_fig9_cones_without_biases_polytopes_with(claim, report_figure):
-    rng = np.random.default_rng(11)
-    cone = pw.DeepReLU.random(2, [20, 20, 20], rng, biases=False)
-    poly = pw.DeepReLU.random(2, [20, 20, 20], rng, biases=True)
-    P = rng.uniform(-3, 3, (2000, 2))
-    t = rng.uniform(0.1, 10, (2000, 1))
-    scale_inv = np.all(cone.patterns(P) == cone.patterns(t * P))
-    scale_var = np.any(poly.patterns(P) != poly.patterns(t * P))
-    hams, flips, _, deg = pc.crossing_statistics(cone, rng, lines=4)
-    hams2, flips2, _, deg2 = pc.crossing_statistics(poly, rng, lines=4)
-    count = exact("count")
-    claim.defined(
-        claim.measure("bias-free patterns invariant under x -> t x (cones)", bool(scale_inv), "==",
-                      True, source=count),
-        claim.measure("with biases, some pattern changes under x -> t x (polytopes)", bool(scale_var),
-                      "==", True, source=count),
-        claim.measure(f"crossings (of {len(hams) + len(hams2)}) with Hamming distance != 1 or no "
-                      "parity flip", int(np.sum(np.concatenate([hams, hams2]) != 1)
-                                         + np.sum(~np.concatenate([flips, flips2]))), "==", 0,
-                      source=count),
-        note=f"3-layer ReLU, 20 units per layer, He init, seed 11; {deg + deg2} degenerate "
-             "crossings skipped")
-    fig, axes = plt.subplots(1, 2, figsize=(8, 4))
-    for ax, biases in zip(axes, (True, False)):
-        n3 = pw.DeepReLU.random(2, [20, 20, 20], np.random.default_rng(9), biases=biases)
-        g = np.linspace(-3, 3, 300)
-        G = np.stack(np.meshgrid(g, g), -1).reshape(-1, 2)
-        ax.imshow((n3.patterns(G).sum(0) % 2).reshape(300, 300), origin="lower",
-                  extent=(-3, 3, -3, 3), cmap="Greys", interpolation="nearest")
-        ax.set_title(f"3-layer ReLU, 20/layer, {'with' if biases else 'without'} biases", fontsize=8)
-        ax.set_xlabel("x1")
-        ax.set_ylabel("x2")
-    report_figure(fig, "Fig. 9 reproduction: activation regions of a 3-layer ReLU net at init "
-                       "coloured by the parity of active units (polytopes with biases, cones "
-                       "without).")
+    ms, note = pc.cones_and_polytopes()
+    claim.defined(*ms, note=note)
+    report_figure(*F.fig9())
 
 
 @pytest.mark.claim("GRQ-Claim-C-intro")

@@ -15,19 +15,20 @@ import pytest
 import sympy as sp
 from hypothesis import strategies as st
 
-from numerics.rich_quick import single_neuron as sn
+from numerics.rich_quick import formula_errors as fe
+from numerics.rich_quick import single_neuron_paths as sns
 from theory.registry import REGISTRY
 from theory.rich_quick import single_neuron_exact as SNE
 from theory.rich_quick import single_neuron_symbols as S
 from verify.measurement import paper, reading
 from verify.properties import search
-from verify.rich_quick import single_neuron_checks as chk
+from verify.rich_quick.evidence import single_neuron as chk
 from verify.rich_quick.single_neuron_strategies import weight_points, whitened_cases
 
-HP = chk.HP_TOL
+HP = fe.HP_TOL
 #: closed form vs the integrated weight flow; why it is this size: FLOW_SRC
 FLOW_TOL = 1e-8
-T_END = 15.0
+
 any_sign_cases = st.sampled_from([-1, 0, 1]).flatmap(lambda s: whitened_cases(sign=s))
 unit_points = weight_points().map(lambda p: {**p, "eta_a": 1.0, "eta_w": 1.0})
 HP_SRC = reading(chk.HP_WHY)
@@ -43,13 +44,13 @@ def flow_search(prop, criterion, **kwargs):
 
 
 def rate_search(quantity, rate, points, rescaled=False):
-    error = chk.rescaled_rate_error if rescaled else chk.rate_equation_error
+    error = fe.rescaled_rate_error if rescaled else fe.rate_equation_error
     return search(lambda p: error(quantity, rate, p), ("<=", HP), p=points)
 
 
 def reading_measurements(claim, quantity, printed, what):
     """(under, without) of the unit-rate reading of a printed rate equation (module docstring)."""
-    pts = chk.wlog_points()
+    pts = fe.wlog_points()
     under = [claim.measure(f"{what} as printed, eta_a = eta_w = 1", rate_search(quantity, printed,
                                                                                 unit_points),
                            source=HP_SRC),
@@ -57,48 +58,34 @@ def reading_measurements(claim, quantity, printed, what):
                            rate_search(quantity, printed, weight_points(), rescaled=True),
                            source=HP_SRC)]
     without = claim.measure(f"{what} as printed in a, w, eta_a eta_w = 1, eta_a != eta_w",
-                            chk.fixed_search(lambda p: chk.rate_equation_error(quantity, printed, p),
+                            chk.fixed_search(lambda p: fe.rate_equation_error(quantity, printed, p),
                                              pts, ("<=", HP)), source=HP_SRC)
     return under, without
-
-
-def exact_vs_flow(case):
-    ref = chk.flow_coordinates(case, T_END, 61)
-    ex = sn.exact_solution(ref["t"], case["a0"], case["w0"], case["beta_star"], case["eta_a"], case["eta_w"])
-    return chk.trajectory_error({"mu": ex.mu, "phi": ex.phi, "a": ex.a}, ref)
 
 
 # --- Eq. (2) = (16)-(18) -----------------------------------------------------------------------
 
 @pytest.mark.claim("GRQ-Eq(2)", "GRQ-Eq(16)-(18)")
 def test_mu_phi_rates_follow_from_the_chain_rule(claim):
-    key = search(lambda p: chk.identity_error(SNE.KEY_IDENTITY.lhs, SNE.KEY_IDENTITY.rhs, p), ("<=", HP),
+    key = search(lambda p: fe.identity_error(REGISTRY["GRQ-Eq(16)-(18)"].printed.key_identity.lhs, REGISTRY["GRQ-Eq(16)-(18)"].printed.key_identity.rhs, p), ("<=", HP),
                  p=weight_points())
     claim.holds(
         claim.measure("worst |mu' by the chain rule - Eq. (16)|, general rates",
-                      rate_search(S.MU_OF_WEIGHTS, SNE.MU_PHI_ODE[S.mu], weight_points()), source=HP_SRC),
+                      rate_search(S.MU_OF_WEIGHTS, REGISTRY["GRQ-Eq(2)"].printed[S.mu], weight_points()), source=HP_SRC),
         claim.measure("worst |phi' by the chain rule - Eq. (17)|, general rates",
-                      rate_search(S.PHI_OF_WEIGHTS, SNE.MU_PHI_ODE[S.phi], weight_points()), source=HP_SRC),
+                      rate_search(S.PHI_OF_WEIGHTS, REGISTRY["GRQ-Eq(2)"].printed[S.phi], weight_points()), source=HP_SRC),
         claim.measure("worst |Eq. (18) eta_w a^2 + eta_a ||w||^2 - kappa|", key, source=HP_SRC))
 
 
 @pytest.mark.claim("GRQ-Eq(2)")
 def test_mu_phi_ode_integrated_matches_the_weight_flow(claim):
     rhs = sp.lambdify([S.mu, S.phi, S.b, S.delta, S.eta_a, S.eta_w],
-                      [SNE.MU_PHI_ODE[S.mu], SNE.MU_PHI_ODE[S.phi]], "numpy")
+                      [REGISTRY["GRQ-Eq(2)"].printed[S.mu], REGISTRY["GRQ-Eq(2)"].printed[S.phi]], "numpy")
 
-    def prop(case):
-        ref = chk.flow_coordinates(case, T_END, 61)
-        bn = float(np.linalg.norm(case["beta_star"]))
-        dl = float(sn.delta_of(case["a0"], np.asarray(case["w0"]), case["eta_a"], case["eta_w"]))
-        mu, phi = sn.integrate_coordinates(
-            lambda y: rhs(y[0], y[1], bn, dl, case["eta_a"], case["eta_w"]),
-            [ref["mu"][0], ref["phi"][0]], ref["t"])
-        return chk.trajectory_error({"mu": mu, "phi": phi}, ref)
     # generic inits: with w0 parallel to beta_* (always at d = 1) and a0 on the far side, w passes
     # through 0 and phi (a cosine of w) jumps by 2, outside Eq. (2)'s standing assumption w != 0
     cases = st.sampled_from([-1, 0, 1]).flatmap(lambda s: whitened_cases(sign=s, generic=True))
-    res = flow_search(prop, ("<=", FLOW_TOL), case=cases)
+    res = flow_search(lambda case: fe.mu_phi_ode_error(rhs, case), ("<=", FLOW_TOL), case=cases)
     claim.holds(claim.measure("worst error, solve_ivp of Eq. (2) vs the weight flow (mu relative to "
                               "its range, phi absolute), t <= 15", res, source=FLOW_SRC),
                 note="d = 2..4, every sign of delta, general rates")
@@ -106,7 +93,7 @@ def test_mu_phi_ode_integrated_matches_the_weight_flow(claim):
 
 @pytest.mark.claim("GRQ-Eq(2)", "GRQ-Eq(28)", "GRQ-Eq(31)-(32)")
 def test_exact_solution_for_every_sign_of_delta_matches_the_weight_flow(claim):
-    res = flow_search(exact_vs_flow, ("<=", FLOW_TOL),
+    res = flow_search(fe.exact_vs_flow, ("<=", FLOW_TOL),
                       examples=[dict(case=dict(a0=0.4, w0=[0.5, -1.2], beta_star=[0.3, 1.4],
                                                eta_a=0.3, eta_w=2.5)),       # delta < 0, a flips
                                 dict(case=dict(a0=1.0, w0=[-1.0, 0.0], beta_star=[0.0, 1.0],
@@ -125,44 +112,29 @@ def test_unit_product_system_is_the_rescaled_general_system(claim):
     claim.holds(
         claim.measure("worst |(c mu)' - Eq. (19) in mu' = c mu, b' = c b|, general rates",
                       rate_search(c * S.MU_OF_WEIGHTS,
-                                  SNE.MU_PHI_ODE_UNIT[S.mu].subs(scale, simultaneous=True),
+                                  REGISTRY["GRQ-Eq(19)-(20)"].printed[S.mu].subs(scale, simultaneous=True),
                                   weight_points()), source=HP_SRC),
         claim.measure("worst |phi' - Eq. (20) in mu', b'|, general rates",
                       rate_search(S.PHI_OF_WEIGHTS,
-                                  SNE.MU_PHI_ODE_UNIT[S.phi].subs(scale, simultaneous=True),
+                                  REGISTRY["GRQ-Eq(19)-(20)"].printed[S.phi].subs(scale, simultaneous=True),
                                   weight_points()), source=HP_SRC))
 
 
 @pytest.mark.claim("GRQ-Eq(21)-(22)")
 def test_balanced_reduction_and_sign_of_mu(claim):
-    flips = flow_search(_sign_flips_of_a, ("==", 0), case=whitened_cases(sign=0))
+    flips = flow_search(fe.sign_flips_of_a, ("==", 0), case=whitened_cases(sign=0))
     claim.holds(
         claim.measure("worst |mu' - Eq. (21)| on delta = 0, eta_a eta_w = 1 (unequal)",
-                      rate_search(S.MU_OF_WEIGHTS, SNE.MU_PHI_ODE_BALANCED[S.mu], weight_points(True, True)),
+                      rate_search(S.MU_OF_WEIGHTS, REGISTRY["GRQ-Eq(21)-(22)"].printed[S.mu], weight_points(True, True)),
                       source=HP_SRC),
         claim.measure("worst |phi' - Eq. (22)| on delta = 0, eta_a eta_w = 1 (unequal)",
-                      rate_search(S.PHI_OF_WEIGHTS, SNE.MU_PHI_ODE_BALANCED[S.phi], weight_points(True, True)),
+                      rate_search(S.PHI_OF_WEIGHTS, REGISTRY["GRQ-Eq(21)-(22)"].printed[S.phi], weight_points(True, True)),
                       source=HP_SRC),
         claim.measure("sign changes of a(t) on balanced flows, t <= 15", flips,
                       source=paper("L340", "we show that the sign of mu cannot change through training and sgn(mu) = sgn(a)")))
 
 
-def _sign_flips_of_a(case):
-    _, a, _, _ = chk.whitened_flow(case, T_END, 301)
-    return int(np.sum(np.sign(a[1:]) != np.sign(a[:-1])))
-
-
 # --- Eqs. (23)-(25): balanced closed forms -------------------------------------------------------
-
-def balanced_closed_form_error(phi_expr, mu_expr, c_mu_expr, case, which):
-    """Printed balanced (phi, mu)(t) vs the flow; eta_a eta_w = 1 as the paper assumes, a0 > 0."""
-    ref = chk.flow_coordinates(case, T_END, 41)
-    consts = {"b": float(np.linalg.norm(case["beta_star"])), "c_phi": float(np.arctanh(ref["phi"][0])),
-              "mu0": float(ref["mu"][0])}
-    consts["c_mu"] = chk.closed_form_in_t(c_mu_expr, consts, [0.0])[0]
-    expr = {"phi": phi_expr, "mu": mu_expr}[which]
-    return chk.trajectory_error({which: chk.closed_form_in_t(expr, consts, ref["t"])}, ref)
-
 
 # d >= 2 and w0 not parallel to beta_*: phi0 = +-1 gives c_phi = +-inf (the saddle edge, L352)
 balanced_cases = whitened_cases(sign=0, product_one=True, dims=st.integers(2, 4)).map(
@@ -177,10 +149,10 @@ balanced_points = st.fixed_dictionaries({"t": st.floats(0, 5), "b": st.floats(0.
 
 @pytest.mark.claim("GRQ-Eq(23)")
 def test_balanced_phi_solves_its_riccati_equation_and_the_flow(claim):
-    res = search(lambda p: chk.solution_residual(SNE.PHI_BALANCED, S.b * (1 - S.phi ** 2), S.phi, p),
+    res = search(lambda p: fe.solution_residual(REGISTRY["GRQ-Eq(23)"].printed, S.b * (1 - S.phi ** 2), S.phi, p),
                  ("<=", HP), p=balanced_points)
-    flow = flow_search(lambda case: balanced_closed_form_error(
-        SNE.PHI_BALANCED, SNE.MU_BALANCED_CORRECTED, SNE.C_MU_CORRECTED, case, "phi"), ("<=", FLOW_TOL),
+    flow = flow_search(lambda case: fe.balanced_closed_form_error(
+        REGISTRY["GRQ-Eq(23)"].printed, SNE.MU_BALANCED_CORRECTED, SNE.C_MU_CORRECTED, case, "phi"), ("<=", FLOW_TOL),
         case=balanced_cases)
     claim.holds(claim.measure("worst residual of Eq. (23) in phi' = b(1 - phi^2)", res, source=HP_SRC),
                 claim.measure("worst |Eq. (23) - phi of the weight flow|", flow, source=FLOW_SRC),
@@ -190,22 +162,22 @@ def test_balanced_phi_solves_its_riccati_equation_and_the_flow(claim):
 
 def bernoulli_residual(mu_expr, c_mu_expr, p):
     sol = mu_expr.subs(S.c_mu, c_mu_expr)
-    return max(chk.solution_residual(sol, SNE.MU_RATE_BALANCED, S.mu, p),
-               chk.hp_abs(sol.subs(S.t, 0) - S.mu0, p))
+    return max(fe.solution_residual(sol, REGISTRY["GRQ-Eq(24)-(25)"].printed.rate, S.mu, p),
+               fe.hp_abs(sol.subs(S.t, 0) - S.mu0, p))
 
 
 @pytest.mark.claim("GRQ-Eq(24)-(25)")
 def test_balanced_mu_printed_and_corrected(claim):
-    unit = search(lambda p: bernoulli_residual(SNE.MU_BALANCED, SNE.C_MU, p), ("<=", HP),
+    unit = search(lambda p: bernoulli_residual(REGISTRY["GRQ-Eq(24)-(25)"].printed.mu, REGISTRY["GRQ-Eq(24)-(25)"].printed.c_mu, p), ("<=", HP),
                   p=balanced_points.map(lambda p: {**p, "b": 1.0}))
     rng = np.random.default_rng(5)
     pts = [{"t": rng.uniform(0, 3), "b": b, "c_phi": rng.uniform(-1, 1), "mu0": rng.uniform(0.1, 2)}
            for b in (0.4, 0.8, 1.3, 2.5)]
-    general = chk.fixed_search(lambda p: bernoulli_residual(SNE.MU_BALANCED, SNE.C_MU, p), pts, ("<=", HP))
-    corrected = search(lambda p: bernoulli_residual(SNE.MU_BALANCED_CORRECTED, SNE.C_MU_CORRECTED, p),
+    general = chk.fixed_search(lambda p: bernoulli_residual(REGISTRY["GRQ-Eq(24)-(25)"].printed.mu, REGISTRY["GRQ-Eq(24)-(25)"].printed.c_mu, p), pts, ("<=", HP))
+    corrected = search(lambda p: bernoulli_residual(REGISTRY["GRQ-Eq(24)-(25)"].corrected.mu, REGISTRY["GRQ-Eq(24)-(25)"].corrected.c_mu, p),
                        ("<=", HP), p=balanced_points)
-    flow = flow_search(lambda case: balanced_closed_form_error(
-        SNE.PHI_BALANCED, SNE.MU_BALANCED_CORRECTED, SNE.C_MU_CORRECTED, case, "mu"), ("<=", FLOW_TOL),
+    flow = flow_search(lambda case: fe.balanced_closed_form_error(
+        SNE.PHI_BALANCED, REGISTRY["GRQ-Eq(24)-(25)"].corrected.mu, REGISTRY["GRQ-Eq(24)-(25)"].corrected.c_mu, case, "mu"), ("<=", FLOW_TOL),
         case=balanced_cases)
     claim.erratum(
         printed=[claim.measure("Eq. (25) residual in Eq. (24) and |mu(0) - mu0|, ||beta_*|| = 1",
@@ -222,28 +194,16 @@ def test_balanced_mu_printed_and_corrected(claim):
 READING = REGISTRY["GRQ-Eq(26)-(27)"].condition
 
 
-def nu_closed_form_error(solution, case, rescaled=False):
-    """A closed form nu(t) vs the flow's nu = w^T beta_*/a; ``rescaled``: the form is read in the
-    rescaled variables, where nu' = eta_a nu and b' = sqrt(eta_a eta_w) b."""
-    ref = chk.flow_coordinates(case, T_END, 41)
-    ea, ew = case["eta_a"], case["eta_w"]
-    k, c = (ea, np.sqrt(ea * ew)) if rescaled else (1.0, 1.0)
-    consts = {"b": c * float(np.linalg.norm(case["beta_star"])), "nu0": k * float(ref["nu"][0]),
-              "delta": float(sn.delta_of(case["a0"], np.asarray(case["w0"]), ea, ew)),
-              "eta_a": ea, "eta_w": ew}
-    return chk.trajectory_error({"nu": chk.closed_form_in_t(solution, consts, ref["t"]) / k}, ref)
-
-
 upstream = whitened_cases(sign=1).map(lambda c: {**c, "a0": abs(c["a0"])})
 
 
 @pytest.mark.claim("GRQ-Eq(26)-(27)")
 def test_nu_riccati_under_the_unit_rate_reading(claim):
-    under, without = reading_measurements(claim, S.NU_OF_WEIGHTS, SNE.NU_RATE, "Eq. (26)")
-    sol_unit = flow_search(lambda case: nu_closed_form_error(SNE.NU_SOLUTION, case), ("<=", FLOW_TOL),
+    under, without = reading_measurements(claim, S.NU_OF_WEIGHTS, REGISTRY["GRQ-Eq(26)-(27)"].printed.rate, "Eq. (26)")
+    sol_unit = flow_search(lambda case: fe.nu_closed_form_error(REGISTRY["GRQ-Eq(26)-(27)"].printed.solution, case), ("<=", FLOW_TOL),
                            case=whitened_cases(sign=1, unit_rates=True).map(
                                lambda c: {**c, "a0": abs(c["a0"])}))
-    sol_rescaled = flow_search(lambda case: nu_closed_form_error(SNE.NU_SOLUTION, case, True),
+    sol_rescaled = flow_search(lambda case: fe.nu_closed_form_error(REGISTRY["GRQ-Eq(26)-(27)"].printed.solution, case, True),
                                ("<=", FLOW_TOL), case=upstream)
     claim.holds_if(
         READING,
@@ -253,48 +213,55 @@ def test_nu_riccati_under_the_unit_rate_reading(claim):
                                      sol_rescaled, source=FLOW_SRC)],
         without=[without,
                  claim.measure("Eq. (27) vs the flow's nu in a, w at eta_a = 2, eta_w = 1/2",
-                               nu_closed_form_error(SNE.NU_SOLUTION, WLOG_CASE), "<=", FLOW_TOL,
+                               fe.nu_closed_form_error(REGISTRY["GRQ-Eq(26)-(27)"].printed.solution, WLOG_CASE), "<=", FLOW_TOL,
                                source=FLOW_SRC)],
         counterexample=f"{WLOG_CASE}: Eq. (27) misses the flow's nu")
 
 
 @pytest.mark.claim("GRQ-Eq(26)-(27)")
 def test_nu_riccati_general_rate_form(claim):
-    sol = flow_search(lambda case: nu_closed_form_error(SNE.NU_SOLUTION_GENERAL, case), ("<=", FLOW_TOL),
+    sol = flow_search(lambda case: fe.nu_closed_form_error(REGISTRY["GRQ-Eq(26)-(27)"].corrected.solution, case), ("<=", FLOW_TOL),
                       case=upstream)
     claim.holds(claim.measure("worst |nu' - (eta_w b^2 - delta nu - eta_a nu^2)|, general rates",
-                              rate_search(S.NU_OF_WEIGHTS, SNE.NU_RATE_GENERAL, weight_points()),
+                              rate_search(S.NU_OF_WEIGHTS, REGISTRY["GRQ-Eq(26)-(27)"].corrected.rate, weight_points()),
                               source=HP_SRC),
                 claim.measure("general-rate Eq. (27) vs the flow's nu, upstream", sol, source=FLOW_SRC))
 
 
 @pytest.mark.claim("GRQ-Eq(28)")
 def test_a_bernoulli_under_the_unit_rate_reading(claim):
-    under, without = reading_measurements(claim, S.a, SNE.A_RATE, "Eq. (28)")
+    under, without = reading_measurements(claim, S.a, REGISTRY["GRQ-Eq(28)"].printed, "Eq. (28)")
     claim.holds_if(READING, under=under, without=without)
     claim.holds(claim.measure("worst |a' - a(eta_a nu + delta - eta_w a^2)|, general rates",
-                              rate_search(S.a, SNE.A_RATE_GENERAL, weight_points()), source=HP_SRC),
+                              rate_search(S.a, REGISTRY["GRQ-Eq(28)"].corrected, weight_points()), source=HP_SRC),
                 note="its closed-form a(t) is measured against the flow in the exact-solution test")
 
 
 @pytest.mark.claim("GRQ-Eq(31)-(32)")
 def test_v_and_omega_rates_under_the_unit_rate_reading(claim):
-    omega_printed = SNE.OMEGA_RATE.subs(S.v, S.V_OF_WEIGHTS)
-    u31, w31 = reading_measurements(claim, S.V_OF_WEIGHTS, SNE.V_RATE, "Eq. (31)")
+    omega_printed = REGISTRY["GRQ-Eq(31)-(32)"].printed.omega_rate.subs(S.v, S.V_OF_WEIGHTS)
+    u31, w31 = reading_measurements(claim, S.V_OF_WEIGHTS, REGISTRY["GRQ-Eq(31)-(32)"].printed.v_rate, "Eq. (31)")
     u32, w32 = reading_measurements(claim, S.OMEGA_OF_WEIGHTS, omega_printed, "Eq. (32)")
     claim.holds_if(READING, under=u31 + u32, without=[w31, w32])
+    r = REGISTRY["GRQ-Eq(31)-(32)"].corrected
+    rng = np.random.default_rng(31)
+    pts = [{"t": rng.uniform(0, 3), "v0": rng.uniform(-2, 2), "delta": rng.uniform(-3, 1),
+            "b": rng.uniform(0.3, 2), "eta_a": ea, "eta_w": ew} for ea, ew in ((0.3, 2.5), (2, 0.5))]
     claim.holds(
+        claim.measure("worst residual of the general-rate v(t) in v' = eta_a + delta v - eta_w b^2 v^2",
+                      chk.fixed_search(lambda p: fe.solution_residual(r.v_solution, r.v_rate, S.v, p),
+                                       pts, ("<=", HP)), source=HP_SRC),
         claim.measure("worst |v' - (eta_a + delta v - eta_w b^2 v^2)|, general rates",
-                      rate_search(S.V_OF_WEIGHTS, SNE.V_RATE_GENERAL, weight_points()), source=HP_SRC),
+                      rate_search(S.V_OF_WEIGHTS, REGISTRY["GRQ-Eq(31)-(32)"].corrected.v_rate, weight_points()), source=HP_SRC),
         claim.measure("worst |omega' - eta_w(v b^2 omega - v^2 omega^3)|, general rates",
-                      rate_search(S.OMEGA_OF_WEIGHTS, SNE.OMEGA_RATE_GENERAL.subs(S.v, S.V_OF_WEIGHTS),
+                      rate_search(S.OMEGA_OF_WEIGHTS, REGISTRY["GRQ-Eq(31)-(32)"].corrected.omega_rate.subs(S.v, S.V_OF_WEIGHTS),
                                   weight_points()), source=HP_SRC))
 
 
 @pytest.mark.claim("GRQ-LemA.1")
 def test_a_times_omega_vanishes_at_most_once(claim):
     downstream = whitened_cases(sign=-1, dims=st.integers(2, 4))
-    res = flow_search(lambda case: chk.zero_crossings(case, 30.0, 2001), ("<=", 1),
+    res = flow_search(lambda case: sns.zero_crossings(case, 30.0, 2001), ("<=", 1),
                       examples=[dict(case=dict(a0=0.4, w0=[0.5, -1.2], beta_star=[0.3, 1.4],
                                                eta_a=0.3, eta_w=2.5))], case=downstream)
     omega = S.OMEGA_OF_WEIGHTS
@@ -303,13 +270,13 @@ def test_a_times_omega_vanishes_at_most_once(claim):
                       "general rates)", res,
                       source=paper("L376", "a(t)w(t)^T beta_* = 0 has at most one solution for t >= 0")),
         claim.measure("proof Eq. (29) a' at unit rates", rate_search(
-            S.a, SNE.LEMMA_ODE[S.a].subs(S.omega, omega), unit_points), source=HP_SRC),
+            S.a, REGISTRY["GRQ-LemA.1"].printed.a.subs(S.omega, omega), unit_points), source=HP_SRC),
         claim.measure("proof Eq. (30) omega' at unit rates", rate_search(
-            omega, SNE.LEMMA_ODE[S.omega].subs(S.omega, omega), unit_points), source=HP_SRC),
+            omega, REGISTRY["GRQ-LemA.1"].printed.omega.subs(S.omega, omega), unit_points), source=HP_SRC),
         claim.measure("general-rate Eq. (29)", rate_search(
-            S.a, SNE.LEMMA_ODE_GENERAL[S.a].subs(S.omega, omega), weight_points()), source=HP_SRC),
+            S.a, REGISTRY["GRQ-LemA.1"].corrected.a.subs(S.omega, omega), weight_points()), source=HP_SRC),
         claim.measure("general-rate Eq. (30)", rate_search(
-            omega, SNE.LEMMA_ODE_GENERAL[S.omega].subs(S.omega, omega), weight_points()), source=HP_SRC))
+            omega, REGISTRY["GRQ-LemA.1"].corrected.omega.subs(S.omega, omega), weight_points()), source=HP_SRC))
 
 
 # --- basins: footnote 3 (Sec 3, general rates), Eq. (33) (App A.2.5, after the WLOG) -----------
@@ -322,22 +289,22 @@ BASIN_WORDS = paper("L401", "S+ = {a0 > 0 if delta >= 0; w0^T beta_* > -a0/2 (de
 def basin_inits():
     """Downstream inits at unit rates, at the WLOG rates 0.2/5 and at general rates 0.3/2.5; and
     upstream inits (delta > 0) at 0.3/2.5."""
-    upstream = chk.downstream_inits(12, 0.3, 2.5, 3)
+    upstream = fe.downstream_inits(12, 0.3, 2.5, 3)
     for c in upstream:
         c["a0"] = float(np.sign(c["a0"]) * np.sqrt(c["eta_a"] * np.sum(np.square(c["w0"])) / c["eta_w"] * 2.0))
-    return {"unit": chk.downstream_inits(16, 1.0, 1.0, 0), "wlog": chk.downstream_inits(24, 0.2, 5.0, 1),
-            "general": chk.downstream_inits(16, 0.3, 2.5, 2), "upstream": upstream}
+    return {"unit": fe.downstream_inits(16, 1.0, 1.0, 0), "wlog": fe.downstream_inits(24, 0.2, 5.0, 1),
+            "general": fe.downstream_inits(16, 0.3, 2.5, 2), "upstream": upstream}
 
 
 def mismatches(claim, expr, which, label, rescaled=False):
-    bad, used = chk.basin_mismatches(expr, basin_inits()[which], rescaled=rescaled)
+    bad, used = fe.basin_mismatches(expr, basin_inits()[which], rescaled=rescaled)
     return claim.measure(f"{label}: wrong signs of a(80) among {used} delta < 0 inits (5% margin "
                          f"around the surface skipped)", len(bad), "==", 0, source=BASIN_WORDS)
 
 
 def upstream_mismatches(claim):
     cases = basin_inits()["upstream"]
-    bad = sum(np.sign(c["a0"]) != chk.final_sign_of_a(c) for c in cases)
+    bad = sum(np.sign(c["a0"]) != sns.final_sign_of_a(c) for c in cases)
     return claim.measure(f"delta > 0: sgn(a0) wrong among {len(cases)} inits, eta 0.3/2.5", int(bad),
                          "==", 0, source=BASIN_WORDS)
 
@@ -346,59 +313,40 @@ def upstream_mismatches(claim):
 def test_basin_footnote_at_general_rates(claim):
     """Sec 3 keeps the rates explicit (Eq. 2), so footnote 3 is read at general rates."""
     claim.erratum(
-        printed=[mismatches(claim, SNE.BASIN, "general", "printed, eta 0.3/2.5"),
-                 mismatches(claim, SNE.BASIN, "wlog", "printed, eta 0.2/5"),
+        printed=[mismatches(claim, REGISTRY["GRQ-Fn3"].printed, "general", "printed, eta 0.3/2.5"),
+                 mismatches(claim, REGISTRY["GRQ-Fn3"].printed, "wlog", "printed, eta 0.2/5"),
                  upstream_mismatches(claim)],
-        corrected=[mismatches(claim, SNE.BASIN_GENERAL, "general", "corrected, eta 0.3/2.5"),
-                   mismatches(claim, SNE.BASIN_GENERAL, "wlog", "corrected, eta 0.2/5"),
-                   mismatches(claim, SNE.BASIN_GENERAL, "unit", "corrected, unit rates"),
+        corrected=[mismatches(claim, REGISTRY["GRQ-Fn3"].corrected, "general", "corrected, eta 0.3/2.5"),
+                   mismatches(claim, REGISTRY["GRQ-Fn3"].corrected, "wlog", "corrected, eta 0.2/5"),
+                   mismatches(claim, REGISTRY["GRQ-Fn3"].corrected, "unit", "corrected, unit rates"),
                    upstream_mismatches(claim)])
 
 
 @pytest.mark.claim("GRQ-Eq(33)")
 def test_basin_under_the_unit_rate_reading(claim):
+    r = REGISTRY["GRQ-Eq(33)"]
     claim.holds_if(
         READING,
-        under=[mismatches(claim, SNE.BASIN, "unit", "printed, unit rates"),
-               mismatches(claim, SNE.BASIN, "general", "printed in a0', w0', beta_*', eta 0.3/2.5",
+        under=[mismatches(claim, r.printed, "unit", "printed, unit rates"),
+               mismatches(claim, r.corrected, "general", "the general-rate form, eta 0.3/2.5"),
+               mismatches(claim, r.printed, "general", "printed in a0', w0', beta_*', eta 0.3/2.5",
                           rescaled=True),
-               mismatches(claim, SNE.BASIN, "wlog", "printed in a0', w0', beta_*', eta 0.2/5",
+               mismatches(claim, r.printed, "wlog", "printed in a0', w0', beta_*', eta 0.2/5",
                           rescaled=True),
                upstream_mismatches(claim)],
-        without=mismatches(claim, SNE.BASIN, "wlog", "printed in a0, w0, eta_a eta_w = 1 (0.2/5)"))
+        without=mismatches(claim, r.printed, "wlog", "printed in a0, w0, eta_a eta_w = 1 (0.2/5)"))
 
 
 # --- Eqs. (34)-(35) ------------------------------------------------------------------------------
-
-def recover_error(recover_pair, case, rescaled=False):
-    """(a, ||w||) from mu by ``recover_pair`` vs the flow; ``rescaled``: the pair is read in
-    mu' = c mu and returns a' = sqrt(eta_w) a, ||w'|| = sqrt(eta_a) ||w||."""
-    ref = chk.flow_coordinates(case, T_END, 41)
-    ea, ew = case["eta_a"], case["eta_w"]
-    dl = float(sn.delta_of(case["a0"], np.asarray(case["w0"]), ea, ew))
-    c, sa, sw = (np.sqrt(ea * ew), np.sqrt(ew), np.sqrt(ea)) if rescaled else (1.0, 1.0, 1.0)
-    a_f, n_f = (sp.lambdify([S.mu, S.delta, S.eta_a, S.eta_w], e, "numpy") for e in recover_pair)
-    pred_a = a_f(c * ref["mu"], dl, ea, ew) / sa
-    pred_n = n_f(c * ref["mu"], dl, ea, ew) / sw
-    return chk.trajectory_error({"a": pred_a, "w_norm": pred_n}, ref)
-
-
-def w_vector_error(case):
-    ref = chk.flow_coordinates(case, T_END, 41)
-    dl = float(sn.delta_of(case["a0"], np.asarray(case["w0"]), case["eta_a"], case["eta_w"]))
-    a, w = sn.recover_weights(ref["mu"], ref["phi"], case["w0"], case["beta_star"], dl,
-                              case["eta_a"], case["eta_w"])
-    return max(np.max(np.abs(a - ref["a"])), np.max(np.abs(w - ref["w"]))) / max(1, np.max(np.abs(ref["w"])))
-
 
 @pytest.mark.claim("GRQ-Eq(34)-(35)")
 def test_recovering_weights_under_the_unit_rate_reading(claim):
     printed = REGISTRY["GRQ-Eq(34)-(35)"].printed
     pair = (printed.a, printed.w_norm)
-    unit = flow_search(lambda case: recover_error(pair, case), ("<=", FLOW_TOL),
+    unit = flow_search(lambda case: fe.recover_error(pair, case), ("<=", FLOW_TOL),
                        case=st.sampled_from([-1, 0, 1]).flatmap(
                            lambda s: whitened_cases(sign=s, unit_rates=True)))
-    rescaled = flow_search(lambda case: recover_error(pair, case, True), ("<=", FLOW_TOL),
+    rescaled = flow_search(lambda case: fe.recover_error(pair, case, True), ("<=", FLOW_TOL),
                            case=any_sign_cases)
     claim.holds_if(
         READING,
@@ -406,16 +354,16 @@ def test_recovering_weights_under_the_unit_rate_reading(claim):
                claim.measure("Eq. (34) in mu' = c mu giving a', ||w'||, general rates", rescaled,
                              source=FLOW_SRC)],
         without=claim.measure("Eq. (34) in a, w at eta_a = 2, eta_w = 1/2 (product 1)",
-                              recover_error(pair, {**WLOG_CASE, "a0": 0.9}), "<=", FLOW_TOL,
+                              fe.recover_error(pair, {**WLOG_CASE, "a0": 0.9}), "<=", FLOW_TOL,
                               source=FLOW_SRC))
 
 
 @pytest.mark.claim("GRQ-Eq(34)-(35)")
 def test_recovering_weights_general_rate_form_and_eq35(claim):
     corrected = REGISTRY["GRQ-Eq(34)-(35)"].corrected
-    general = flow_search(lambda case: recover_error((corrected.a, corrected.w_norm), case),
+    general = flow_search(lambda case: fe.recover_error((corrected.a, corrected.w_norm), case),
                           ("<=", FLOW_TOL), case=any_sign_cases)
-    vec = flow_search(w_vector_error, ("<=", 1e-7), case=any_sign_cases)
+    vec = flow_search(fe.w_vector_error, ("<=", 1e-7), case=any_sign_cases)
     claim.holds(claim.measure("general-rate Eq. (34) vs the flow", general, source=FLOW_SRC),
                 claim.measure("Eq. (35) w vector (c2 >= 0) from (mu, phi) vs the flow, general rates",
                               vec, source=reading("c2 = sqrt(||w||^2 - c1^2) turns round-off into "

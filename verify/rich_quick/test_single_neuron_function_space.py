@@ -5,13 +5,15 @@ import pytest
 import sympy as sp
 from hypothesis import strategies as st
 
+from numerics.rich_quick import formula_errors as fe
 from numerics.rich_quick import single_neuron as sn
+from theory.registry import REGISTRY
 from theory.rich_quick import single_neuron_function_space as SNF
-from theory.rich_quick.single_neuron_exact import BASIN_GENERAL
 from theory.rich_quick import single_neuron_symbols as S
-from verify.measurement import exact, paper, reading
+from theory.rich_quick.single_neuron_exact import BASIN_GENERAL
+from verify.measurement import exact, reading
 from verify.properties import search
-from verify.rich_quick import single_neuron_checks as chk
+from verify.rich_quick.evidence import single_neuron as chk
 from verify.rich_quick.single_neuron_strategies import rate_pair, signed, weight_points
 
 DATA = np.random.default_rng(3)  # the module's fixed data, drawn at import
@@ -27,9 +29,19 @@ def sym_matrix(expr):
 
 @pytest.mark.claim("GRQ-Eq(3)", "GRQ-Eq(36)-(39)")
 def test_beta_flows_by_minus_M_times_the_loss_gradient(claim):
+    eq3 = sym_matrix(REGISTRY["GRQ-Eq(3)"].printed)
+    m_weights = sym_matrix(REGISTRY["GRQ-Eq(36)-(39)"].printed.M_weights)
+
+    def printed(form):
+        """Eq. (3) as printed (d = 2) for the flow in the first two coordinates."""
+        return lambda a, w, ea, ew: np.asarray(form(a, *w, 0.0, ea, ew), float)
+
     def prop(aw):
         a, w, (ea, ew) = aw[0], np.array(aw[1][:4] + [0.0] * (4 - len(aw[1][:4]))), aw[2]
-        return chk.beta_flow_error(sn.preconditioner, X, Y, a, w, ea, ew)
+        err = fe.beta_flow_error(sn.preconditioner, X, Y, a, w, ea, ew)
+        for form in (eq3, m_weights):
+            err = max(err, fe.beta_flow_error(printed(form), X[:, :2], Y, a, w[:2], ea, ew))
+        return err
     res = search(prop, ("<=", 1e-12), aw=weights)
     claim.holds(claim.measure("worst rel err, a w' + a' w vs -(eta_w a^2 I + eta_a w w^T) X^T rho",
                               res, source=reading("float64 round-off")),
@@ -38,22 +50,24 @@ def test_beta_flows_by_minus_M_times_the_loss_gradient(claim):
 
 @pytest.mark.claim("GRQ-Eq(4)", "GRQ-Eq(36)-(39)")
 def test_M_in_terms_of_beta_and_delta(claim):
-    printed = sym_matrix(SNF.M_BETA)
-    weights_form = sym_matrix(SNF.M_WEIGHTS)
+    r = REGISTRY["GRQ-Eq(36)-(39)"].printed
+    printed = sym_matrix(REGISTRY["GRQ-Eq(4)"].printed)
+    m_beta, weights_form = sym_matrix(r.M_beta), sym_matrix(r.M_weights)
 
     def prop(aw):
         a, w, (ea, ew) = aw[0], np.array(aw[1]), aw[2]
-        err = chk.preconditioner_error(sn.preconditioner_from_beta, a, w, ea, ew)
+        err = fe.preconditioner_error(sn.preconditioner_from_beta, a, w, ea, ew)
         if w.size == 2:   # the sympy form as printed (d = 2)
             dl = sn.delta_of(a, w, ea, ew)
             M = np.asarray(printed(a, *w, dl, ea, ew), float)
-            err = max(err, np.linalg.norm(M - weights_form(a, *w, dl, ea, ew)) / np.linalg.norm(M))
+            for other in (weights_form, m_beta):
+                err = max(err, np.linalg.norm(M - other(a, *w, dl, ea, ew)) / np.linalg.norm(M))
         return err
     res = search(prop, ("<=", 1e-12), aw=weights)
     pts = search(lambda p: max(
-        chk.hp_abs(SNF.A_SQ - S.a ** 2, p),
-        *(chk.hp_abs(SNF.WW_T[i] - (sp.Matrix([S.w1, S.w2]) * sp.Matrix([[S.w1, S.w2]]))[i], p)
-          for i in range(4))), ("<=", chk.HP_TOL), p=weight_points().map(
+        fe.hp_abs(r.a_sq - S.a ** 2, p),
+        *(fe.hp_abs(r.ww_T[i] - (sp.Matrix([S.w1, S.w2]) * sp.Matrix([[S.w1, S.w2]]))[i], p)
+          for i in range(4))), ("<=", fe.HP_TOL), p=weight_points().map(
         lambda p: {**p, "delta": p["eta_w"] * p["a"] ** 2 - p["eta_a"] * (p["w1"] ** 2 + p["w2"] ** 2)}))
     claim.holds(claim.measure("worst rel err, Eq. (4)/(39) vs eta_w a^2 I + eta_a w w^T, d = 1..5, "
                               "general rates (the sympy form at d = 2)", res,
@@ -64,23 +78,7 @@ def test_M_in_terms_of_beta_and_delta(claim):
 
 @pytest.mark.claim("GRQ-Eq(36)-(39)")
 def test_a_squared_stays_positive_without_a_sign_change(claim):
-    mins = []
-    for k, sign in enumerate([1, 1, 0, -1]):
-        rng = np.random.default_rng(40 + k)
-        w0 = rng.standard_normal(3)
-        bs = rng.standard_normal(3) * 1.5
-        a0 = np.sqrt(0.3 * (w0 @ w0) / 2.5 * (1 + 0.5 * sign))
-        if sign < 0 and chk.basin_prediction(
-                BASIN_GENERAL, {"a0": a0, "w0": w0, "beta_star": bs, "eta_a": 0.3, "eta_w": 2.5}) < 0:
-            a0 = -a0
-        _, a, _, _ = chk.whitened_flow({"a0": a0, "w0": w0, "beta_star": bs, "eta_a": 0.3,
-                                        "eta_w": 2.5}, 30.0, 601)
-        mins.append(float(np.min(np.abs(a))))
-    claim.holds(claim.measure("min_t |a(t)| per flow (delta > 0 twice, = 0, < 0 in the no-flip "
-                              "basin)", np.array(mins), ">", 1e-3,
-                              source=paper("L448", "This is true for all initializations with "
-                                                   "delta >= 0 ... also true for all initializations "
-                                                   "with delta < 0 where the sign of a does not switch")),
+    claim.holds(*chk.a_keeps_away_from_zero(BASIN_GENERAL),
                 note="whitened flows to t = 30 on a 601-point grid, eta_a=0.3, eta_w=2.5")
 
 
@@ -105,31 +103,13 @@ def test_limits_of_M_symbolically(claim):
 
 @pytest.mark.claim("GRQ-Claim-Mlimits")
 def test_upstream_beta_path_approaches_linear_regression_flow(claim):
-    bs, beta0 = np.array([0.0, 1.4]), np.array([-0.8, 0.3])
-    devs = []
-    deltas = np.array([10.0, 30.0, 100.0])
-    for d in deltas:
-        a0, w0 = sn.balanced_init(beta0, d, 0.5, 1.6)
-        case = {"a0": a0, "w0": w0, "beta_star": bs, "eta_a": 0.5, "eta_w": 1.6}
-        t, a, w, _ = chk.whitened_flow(case, 8.0 / d, 201)
-        beta = a * w
-        line = bs[:, None] + (beta0 - bs)[:, None] * np.exp(-d * t)[None, :]
-        devs.append(np.max(np.linalg.norm(beta - line, axis=0)))
-    slope = np.polyfit(np.log(deltas), np.log(devs), 1)[0]
-    claim.holds(
-        claim.measure("max_t ||beta(t) - linear-regression GF path|| at delta = 10, 30, 100 "
-                      "(decreasing)", np.diff(devs), "<", 0,
-                      source=paper("L96", "When delta >> 0, M ~ delta I_d, and the dynamics of beta "
-                                          "converge to the trajectory of linear regression")),
-        claim.measure("log-log slope of that deviation vs delta (O(1/delta^2))", slope, "within",
-                      (-2.15, -1.85), source=reading("first correction of M ~ delta I is O(1/delta)"
-                                                     " in the rate, O(1/delta^2) on the path")),
-        note="whitened, beta_* = (0, 1.4), beta0 = (-0.8, 0.3), eta_a=0.5, eta_w=1.6, t to 8/delta")
+    claim.holds(*chk.upstream_path_to_regression(),
+                note="whitened, beta_* = (0, 1.4), beta0 = (-0.8, 0.3), eta_a=0.5, eta_w=1.6, t to 8/delta")
 
 
 @pytest.mark.claim("GRQ-Claim-A3-rescale")
 def test_rate_product_rescaling_of_beta_and_y(claim, rng):
-    errs = [chk.rescaling_error(X, Y, rng.standard_normal(4), ea, ew, d)
+    errs = [fe.rescaling_error(X, Y, rng.standard_normal(4), ea, ew, d)
             for ea, ew, d in [(0.3, 2.5, 0.7), (4.0, 0.5, -1.2), (0.2, 0.3, 0.0)]]
     claim.holds(claim.measure("max rel err, c beta(t) (rates eta_a, eta_w) vs beta'(t) of the "
                               "unit-rate model on y' = c y, same delta", max(errs), "<=", 1e-9,

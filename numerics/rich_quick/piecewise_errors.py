@@ -1,13 +1,14 @@
-"""Checks of the piecewise-linear claims of GRQ (Sec. 5, App. C).  Each takes the formula
-under test (from ``theory.rich_quick.piecewise``) as its first argument and returns errors."""
+"""Errors of the piecewise linear network formulas of "Get rich quick" (Sec 5, App C) against
+autograd and gradient flow: each function takes the formula under test and returns a number (or
+the crossing statistics of a partition); the verify layer measures."""
 from __future__ import annotations
 
 import numpy as np
 import sympy as sp
 
+from numerics.closed_forms import compiled
 from numerics.rich_quick import piecewise as pw
 from theory.rich_quick import piecewise as tpw
-from numerics.closed_forms import compiled
 
 
 def _f(expr, *syms):
@@ -106,19 +107,10 @@ def crossing_statistics(net: pw.DeepReLU, rng, lines: int = 6, radius: float = 3
             degenerate)
 
 
-def homogeneous_fit_error(target, h, rng, n=3000, radii=(0.5, 2.0)) -> float:
-    """Relative RMS error of the least-squares fit of ``target`` (a function of (n, 2) points) by a
-    bias-free ReLU network with h random first-layer units (readout fitted), on held-out points
-    with radii in ``radii``: the wide limit of the bias-free model class."""
-    def points(m):
-        th_ = rng.uniform(0, 2 * np.pi, m)
-        r = rng.uniform(*radii, m)
-        return np.stack([r * np.cos(th_), r * np.sin(th_)], 1)
-    Wf = rng.standard_normal((h, 2))
-    Ptr, Pte = points(n), points(n)
-    F = np.maximum(Ptr @ Wf.T, 0)
-    # a tiny ridge (1e-10 of the mean feature energy) keeps the solve well posed for large h
-    lam = 1e-10 * np.trace(F.T @ F) / h
-    coef = np.linalg.solve(F.T @ F + lam * np.eye(h), F.T @ target(Ptr))
-    pred = np.maximum(Pte @ Wf.T, 0) @ coef
-    return float(np.sqrt(np.mean((pred - target(Pte)) ** 2) / np.mean(target(Pte) ** 2)))
+def fixed_setting_drift(s, eta_a, eta_w) -> float:
+    """The drift of all delta_i along ReLU gradient flow (``numerics.rich_quick.piecewise``) of
+    the setting ``s`` (W, a, X, y) at rates (eta_a, eta_w)."""
+    return pw.delta_drift(s["W"], s["a"], s["X"], s["y"], 0.0, eta_a, eta_w)
+
+
+EXPRESSIVITY_WIDTHS = pw.EXPRESSIVITY_WIDTHS

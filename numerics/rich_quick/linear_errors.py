@@ -1,20 +1,17 @@
-"""Checks of the wide and deep linear-network claims of GRQ (Sec. 4, App. B).
-
-Every check takes the formula under test (a sympy object from ``theory.rich_quick``, printed or
-corrected) as its first argument and returns an error, so ``tests/rich_quick`` can show that it
-rejects a perturbed formula.
-"""
+"""Errors of the wide and deep linear-network formulas of "Get rich quick" (Sec 4, App B) against
+numerics (autograd, gradient flow at gradient-flow time t): each function takes the formula under
+test (a sympy object of ``theory.rich_quick``) and returns a number; the verify layer measures."""
 from __future__ import annotations
 
 import numpy as np
 import sympy as sp
 from scipy.optimize import minimize
 
+from numerics.closed_forms import compiled
 from numerics.rich_quick import linear_flows as lf
 from numerics.rich_quick import linear_nets as ln
 from theory.rich_quick import deep_linear as dl
 from theory.rich_quick import wide_linear as wl
-from numerics.closed_forms import compiled
 
 
 def _dims(W, A, X=None):
@@ -39,7 +36,6 @@ def rel(a, b) -> float:
     return float(np.linalg.norm(np.asarray(a) - np.asarray(b)) / max(np.linalg.norm(b), 1e-300))
 
 
-# ------------------------------------------------------------------ wide two-layer network
 def conservation_drift(quantity, W, A, X, Y, eta_a, eta_w, t_end=4.0) -> float:
     """Max drift (relative to max(1, |initial|)) of ``quantity`` (sympy matrix in A, W, etas)
     along the wide-network gradient flow (rtol 1e-11)."""
@@ -183,7 +179,6 @@ def mode_ode_error(rhs_expr, modes, D, s, eta_a, eta_w, delta) -> float:
     return float(np.max(np.abs(deriv - pred)) / np.max(np.abs(deriv)))
 
 
-# ------------------------------------------------------------------ deep linear network
 def gram_poly(poly, G, s, delta, l):
     f = sp.lambdify([dl.x, dl.s, dl.delta], sp.expand(poly.subs(dl.l, l).doit()), "numpy")
     return ln.gram_function(G, lambda ev: np.broadcast_to(f(ev, s, delta), ev.shape))
@@ -230,3 +225,30 @@ def deep_objective(expr):
     ``b0_dot_beta = beta0^T beta`` (GRQ-Claim-DeepQ)."""
     f = sp.lambdify([dl.r, sp.Symbol("r0"), sp.Symbol("b0_dot_beta"), dl.l], expr, "numpy")
     return lambda beta, beta0, l: f(np.linalg.norm(beta), np.linalg.norm(beta0), beta0 @ beta, l)
+
+
+def theorem_b9_data(seed, l, h=3, n=1, scale=0.7):
+    """Data and an exactly balanced rank-one chain (delta = 0) for Thm B.9's checks."""
+    rng = np.random.default_rng(seed)
+    X, y = rng.standard_normal((n, h)), rng.standard_normal(n) + 1.0
+    Ws, a = ln.deep_balanced_chain(h, l, scale, rng)
+    return X, y, Ws, a
+
+
+DEPTHS = (1, 2, 4, 8, 16, 32)
+
+
+def depth_alignment(corrected) -> dict:
+    """GRQ-Claim-DeepQ (depth): cos(beta(inf), beta0) of the Eq. (119) minimisers (``corrected``)
+    over depth l, when the ray through beta0 meets the interpolating set (y = 1) and when it
+    misses it (y = -1): {name: cosines}."""
+    X = np.array([[1.0, 0.5, -0.3]])
+    beta0 = np.array([0.2, 0.6, 0.1])
+    cos = {}
+    for name, y in (("ray meets solutions", np.array([1.0])),
+                    ("ray misses solutions", np.array([-1.0]))):
+        cos[name] = []
+        for l in DEPTHS:
+            b = implicit_bias_minimiser(deep_objective(corrected), X, y, beta0, l)
+            cos[name].append(b @ beta0 / (np.linalg.norm(b) * np.linalg.norm(beta0)))
+    return cos

@@ -1,36 +1,32 @@
-"""Checks of the single-neuron claims (rich_quick Sec 3, App A).  Every function takes the formula
-or object under test as an argument, so ``tests/rich_quick`` can show that it rejects a perturbed
-version.  Symbolic identities are evaluated at 30 digits at drawn points (a full ``simplify`` of
-the nested square roots is slow and not needed to refute); flows come from
-``numerics.rich_quick.single_neuron``.
-"""
+"""Errors of the single-neuron formulas of "Get rich quick" (Sec 3, App A) against numerics: 30-digit
+residuals of rate equations, identities and closed-form solutions at drawn points, and closed
+forms against integrated weight flows (``numerics.rich_quick.single_neuron``, gradient-flow time
+t).  Every function takes the formula under test as an argument and returns a number; the
+verify layer turns the numbers into measurements."""
 from __future__ import annotations
 
-import json
-from contextlib import contextmanager
-from functools import lru_cache
+from functools import cache
 
 import mpmath
 import numpy as np
 import sympy as sp
-from hypothesis import settings
 
 from numerics.rich_quick import single_neuron as sn
+from numerics.rich_quick import single_neuron_paths as sns
 from theory.rich_quick import single_neuron_implicit_bias as B
 from theory.rich_quick import single_neuron_symbols as S
-from verify.measurement import Criterion, fmt
-from verify.properties import SearchResult
 
 DPS = 30
-#: residual tolerance of a 30-digit evaluation; why it is this size: HP_WHY
+
+
 HP_TOL = 1e-15
-HP_WHY = "30-digit evaluation: far above its round-off (1e-25), far below any error of a form"
+
 
 COORDS = {S.mu: S.MU_OF_WEIGHTS, S.phi: S.PHI_OF_WEIGHTS, S.delta: S.DELTA_OF_WEIGHTS,
           S.nu: S.NU_OF_WEIGHTS, S.omega: S.OMEGA_OF_WEIGHTS, S.v: S.V_OF_WEIGHTS}
 
 
-@lru_cache(maxsize=None)
+@cache
 def _compiled(expr: sp.Expr):
     symbols = tuple(sorted(expr.free_symbols, key=lambda s: s.name))
     f = sp.lambdify(symbols, expr, modules="mpmath")
@@ -56,14 +52,12 @@ def relative(residual, scale, point) -> float:
     return hp_abs(residual, point) / max(1.0, hp_abs(scale, point))
 
 
-# --- rate equations along the whitened weight flow ---------------------------------------------
-
 def flow_rate(quantity: sp.Expr) -> sp.Expr:
     """d quantity/dt along the whitened weight flow Eqs. (14)-(15) (chain rule)."""
     return sum(sp.diff(quantity, s) * f for s, f in S.WEIGHT_FLOW.items())
 
 
-@lru_cache(maxsize=None)
+@cache
 def _rate_residual(quantity, rate):
     chain = flow_rate(quantity)
     return chain - sp.sympify(rate).subs(COORDS), chain
@@ -75,7 +69,7 @@ def rate_equation_error(quantity: sp.Expr, rate: sp.Expr, point: dict) -> float:
     return relative(*_rate_residual(sp.sympify(quantity), sp.sympify(rate)), point)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _identity_residual(lhs, rhs):
     lhs, rhs = lhs.subs(COORDS), rhs.subs(COORDS)
     return lhs - rhs, lhs
@@ -86,7 +80,7 @@ def identity_error(lhs: sp.Expr, rhs: sp.Expr, point: dict) -> float:
     return relative(*_identity_residual(sp.sympify(lhs), sp.sympify(rhs)), point)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _solution_residual(solution, rate, state):
     d = sp.diff(solution, S.t)
     return d - rate.subs(state, solution), d
@@ -98,31 +92,19 @@ def solution_residual(solution: sp.Expr, rate: sp.Expr, state: sp.Symbol, point:
     return relative(*_solution_residual(sp.sympify(solution), sp.sympify(rate), state), point)
 
 
-@contextmanager
-def fewer_examples(fraction: float):
-    """Run hypothesis searches inside with ``fraction`` of the active profile's examples (at
-    least 4): for properties that integrate a flow per example."""
-    previous = settings.get_current_profile_name()
-    current = settings.get_profile(previous)
-    name = f"{previous}-x{fraction:g}"
-    settings.register_profile(name, parent=current,
-                              max_examples=max(4, int(current.max_examples * fraction)))
-    settings.load_profile(name)
-    try:
-        yield
-    finally:
-        settings.load_profile(previous)
-
-
-def fixed_search(prop, points, criterion) -> SearchResult:
-    """``prop`` over a fixed list of points, reported like a search: for forms expected to fail,
-    where a hypothesis search would spend its time shrinking the counterexample."""
-    crit = Criterion(*criterion)
-    values = [prop(p) for p in points]
-    bad = [(p, v) for p, v in zip(points, values) if not crit.test(v)]
-    worst = max(values) if crit.op in ("<=", "<") else min(values)
-    return SearchResult(not bad, len(points), worst, crit,
-                        f"{bad[0][0]} (value {fmt(bad[0][1])})" if bad else "")
+def rate_pair_preconditioner_gap(n: int = 8, seed: int = 0, factors=(2.0, 0.5)) -> float:
+    """Largest relative gap between M = eta_w a^2 I + eta_a w w^T at rates (eta_a, eta_w) and at
+    (f_a eta_a, f_w eta_w) (``factors``; the default keeps the product), for inits with the same
+    beta = a w and delta (GRQ-Conv-WLOG)."""
+    rng = np.random.default_rng(seed)
+    gap = 0.0
+    for _ in range(n):
+        beta, delta = rng.standard_normal(3), rng.uniform(-2, 2)
+        ea, ew = np.exp(rng.uniform(-1, 1, 2))
+        M = [sn.preconditioner(*sn.balanced_init(beta, delta, x, y), x, y)
+             for x, y in ((ea, ew), (factors[0] * ea, factors[1] * ew))]
+        gap = max(gap, float(np.max(np.abs(M[0] - M[1])) / np.max(np.abs(M[0]))))
+    return gap
 
 
 def wlog_points(n=5, seed=0):
@@ -133,13 +115,12 @@ def wlog_points(n=5, seed=0):
             for ea in np.exp(rng.uniform(0.4, 1.5, n) * rng.choice([-1, 1], n))]
 
 
-# --- the paper's "WLOG eta_a eta_w = 1" (App A.2.1 L324, A.3 L450) --------------------------------
-
-#: the coordinates at unit rates, as the parameter-space forms (26)-(35) are written
 COORDS_UNIT = {s: e.subs({S.eta_a: 1, S.eta_w: 1}) for s, e in COORDS.items()}
+
+
 _c = sp.sqrt(S.eta_a * S.eta_w)
-#: the rescaled variables a' = sqrt(eta_w) a, w' = sqrt(eta_a) w, beta_*' = sqrt(eta_a eta_w) beta_*,
-#: in which the flow at any rates is the unit-rate flow (mu' = c mu, beta_*' = c beta_* as L324)
+
+
 RESCALED = {S.a: sp.sqrt(S.eta_w) * S.a, S.w1: sp.sqrt(S.eta_a) * S.w1,
             S.w2: sp.sqrt(S.eta_a) * S.w2, S.b: _c * S.b}
 
@@ -152,58 +133,13 @@ def rescaled_rate_error(quantity: sp.Expr, rate: sp.Expr, point: dict) -> float:
     return rate_equation_error(q, r, point)
 
 
-# --- flows ---------------------------------------------------------------------------------------
-
-def whitened_data(beta_star, seed: int = 0):
-    """X with orthonormal columns (n = d + 2 rows, so X^T X = I_d) and y with X^T y = beta_*."""
-    beta_star = np.asarray(beta_star, float)
-    d = beta_star.size
-    X = np.linalg.qr(np.random.default_rng(seed).standard_normal((d + 2, d)))[0]
-    return X, X @ beta_star
-
-
-def whitened_flow(case: dict, t_end: float, n_t: int = 81, paper_integrator: bool = False):
-    """Weight flow of a whitened case; returns (t, a (T,), w (d, T), drift of delta).
-    ``paper_integrator``: RK45 at rtol 1e-6 as App D.2 (L972), instead of DOP853 at rtol 1e-12."""
-    X, y = whitened_data(case["beta_star"])
-    t = np.linspace(0, t_end, n_t)
-    how = dict(method="RK45", rtol=1e-6, conservation_tol=None) if paper_integrator else {}
-    flow = sn.integrate(X, y, case["a0"], np.asarray(case["w0"], float), t_end,
-                        eta_a=case["eta_a"], eta_w=case["eta_w"], t_eval=t, **how)
-    return t, flow.states["a"], flow.states["w"], flow.drift["delta"]
-
-
-def flow_coordinates(case: dict, t_end: float, n_t: int = 81, paper_integrator: bool = False) -> dict:
-    """mu, phi, a, omega, nu = omega/a, and ||w|| along the flow."""
-    t, a, w, drift = whitened_flow(case, t_end, n_t, paper_integrator)
-    bs = np.asarray(case["beta_star"], float)
-    mu, phi = sn.mu_phi(a, w, bs)
-    omega = bs @ w
-    return {"t": t, "a": a, "w": w, "mu": mu, "phi": phi, "omega": omega, "nu": omega / a,
-            "w_norm": np.linalg.norm(w, axis=0), "drift": drift}
-
-
-def trajectory_error(predicted: dict, reference: dict) -> float:
-    """Max error of predicted coordinates vs the flow: relative to each coordinate's range for
-    mu, a, omega, nu (phi is a cosine: absolute)."""
-    errs = []
-    for name, value in predicted.items():
-        ref = reference[name]
-        value = np.asarray(value, float)
-        if not np.all(np.isfinite(value)):
-            return float("inf")
-        scale = 1.0 if name == "phi" else max(1e-300, float(np.max(np.abs(ref))))
-        errs.append(float(np.max(np.abs(value - ref)) / scale))
-    return max(errs)
-
-
 def closed_form_in_t(expr: sp.Expr, constants: dict, t) -> np.ndarray:
     """A closed form of t evaluated on a grid at 30 digits (constants: symbol name -> value)."""
     f = _compiled_signed(sp.sympify(expr))
     return np.array([f({**constants, "t": float(s)}) for s in np.atleast_1d(t)])
 
 
-@lru_cache(maxsize=None)
+@cache
 def _compiled_signed(expr):
     symbols = tuple(sorted(expr.free_symbols, key=lambda s: s.name))
     f = sp.lambdify(symbols, expr, modules="mpmath")
@@ -231,19 +167,6 @@ def basin_prediction(basin_expr: sp.Expr, case: dict, rescaled: bool = False) ->
     return closed_form_in_t(basin_expr, point, [0.0])[0]
 
 
-@lru_cache(maxsize=None)
-def _final_sign(key: str, t_end: float) -> float:
-    _, a, _, _ = whitened_flow(json.loads(key), t_end, n_t=3)
-    return float(np.sign(a[-1]))
-
-
-def final_sign_of_a(case: dict, t_end: float = 80.0) -> float:
-    """sgn a(t_end) of the flow, t_end long enough for the (single, Lemma A.1) crossing (each
-    initial condition is integrated once per process)."""
-    return _final_sign(json.dumps({k: (list(map(float, v)) if np.ndim(v) else float(v))
-                                   for k, v in case.items()}, sort_keys=True), t_end)
-
-
 def basin_mismatches(basin_expr, cases, margin=0.05, rescaled=False):
     """Inits (delta < 0) whose predicted sign of a(inf) is wrong; those within ``margin``
     (relative) of the separating surface are skipped."""
@@ -256,21 +179,10 @@ def basin_mismatches(basin_expr, cases, margin=0.05, rescaled=False):
         if abs(pred) < margin * scale:
             continue
         used += 1
-        if np.sign(pred) != final_sign_of_a(case):
+        if np.sign(pred) != sns.final_sign_of_a(case):
             bad.append(case)
     return bad, used
 
-
-def zero_crossings(case: dict, t_end: float, n_t: int = 4001) -> int:
-    """Sign changes of a(t) w(t)^T beta_* on a fine grid of the flow."""
-    t, a, w, _ = whitened_flow(case, t_end, n_t)
-    prod = a * (np.asarray(case["beta_star"]) @ w)
-    s = np.sign(prod)
-    s = s[s != 0]
-    return int(np.sum(s[1:] != s[:-1]))
-
-
-# --- function space ------------------------------------------------------------------------------
 
 def preconditioner_error(M_of_beta, a, w, eta_a, eta_w) -> float:
     """Relative Frobenius error of ``M_of_beta(beta, delta, eta_a, eta_w)`` against
@@ -299,16 +211,6 @@ def curl_asymmetry(H_of_beta, beta, h=1e-6) -> float:
     return float(np.max(np.abs(dH.transpose(1, 2, 0) - dH.transpose(1, 0, 2))))
 
 
-# --- implicit bias -------------------------------------------------------------------------------
-
-def gf_limit(X, y, beta0, delta, eta_a=1.0, eta_w=1.0, t_end=400.0, sign=1.0):
-    """beta(t_end) of the weight flow from the init with a0 w0 = beta0 and conserved delta."""
-    a0, w0 = sn.balanced_init(beta0, delta, eta_a, eta_w, sign)
-    flow = sn.integrate(X, y, a0, w0, t_end, eta_a=eta_a, eta_w=eta_w,
-                        t_eval=np.array([0.0, t_end]), rtol=1e-11)
-    return flow.states["a"][-1] * flow.states["w"][:, -1]
-
-
 def implicit_bias_minimiser(potential, linear_coeff, X, y, beta0, guess):
     """argmin ``potential(beta) - linear_coeff * beta0_hat^T beta`` s.t. ``X beta = y``."""
     b0 = np.asarray(beta0, float) / np.linalg.norm(beta0)
@@ -327,8 +229,20 @@ def downstream_inits(n, eta_a, eta_w, seed):
     return cases
 
 
-def limit_time(delta):
-    return 400.0 if delta < 0 else 60.0
+def eq71_residuals(eq71, run, deltas) -> np.ndarray:
+    """|Eq. (71)| (``eq71`` in alpha, k, delta, b) at the gradient-flow alpha of the low-rank
+    limits ``run`` (``single_neuron_paths.LimitRun``) for ``deltas``."""
+    f = sp.lambdify([S.alpha, S.k, S.delta, S.b], eq71)
+    b_star = np.linalg.pinv(run.X) @ run.y
+    v = np.linalg.svd(run.X)[2][-1]
+    v = v * np.sign(v[0])
+    unit = run.beta0 / np.linalg.norm(run.beta0)
+    out = []
+    for d in deltas:
+        alpha = float(v @ (run.limits[list(run.deltas).index(d)] - b_star))
+        k = float(np.sqrt(np.sqrt(run.beta0 @ run.beta0 + d ** 2 / 4) - d / 2) * unit @ v)
+        out.append(abs(f(alpha, k, d, float(np.linalg.norm(b_star)))))
+    return np.array(out)
 
 
 def radial_potential(q_expr):
@@ -342,14 +256,13 @@ def thm31_error(q_expr, psi_expr, X, y, beta0, delta, eta_a=1.0, eta_w=1.0, resc
     psi = float(sp.lambdify([B.n0, S.delta, B.c], psi_expr)(np.linalg.norm(beta0), delta,
                                                             np.sqrt(eta_a * eta_w)))
     q = radial_potential(q_expr)
-    limit = gf_limit(X, y, beta0, delta, eta_a, eta_w, limit_time(delta) * (2 if eta_a * eta_w < 1 else 1))
+    limit = sns.flow_limit(X, y, beta0, delta, eta_a, eta_w,
+                           t_end=sns.limit_time(delta) * (2 if eta_a * eta_w < 1 else 1))
     arg = implicit_bias_minimiser(lambda b: q(b, delta, c), c * psi, X, y, beta0, limit)
     return float(np.max(np.abs(arg - limit))), limit
 
 
-# --- checks shared by verify and the perturbation tests -----------------------------------------
-
-@lru_cache(maxsize=None)
+@cache
 def _numeric(expr, symbols):
     return sp.lambdify(list(symbols), expr, "numpy")
 
@@ -424,3 +337,71 @@ def weight_flow_error(rhs_factory, X, y, a, w, eta_a, eta_w) -> float:
     printed = rhs_factory(X, y, eta_a, eta_w)(0.0, {"a": np.asarray(float(a)), "w": np.asarray(w, float)})
     return float(max(abs(printed["a"] + eta_a * ga.item()),
                      np.max(np.abs(printed["w"] + eta_w * gw.numpy()))))
+
+
+FLOW_T_END = 15.0
+
+
+def mu_phi_ode_error(rhs, case):
+    """Eq. (2) integrated by solve_ivp (``rhs(mu, phi, b, delta, eta_a, eta_w)``) against the
+    weight flow of ``case`` (mu relative to its range, phi absolute), t <= FLOW_T_END."""
+    ref = sns.flow_coordinates(case, FLOW_T_END, 61)
+    bn = float(np.linalg.norm(case["beta_star"]))
+    dl = float(sn.delta_of(case["a0"], np.asarray(case["w0"]), case["eta_a"], case["eta_w"]))
+    mu, phi = sn.integrate_coordinates(lambda y: rhs(y[0], y[1], bn, dl, case["eta_a"], case["eta_w"]),
+                                       [ref["mu"][0], ref["phi"][0]], ref["t"])
+    return sns.trajectory_error({"mu": mu, "phi": phi}, ref)
+
+
+def exact_vs_flow(case):
+    ref = sns.flow_coordinates(case, FLOW_T_END, 61)
+    ex = sn.exact_solution(ref["t"], case["a0"], case["w0"], case["beta_star"], case["eta_a"], case["eta_w"])
+    return sns.trajectory_error({"mu": ex.mu, "phi": ex.phi, "a": ex.a}, ref)
+
+
+def sign_flips_of_a(case):
+    _, a, _, _ = sns.whitened_flow(case, FLOW_T_END, 301)
+    return int(np.sum(np.sign(a[1:]) != np.sign(a[:-1])))
+
+
+def balanced_closed_form_error(phi_expr, mu_expr, c_mu_expr, case, which):
+    """Printed balanced (phi, mu)(t) vs the flow; eta_a eta_w = 1 as the paper assumes, a0 > 0."""
+    ref = sns.flow_coordinates(case, FLOW_T_END, 41)
+    consts = {"b": float(np.linalg.norm(case["beta_star"])), "c_phi": float(np.arctanh(ref["phi"][0])),
+              "mu0": float(ref["mu"][0])}
+    consts["c_mu"] = closed_form_in_t(c_mu_expr, consts, [0.0])[0]
+    expr = {"phi": phi_expr, "mu": mu_expr}[which]
+    return sns.trajectory_error({which: closed_form_in_t(expr, consts, ref["t"])}, ref)
+
+
+def nu_closed_form_error(solution, case, rescaled=False):
+    """A closed form nu(t) vs the flow's nu = w^T beta_*/a; ``rescaled``: the form is read in the
+    rescaled variables, where nu' = eta_a nu and b' = sqrt(eta_a eta_w) b."""
+    ref = sns.flow_coordinates(case, FLOW_T_END, 41)
+    ea, ew = case["eta_a"], case["eta_w"]
+    k, c = (ea, np.sqrt(ea * ew)) if rescaled else (1.0, 1.0)
+    consts = {"b": c * float(np.linalg.norm(case["beta_star"])), "nu0": k * float(ref["nu"][0]),
+              "delta": float(sn.delta_of(case["a0"], np.asarray(case["w0"]), ea, ew)),
+              "eta_a": ea, "eta_w": ew}
+    return sns.trajectory_error({"nu": closed_form_in_t(solution, consts, ref["t"]) / k}, ref)
+
+
+def recover_error(recover_pair, case, rescaled=False):
+    """(a, ||w||) from mu by ``recover_pair`` vs the flow; ``rescaled``: the pair is read in
+    mu' = c mu and returns a' = sqrt(eta_w) a, ||w'|| = sqrt(eta_a) ||w||."""
+    ref = sns.flow_coordinates(case, FLOW_T_END, 41)
+    ea, ew = case["eta_a"], case["eta_w"]
+    dl = float(sn.delta_of(case["a0"], np.asarray(case["w0"]), ea, ew))
+    c, sa, sw = (np.sqrt(ea * ew), np.sqrt(ew), np.sqrt(ea)) if rescaled else (1.0, 1.0, 1.0)
+    a_f, n_f = (sp.lambdify([S.mu, S.delta, S.eta_a, S.eta_w], e, "numpy") for e in recover_pair)
+    pred_a = a_f(c * ref["mu"], dl, ea, ew) / sa
+    pred_n = n_f(c * ref["mu"], dl, ea, ew) / sw
+    return sns.trajectory_error({"a": pred_a, "w_norm": pred_n}, ref)
+
+
+def w_vector_error(case):
+    ref = sns.flow_coordinates(case, FLOW_T_END, 41)
+    dl = float(sn.delta_of(case["a0"], np.asarray(case["w0"]), case["eta_a"], case["eta_w"]))
+    a, w = sn.recover_weights(ref["mu"], ref["phi"], case["w0"], case["beta_star"], dl,
+                              case["eta_a"], case["eta_w"])
+    return max(np.max(np.abs(a - ref["a"])), np.max(np.abs(w - ref["w"]))) / max(1, np.max(np.abs(ref["w"])))

@@ -4,15 +4,15 @@ import numpy as np
 import pytest
 import sympy as sp
 
+from numerics.rich_quick import linear_errors as le
 from numerics.rich_quick import linear_flows as lf
 from numerics.rich_quick import linear_nets as ln
 from numerics.rich_quick import piecewise as pw
+from numerics.rich_quick import piecewise_errors as pe
 from theory.registry import REGISTRY, Forms, load_all
 from theory.rich_quick import deep_linear as dl
 from theory.rich_quick import piecewise as tpw
 from theory.rich_quick import wide_linear as wl
-from verify.rich_quick import linear_checks as lc
-from verify.rich_quick import piecewise_checks as pc
 
 load_all()
 EA, EW = 0.3, 2.5
@@ -30,7 +30,7 @@ def test_conservation_check_rejects_a_flipped_sign(wide):
     good = REGISTRY["GRQ-Claim-Wide-Cons"].printed
     bad = wl.eta_w * wl.A * wl.A.T + wl.eta_a * wl.W * wl.W.T
     args = (wide["W"], wide["A"], wide["X"], wide["Y"], EA, EW)
-    assert lc.conservation_drift(good, *args) < 1e-9 < 1e-2 < lc.conservation_drift(bad, *args)
+    assert le.conservation_drift(good, *args) < 1e-9 < 1e-2 < le.conservation_drift(bad, *args)
 
 
 @pytest.mark.rejects("GRQ-Eq-NTK-wide")
@@ -38,7 +38,7 @@ def test_ntk_check_rejects_swapped_rates(wide):
     good = REGISTRY["GRQ-Eq-NTK-wide"].printed
     bad = good.subs({wl.eta_a: wl.eta_w, wl.eta_w: wl.eta_a}, simultaneous=True)
     args = (wide["W"], wide["A"], wide["X"], EA, EW)
-    assert lc.ntk_error(good, *args) < 1e-10 < 1e-2 < lc.ntk_error(bad, *args)
+    assert le.ntk_error(good, *args) < 1e-10 < 1e-2 < le.ntk_error(bad, *args)
 
 
 @pytest.mark.rejects("GRQ-Eq(6)", "GRQ-Eq(73)-(80)")
@@ -46,12 +46,12 @@ def test_vec_dynamics_check_rejects_a_wrong_rate(wide):
     good = REGISTRY["GRQ-Eq(6)"].printed
     bad = good.subs(wl.eta_w, wl.eta_a)
     args = (wide["W"], wide["A"], wide["X"], wide["Y"], EA, EW)
-    assert lc.vec_flow_error(good, *args) < 1e-10 < 1e-2 < lc.vec_flow_error(bad, *args)
+    assert le.vec_flow_error(good, *args) < 1e-10 < 1e-2 < le.vec_flow_error(bad, *args)
 
 
 def test_eq78_as_printed_cannot_be_evaluated_for_c_ne_d(wide):
     with pytest.raises(Exception, match="shape"):
-        lc.vec_flow_error(REGISTRY["GRQ-Eq(73)-(80)"].printed["Eq. (78)"], wide["W"], wide["A"],
+        le.vec_flow_error(REGISTRY["GRQ-Eq(73)-(80)"].printed["Eq. (78)"], wide["W"], wide["A"],
                           wide["X"], wide["Y"], EA, EW)
 
 
@@ -59,16 +59,16 @@ def test_eq78_as_printed_cannot_be_evaluated_for_c_ne_d(wide):
 def test_neuron_sum_check_rejects_swapped_coefficients(wide):
     good = REGISTRY["GRQ-Thm4.1"].printed
     bad = {"out": good["in"], "in": good["out"]}
-    assert lc.neuron_sum_error(good, wide["W"], wide["A"], EA, EW) < 1e-10
-    assert lc.neuron_sum_error(bad, wide["W"], wide["A"], EA, EW) > 1e-2
+    assert le.neuron_sum_error(good, wide["W"], wide["A"], EA, EW) < 1e-10
+    assert le.neuron_sum_error(bad, wide["W"], wide["A"], EA, EW) > 1e-2
 
 
 @pytest.mark.rejects("GRQ-Eq(81)-(86)")
 def test_gram_check_rejects_a_changed_constant(wide):
     good = REGISTRY["GRQ-Eq(81)-(86)"].corrected
     bad = {k: 2 * v for k, v in good.items()}
-    assert lc.neuron_gram_error(good, wide["W"], wide["A"], EA, EW) < 1e-10
-    assert lc.neuron_gram_error(bad, wide["W"], wide["A"], EA, EW) > 0.1
+    assert le.neuron_gram_error(good, wide["W"], wide["A"], EA, EW) < 1e-10
+    assert le.neuron_gram_error(bad, wide["W"], wide["A"], EA, EW) > 0.1
 
 
 @pytest.mark.rejects("GRQ-LemB.2")
@@ -77,9 +77,9 @@ def test_rank_bound_formula_is_tested_against_measured_ranks():
     bound = REGISTRY["GRQ-LemB.2"].corrected["rank bound (88)"]
     perturbed = wl.d * wl.c        # 'always full rank' would be wrong for h < c
     for d, h, c in [(2, 3, 6), (6, 3, 2)]:
-        rank = lc.lazy_limit_ranks(d, h, c, rng, +1)[0]
+        rank = le.lazy_limit_ranks(d, h, c, rng, +1)[0]
         assert rank == int(bound.subs({wl.d: d, wl.h: h, wl.c: c}))
-    rank = lc.lazy_limit_ranks(2, 3, 6, rng, +1)[0]
+    rank = le.lazy_limit_ranks(2, 3, 6, rng, +1)[0]
     assert rank != int(perturbed.subs({wl.d: 2, wl.c: 6}))
 
 
@@ -87,7 +87,7 @@ def test_rank_bound_formula_is_tested_against_measured_ranks():
 def test_limit_check_distinguishes_the_sign():
     M = REGISTRY["GRQ-Eq(92)-(96)"].printed["M"]
     flipped = {k: v.subs(wl.delta, -wl.delta) for k, v in M.items()}
-    assert lc.coefficient_limit(M, -sp.oo) != lc.coefficient_limit(flipped, -sp.oo)
+    assert le.coefficient_limit(M, -sp.oo) != le.coefficient_limit(flipped, -sp.oo)
 
 
 @pytest.mark.rejects("GRQ-Eq(102)")
@@ -95,7 +95,7 @@ def test_square_limit_check_rejects_a_doubled_limit():
     W, A = ln.init_square_isotropic(4, -1e4, 0.5, 2.0, np.random.default_rng(2))
     M = ln.wide_M(W, A, 0.5, 2.0)
     good = float(REGISTRY["GRQ-Eq(102)"].corrected["-oo"].subs(wl.delta, -1e4))
-    assert lc.rel(M, good * np.eye(16)) < 1e-2 < 0.4 < lc.rel(M, 2 * good * np.eye(16))
+    assert le.rel(M, good * np.eye(16)) < 1e-2 < 0.4 < le.rel(M, 2 * good * np.eye(16))
 
 
 @pytest.mark.rejects("GRQ-ThmB.9")
@@ -103,11 +103,11 @@ def test_inverse_preconditioner_check_rejects_a_dropped_factor():
     rng = np.random.default_rng(0)
     Ws, a = ln.deep_balanced_chain(3, 2, 0.7, rng)
     beta = ln.deep_beta(Ws, a)
-    M = lc.rank_one_update(REGISTRY["GRQ-ThmB.9"].printed["M (121)"], beta, 2)
+    M = le.rank_one_update(REGISTRY["GRQ-ThmB.9"].printed["M (121)"], beta, 2)
     good = REGISTRY["GRQ-ThmB.9"].corrected["M^-1 (122)"]
     bad = Forms(identity=good.identity, outer=good.outer * (dl.l + 1) / dl.l)
-    assert lc.rel(M @ lc.rank_one_update(good, beta, 2), np.eye(3)) < 1e-10
-    assert lc.rel(M @ lc.rank_one_update(bad, beta, 2), np.eye(3)) > 1e-2
+    assert le.rel(M @ le.rank_one_update(good, beta, 2), np.eye(3)) < 1e-10
+    assert le.rel(M @ le.rank_one_update(bad, beta, 2), np.eye(3)) > 1e-2
 
 
 @pytest.mark.rejects("GRQ-LemB.3")
@@ -116,16 +116,16 @@ def test_square_check_rejects_a_changed_constant():
     good = REGISTRY["GRQ-LemB.3"].printed["(97)"]
     bad = wl.gram_kron(good.left.subs(wl.delta ** 2 / 4, wl.delta ** 2 / 2), good.left_gram,
                        good.right, good.right_gram)
-    assert lc.square_M_error(good, W, A, 0.5, 2.0, -1.3) < 1e-10
-    assert lc.square_M_error(bad, W, A, 0.5, 2.0, -1.3) > 1e-3
+    assert le.square_M_error(good, W, A, 0.5, 2.0, -1.3) < 1e-10
+    assert le.square_M_error(bad, W, A, 0.5, 2.0, -1.3) > 1e-3
 
 
 @pytest.mark.rejects("GRQ-AssB.4")
 def test_potential_check_rejects_a_halved_potential():
     q = REGISTRY["GRQ-AssB.4"].corrected["q"]
     lams = np.linspace(0.1, 2, 9)
-    assert lc.potential_curvature_error(q, EA, EW, -2.0, lams) < 1e-10
-    assert lc.potential_curvature_error(q / 2, EA, EW, -2.0, lams) > 0.1
+    assert le.potential_curvature_error(q, EA, EW, -2.0, lams) < 1e-10
+    assert le.potential_curvature_error(q / 2, EA, EW, -2.0, lams) > 0.1
 
 
 @pytest.mark.rejects("GRQ-AssB.4")
@@ -134,8 +134,8 @@ def test_mode_ode_check_rejects_a_dropped_factor():
     modes, _, S, _ = lf.aligned_square_flow(3, 0.8, EA, EW, np.random.default_rng(2), Dv, t_end=2.0)
     good = REGISTRY["GRQ-AssB.4"].corrected["Lambda ODE"]
     bad = good.subs(wl.eta_a, 1)
-    assert lc.mode_ode_error(good, modes, Dv, S, EA, EW, 0.8) < 1e-8
-    assert lc.mode_ode_error(bad, modes, Dv, S, EA, EW, 0.8) > 1e-2
+    assert le.mode_ode_error(good, modes, Dv, S, EA, EW, 0.8) < 1e-8
+    assert le.mode_ode_error(bad, modes, Dv, S, EA, EW, 0.8) > 1e-2
 
 
 @pytest.mark.rejects("GRQ-Eq(116)-(117)", "GRQ-LemB.8")
@@ -145,8 +145,8 @@ def test_deep_identity_check_rejects_shifted_exponents():
     bad = {"norm2": dl.s * (dl.s - dl.delta) ** (dl.l + 1), "outer": dl.x ** dl.l + dl.delta * dl.x ** dl.l,
            "M": dl.x ** dl.l + dl.s * sp.Sum((dl.s - dl.delta) ** dl.i * dl.x ** (dl.l - dl.i),
                                              (dl.i, 0, dl.l - 1))}
-    assert max(lc.deep_identity_errors(good, Ws, a, -0.7, 3).values()) < 1e-10
-    assert min(lc.deep_identity_errors(bad, Ws, a, -0.7, 3).values()) > 1e-2
+    assert max(le.deep_identity_errors(good, Ws, a, -0.7, 3).values()) < 1e-10
+    assert min(le.deep_identity_errors(bad, Ws, a, -0.7, 3).values()) > 1e-2
 
 
 @pytest.mark.rejects("GRQ-Claim-DeepQ", "GRQ-ThmB.9")
@@ -157,8 +157,8 @@ def test_implicit_bias_check_separates_the_exponents():
     beta0 = ln.deep_beta(Ws, a)
     end = lf.deep_flow_limit(Ws, a, X, y, 2, t_end=300.0)
     rq = REGISTRY["GRQ-Claim-DeepQ"]
-    good = lc.implicit_bias_minimiser(lc.deep_objective(rq.corrected), X, y, beta0, 2)
-    bad = lc.implicit_bias_minimiser(lc.deep_objective(rq.printed), X, y, beta0, 2)
+    good = le.implicit_bias_minimiser(le.deep_objective(rq.corrected), X, y, beta0, 2)
+    bad = le.implicit_bias_minimiser(le.deep_objective(rq.printed), X, y, beta0, 2)
     assert np.linalg.norm(good - end) < 1e-6 < 1e-2 < np.linalg.norm(bad - end)
 
 
@@ -173,15 +173,15 @@ def relu():
 def test_pl_checks_reject_swapped_rates_and_flipped_signs(relu):
     M8 = REGISTRY["GRQ-Eq(8)"].printed
     swapped = {"I": tpw.eta_a * sp.Symbol("a") ** 2, "ww": tpw.eta_w}
-    assert max(pc.beta_dynamics_error(M8, **relu).values()) < 1e-9
-    assert pc.beta_dynamics_error(swapped, **relu)["beta_dot"] > 1e-2
+    assert max(pe.beta_dynamics_error(M8, **relu).values()) < 1e-9
+    assert pe.beta_dynamics_error(swapped, **relu)["beta_dot"] > 1e-2
     eq9 = REGISTRY["GRQ-Eq(9)"].printed
     flipped = {"radial": eq9["radial"], "angular": -(tpw.kappa_mu - tpw.delta) / (2 * tpw.mu)}
-    assert pc.spherical_error(eq9, **relu) < 1e-9 < 1e-2 < pc.spherical_error(flipped, **relu)
+    assert pe.spherical_error(eq9, **relu) < 1e-9 < 1e-2 < pe.spherical_error(flipped, **relu)
     M126 = REGISTRY["GRQ-Eq(124)-(127)"].printed["M_i (126)"]
     bad126 = {"I": M126["bb"], "bb": M126["I"]}
-    assert pc.preconditioner_error(M126, relu["W"], relu["a"], EA, EW) < 1e-10
-    assert pc.preconditioner_error(bad126, relu["W"], relu["a"], EA, EW) > 1e-2
+    assert pe.preconditioner_error(M126, relu["W"], relu["a"], EA, EW) < 1e-10
+    assert pe.preconditioner_error(bad126, relu["W"], relu["a"], EA, EW) > 1e-2
 
 
 @pytest.mark.rejects("GRQ-Claim-Regions")
@@ -200,7 +200,7 @@ def test_parity_check_flags_a_redundant_unit():
     net.weights[0] = np.vstack([net.weights[0], 3.0 * net.weights[0][:1]])
     net.biases[0] = np.append(net.biases[0], 3.0 * net.biases[0][0])
     net.readout = np.append(net.readout, 1.0)
-    hams, flips, _, _ = pc.crossing_statistics(net, rng, lines=20)
+    hams, flips, _, _ = pe.crossing_statistics(net, rng, lines=20)
     assert np.any(hams == 2) and not np.all(flips)
 
 
