@@ -75,6 +75,9 @@ def pytest_configure(config):
     config.addinivalue_line("markers", "full: a full-scale reproduction (runs only with --scale=full)")
     _check_hypothesis_profile(config)
     register_profiles(Path(str(config.rootpath)))
+    if (config.getoption("hypothesis_profile", None) or "ci") == "ci":
+        from verify.profiles import freeze_local_constants
+        freeze_local_constants()
     from theory.registry import PAPERS, READS, load_all
     registry = load_all()
     READS.clear()  # what theory reads of itself while registering is no check's evaluation

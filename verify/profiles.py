@@ -18,6 +18,26 @@ _COMMON = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow,
 PROFILES = ("ci", "dev", "explore")
 
 
+def freeze_local_constants() -> None:
+    """Make the ``ci`` profile's examples independent of what the process imported.
+
+    Hypothesis mixes into its draws 'interesting' constants read from the source of every local
+    module loaded so far, so the examples a derandomized search tries depend on which modules a
+    process happened to import before it: a serial run, an xdist worker and a one-file run drew
+    different examples.  The ci profile leaves that pool empty, so every process draws the same
+    examples (``dev`` and ``explore`` keep it: there, more variety is the point).  The pool is a
+    private part of hypothesis; if a release renames it, this does nothing and the draws are
+    only reproducible within one process layout again.
+    """
+    try:
+        from hypothesis.internal.conjecture import providers
+    except ImportError:  # pragma: no cover - a hypothesis without the module
+        return
+    if hasattr(providers, "_get_local_constants") and hasattr(providers, "Constants"):
+        empty = providers.Constants()
+        providers._get_local_constants = lambda: empty
+
+
 def register_profiles(root: Path | None = None) -> None:
     """Register the profiles; ``root`` (the pytest rootdir) anchors the example database."""
     database = DirectoryBasedExampleDatabase(str((root or Path.cwd()) / ".hypothesis" / "examples"))

@@ -40,6 +40,15 @@ def _compiled(expr: sp.Expr):
     return evaluate
 
 
+def with_delta(point: dict) -> dict:
+    """``point`` with delta = eta_w a^2 - eta_a (w1^2 + w2^2) computed at DPS digits: the float
+    inputs are exact binary numbers, so delta carries no float64 rounding into a 30-digit check."""
+    with mpmath.workdps(DPS):
+        a, w1, w2 = (mpmath.mpf(point[k]) for k in ("a", "w1", "w2"))
+        delta = mpmath.mpf(point["eta_w"]) * a ** 2 - mpmath.mpf(point["eta_a"]) * (w1 ** 2 + w2 ** 2)
+    return {**point, "delta": delta}
+
+
 def hp_abs(expr, point: dict) -> float:
     """|expr| at ``point`` (symbol name -> float), 30 digits; inf for a complex value."""
     expr = sp.sympify(expr)

@@ -67,8 +67,7 @@ def test_M_in_terms_of_beta_and_delta(claim):
     pts = search(lambda p: max(
         fe.hp_abs(r.a_sq - S.a ** 2, p),
         *(fe.hp_abs(r.ww_T[i] - (sp.Matrix([S.w1, S.w2]) * sp.Matrix([[S.w1, S.w2]]))[i], p)
-          for i in range(4))), ("<=", fe.HP_TOL), p=weight_points().map(
-        lambda p: {**p, "delta": p["eta_w"] * p["a"] ** 2 - p["eta_a"] * (p["w1"] ** 2 + p["w2"] ** 2)}))
+          for i in range(4))), ("<=", fe.HP_TOL), p=weight_points().map(fe.with_delta))
     claim.holds(claim.measure("worst rel err, Eq. (4)/(39) vs eta_w a^2 I + eta_a w w^T, d = 1..5, "
                               "general rates (the sympy form at d = 2)", res,
                               source=reading("float64 round-off")),
