@@ -274,11 +274,23 @@ def device_info(steps: int) -> dict:
     return info
 
 
+def _positive_int(text: str) -> int:
+    """An argparse type: a positive integer, else a one-line usage error naming the value."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a positive integer") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value} is not a positive integer")
+    return value
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m numerics.bench", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--reports-dir", default="reports", type=Path)
-    parser.add_argument("--steps", type=int, default=20_000, help="training steps (default 20000)")
+    parser.add_argument("--steps", type=_positive_int, default=20_000,
+                        help="training steps, a positive integer (default 20000)")
     parser.add_argument("--skip-suite", action="store_true", help="do not time pytest verify")
     parser.add_argument("--skip-fig1b", action="store_true", help="do not time the Fig. 1(b) grid")
     parser.add_argument("--no-dask", action="store_true",

@@ -12,7 +12,7 @@ import functools
 import numpy as np
 import sympy as sp
 
-from numerics.validation import finite_array, positive
+from numerics.validation import finite_array, integer, number, positive
 
 
 @functools.lru_cache(maxsize=4096)
@@ -43,17 +43,27 @@ def mode_strength(t, s, d, a0, tau=1.0):
     """a(t) solving ``tau da/dt = 2 a (s - d a)``, a(0) = a0 (BL-Eq(7), BA-Eq(3), MHS-A-Eq(7)).
 
     Written as ``a0 / (e^{-x} + 2 d a0 (t/tau) (1 - e^{-x})/x)`` with ``x = 2 s t / tau``, which
-    equals the printed form, never overflows for t -> inf, and is continuous through s -> 0
-    (``a0 / (1 + 2 d a0 t/tau)``) and d = 0 (``a0 e^x``).  Broadcasts over all arguments.
+    equals the printed form, never overflows for t -> inf (where ``x`` itself overflows, the limit
+    ``a0 / (e^{-x} + d a0 / s)`` is used: the plateau s/d), and is continuous through s -> 0
+    (``a0 / (1 + 2 d a0 t/tau)``) and d = 0 (``a0 e^x``).  With d = 0 the mode grows without
+    bound: a time at which ``a0 e^x`` overflows float64 raises ``OverflowError`` naming t.
+    Broadcasts over all arguments.
     """
     t = positive(t, "t", allow_zero=True)
     s = positive(s, "s", allow_zero=True)
     d = positive(d, "d", allow_zero=True)
     a0 = positive(a0, "a0")
     tau = positive(tau, "tau")
-    x = 2 * s * t / tau
-    with np.errstate(over="ignore"):
-        return a0 / (np.exp(-x) + 2 * d * a0 * (t / tau) * _one_minus_exp_over_x(x))
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        ratio = t / tau
+        x = np.where(s == 0, 0.0, 2 * s * t / tau)
+        growth = np.where(np.isfinite(x), 2 * d * a0 * ratio * _one_minus_exp_over_x(x),
+                          d * a0 / np.where(s > 0, s, 1.0))
+        a = a0 / (np.exp(-x) + np.where(d == 0, 0.0, growth))
+    if not np.all(np.isfinite(a)):
+        raise OverflowError(f"a(t) overflows float64 at t={np.max(t):g}: with d = 0 the mode grows "
+                            "as a0 e^(2 s t/tau) without bound; take an earlier t")
+    return a
 
 
 def hitting_time(rho, s, d, a0, tau=1.0):
@@ -77,7 +87,14 @@ def hitting_time(rho, s, d, a0, tau=1.0):
 def loss_from_modes(a, s, d, y_norm2, n_samples):
     """``L = 1/2 ||Y||^2 - (P/2) sum_a (2 s a - d a^2)`` for the 1/2-sum loss (BL-Eq(7) catalogue).
 
-    ``a``, ``s``, ``d`` carry modes on the last axis.
+    ``a``, ``s``, ``d`` carry modes on the last axis (``s`` and ``d`` one value per mode).
     """
     a = finite_array(a, "a")
+    s = finite_array(s, "s", ndim=1)
+    d = finite_array(d, "d", shape=s.shape)
+    if a.ndim == 0 or a.shape[-1] != s.shape[0]:
+        raise ValueError(f"a {a.shape} and s {s.shape} must carry the same {s.shape[0]} modes on "
+                         "their last axis")
+    y_norm2 = number(y_norm2, "y_norm2", nonnegative=True)
+    n_samples = integer(n_samples, "n_samples")
     return 0.5 * y_norm2 - 0.5 * n_samples * np.sum(2 * s * a - d * a ** 2, axis=-1)

@@ -3,7 +3,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from numerics.validation import finite_array
+from numerics.validation import finite_array, number
+
+#: the deepest hierarchy :func:`hierarchy` builds (1024 items; the papers use 2 and 3)
+MAX_DEPTH = 10
 
 
 def hierarchy(depth: int = 2):
@@ -11,10 +14,12 @@ def hierarchy(depth: int = 2):
     feature per tree node, root first (BL §6 "hierarchical task"; MHS-Fig7).
 
     depth=2 gives the 4-item, 7-feature task, singular values of Y (sqrt 7, sqrt 3, 1, 1);
-    depth=3 the 8-item, 15-feature task.
+    depth=3 the 8-item, 15-feature task; at most :data:`MAX_DEPTH` (1024 items).
     """
-    if int(depth) != depth or depth < 1:
+    if isinstance(depth, bool) or int(depth) != depth or depth < 1:
         raise ValueError(f"depth={depth!r} must be a positive integer")
+    if depth > MAX_DEPTH:
+        raise ValueError(f"depth={depth!r} is too large: 2**depth items (at most depth {MAX_DEPTH})")
     n = 2 ** depth
     rows = []
     for level in range(depth + 1):
@@ -28,9 +33,7 @@ def augment(X, c):
     X = finite_array(X, "X", ndim=2)
     if c is None:
         return X
-    if not np.isfinite(c):
-        raise ValueError(f"c={c!r} must be finite")
-    return np.vstack([np.full((1, X.shape[1]), float(c)), X])
+    return np.vstack([np.full((1, X.shape[1]), number(c, "c")), X])
 
 
 def correlations(X, Y, c=None):
@@ -51,6 +54,7 @@ def modes(sigma_yx, sigma_x, tol: float = 1e-10):
     """
     sigma_yx = finite_array(sigma_yx, "sigma_yx", ndim=2)
     sigma_x = finite_array(sigma_x, "sigma_x", ndim=2)
+    tol = number(tol, "tol", nonnegative=True)
     if sigma_x.shape != (sigma_yx.shape[1],) * 2:
         raise ValueError(f"sigma_x must be {(sigma_yx.shape[1],) * 2}, got {sigma_x.shape}")
     U, s, Vt = np.linalg.svd(sigma_yx, full_matrices=False)

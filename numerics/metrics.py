@@ -8,10 +8,13 @@ from numerics.validation import finite_array
 
 def rel_err(a, b) -> float:
     """``max |a - b| / max |b|`` over all entries; ``inf`` when the shapes differ (a formula that
-    does not conform is as wrong as it gets)."""
+    does not conform is as wrong as it gets); NaN in either argument gives NaN, which compares
+    false against every tolerance.  Empty arrays raise ``ValueError``."""
     a, b = np.asarray(a, float), np.asarray(b, float)
     if a.shape != b.shape:
         return float("inf")
+    if a.size == 0:
+        raise ValueError(f"a and b are empty (shape {a.shape}): there is nothing to compare")
     return float(np.max(np.abs(a - b)) / max(np.max(np.abs(b)), 1e-300))
 
 
@@ -22,6 +25,8 @@ def effective_rank(A) -> float:
     Zero singular values contribute 0 (0 log 0 = 0).  The paper applies it to ``H.T @ H``.
     """
     A = finite_array(A, "A", ndim=2)
+    if A.size == 0:
+        raise ValueError(f"A is empty (shape {A.shape}): its effective rank is undefined")
     sv = np.linalg.svd(A, compute_uv=False)
     total = sv.sum()
     if total == 0:
@@ -36,6 +41,8 @@ def kernel_distance(K1, K2):
     K1, K2 = finite_array(K1, "K1"), finite_array(K2, "K2")
     if K1.ndim < 2 or K2.ndim < 2:
         raise ValueError(f"K1 and K2 must be matrices, got shapes {K1.shape} and {K2.shape}")
+    if K1.shape[-2:] != K2.shape[-2:]:
+        raise ValueError(f"K1 {K1.shape} and K2 {K2.shape} must be kernels of one shape (last two axes)")
     num = np.sum(K1 * K2, axis=(-2, -1))
     den = np.linalg.norm(K1, axis=(-2, -1)) * np.linalg.norm(K2, axis=(-2, -1))
     if np.any(den == 0):
@@ -46,8 +53,12 @@ def kernel_distance(K1, K2):
 def crossing_time(series, times, level: float) -> float:
     """First time ``series`` crosses ``level`` (either direction), linearly interpolated between
     records; inf if it never does."""
-    series = finite_array(series, "series", ndim=1)
+    series = finite_array(series, "series", ndim=1, nonempty=True)
     times = finite_array(times, "times", shape=series.shape)
+    level = finite_array(level, "level")
+    if level.size != 1:
+        raise ValueError(f"level must be one number, got shape {level.shape}")
+    level = float(level.ravel()[0])
     side = series > level
     change = np.flatnonzero(side[1:] != side[0])
     if not change.size:

@@ -9,11 +9,14 @@ from __future__ import annotations
 import numpy as np
 
 from numerics.ode import integrate_flow
+from numerics.validation import finite_array, integer, number, positive, time_grid
 
 
 def scalar_mode_flow(s: float, d: float, a0: float, tau: float, grid, rtol: float = 1e-12):
     """a(t) on ``grid`` (times from 0) of the scalar mode ODE ``tau da/dt = 2a(s - da)``."""
-    grid = np.asarray(grid, dtype=float)
+    s, d, a0 = (number(v, n) for v, n in ((s, "s"), (d, "d"), (a0, "a0")))
+    tau = number(tau, "tau", positive=True)
+    grid = time_grid(grid)
     flow = integrate_flow(lambda t, p: {"a": 2 * p["a"] * (s - d * p["a"]) / tau},
                           {"a": np.array([a0], dtype=float)}, float(grid[-1]), t_eval=grid, rtol=rtol,
                           atol=1e-14 * abs(a0), conservation_tol=None)
@@ -39,7 +42,15 @@ def aligned_flow(n_in: int, n_out: int, n_hid: int, s, d, a0, tau, *, imbalance=
     of the given non-square shapes.  Returns (times, mode strengths diag(U^T W2 W1 V) of shape
     (modes, T), conserved-quantity drift).
     """
-    s, d, a0 = (np.asarray(v, dtype=float) for v in (s, d, a0))
+    n_in, n_out, n_hid = (integer(v, n) for v, n in ((n_in, "n_in"), (n_out, "n_out"), (n_hid, "n_hid")))
+    s = positive(np.atleast_1d(finite_array(s, "s")), "s")
+    d = positive(finite_array(d, "d", shape=s.shape), "d")
+    a0 = positive(np.broadcast_to(finite_array(a0, "a0"), s.shape), "a0")
+    if s.ndim != 1 or s.size > min(n_in, n_out, n_hid):
+        raise ValueError(f"s has {s.size} modes: it must be 1-d with at most min(n_in, n_out, n_hid) "
+                         f"= {min(n_in, n_out, n_hid)} modes")
+    tau = number(tau, "tau", positive=True)
+    imbalance = number(imbalance, "imbalance", positive=True)
     r = s.size
     rng = np.random.default_rng(seed)
     U = np.linalg.qr(rng.standard_normal((n_out, r)))[0]

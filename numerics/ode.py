@@ -25,6 +25,11 @@ class NonFiniteFlow(FloatingPointError):
     an adaptive integrator would shrink its step forever."""
 
 
+class IntegrationFailed(RuntimeError):
+    """``solve_ivp`` stopped before ``t_end`` (its step size collapsed: typically a flow that
+    blows up in finite time)."""
+
+
 class _Packing:
     def __init__(self, params: dict):
         if not params:
@@ -36,6 +41,18 @@ class _Packing:
 
     def pack(self, params: dict) -> np.ndarray:
         return np.concatenate([np.asarray(params[k], dtype=float).ravel() for k in self.names])
+
+    def conform(self, value) -> np.ndarray:
+        """What ``rhs`` returned, packed, after checking it names every parameter with its shape."""
+        if not isinstance(value, dict) or set(value) != set(self.names):
+            got = sorted(value) if isinstance(value, dict) else type(value).__name__
+            raise ValueError(f"rhs must return a dict of the arrays {self.names}, got {got}")
+        wrong = {k: np.shape(value[k]) for k, s in zip(self.names, self.shapes)
+                 if np.shape(value[k]) != tuple(s)}
+        if wrong:
+            raise ValueError("rhs returned " + ", ".join(f"{k!r} of shape {v}" for k, v in wrong.items())
+                             + f"; the parameters have shapes {dict(zip(self.names, self.shapes))}")
+        return self.pack(value)
 
     def unpack(self, y: np.ndarray) -> dict:
         """y of shape (n,) or (n, T) -> dict of arrays of shape s or (*s, T)."""
@@ -68,21 +85,36 @@ def integrate_flow(rhs, params: dict, t_end: float, *, t_eval=None, conserved=No
                    conservation_tol: float | None = 1e-7, events=None) -> Flow:
     """Integrate ``d params/dt = rhs(t, params)`` from 0 to ``t_end``.
 
-    A right-hand side that returns NaN or inf stops the integration with :class:`NonFiniteFlow`.
+    A right-hand side that returns NaN or inf stops the integration with :class:`NonFiniteFlow`;
+    one that returns other names or shapes than ``params`` raises ``ValueError``; a solver that
+    stops before ``t_end`` raises :class:`IntegrationFailed`.
     ``conserved``: name -> f(params) returning an array; its maximum drift relative to
     ``max(1, |initial value|)`` over ``t_eval`` is reported in ``Flow.drift`` and checked against
     ``conservation_tol`` (None: monitor only).  ``events``: functions ``(t, params) -> float``.
     """
+    if not callable(rhs):
+        raise TypeError(f"rhs must be callable as rhs(t, params) -> dict, got {type(rhs).__name__}")
     positive(t_end, "t_end")
+    positive(rtol, "rtol")
+    positive(atol, "atol", allow_zero=True)
     params = {k: finite_array(v, f"params[{k!r}]") for k, v in params.items()}
     packing = _Packing(params)
     y0 = packing.pack(params)
-    t_eval = np.linspace(0.0, t_end, 201) if t_eval is None else finite_array(t_eval, "t_eval")
+    t_eval = (np.linspace(0.0, t_end, 201) if t_eval is None
+              else finite_array(t_eval, "t_eval", ndim=1, nonempty=True))
     if t_eval.min() < 0 or t_eval.max() > t_end:
         raise ValueError("t_eval must lie in [0, t_end]")
 
+    checked = False
+
     def f(t, y):
-        out = packing.pack(rhs(t, packing.unpack(y)))
+        nonlocal checked
+        value = rhs(t, packing.unpack(y))
+        # names and shapes are checked on the first call, the size (cheap) on every call
+        out = packing.pack(value) if checked else packing.conform(value)
+        checked = True
+        if out.size != y.size:
+            packing.conform(value)
         if not np.all(np.isfinite(out)):
             bad = [k for k, v in packing.unpack(out).items() if not np.all(np.isfinite(v))]
             raise NonFiniteFlow(f"rhs returned a non-finite derivative for {bad} at t={t:.6g} "
@@ -102,7 +134,9 @@ def integrate_flow(rhs, params: dict, t_end: float, *, t_eval=None, conserved=No
     sol = solve_ivp(f, (0.0, float(t_end)), y0, method=method, t_eval=t_eval, rtol=rtol,
                     atol=atol, dense_output=True, events=wrapped)
     if not sol.success:
-        raise RuntimeError(f"solve_ivp failed: {sol.message}")
+        raise IntegrationFailed(f"integration stopped at t={sol.t[-1]:.6g} before t_end={float(t_end):g} "
+                                f"(solve_ivp: {sol.message}): the flow may blow up there; integrate "
+                                "to an earlier t_end or check rhs")
     states = packing.unpack(sol.y)
     drift = {}
     for name, fn in (conserved or {}).items():

@@ -41,6 +41,8 @@ class Trajectory:
 
     def upto(self, time) -> Trajectory:
         """The records taken at or before ``time`` (in ``clock``); the per-instant records only."""
+        if isinstance(time, bool) or not isinstance(time, (int, float, np.number)) or np.isnan(time):
+            raise ValueError(f"time={time!r} must be a number (a time in {self.clock})")
         t = np.asarray(self.time)
         keep = (t if t.ndim == 1 else t[:, 0]) <= time
         if not keep.any():
@@ -52,5 +54,9 @@ class Trajectory:
                            if np.shape(v)[:1] == (n,)})
 
     def final(self, name: str):
-        """The last record of ``name`` (``'loss'`` for the losses)."""
+        """The last record of ``name`` (``'loss'`` for the losses); an unknown name raises
+        ``KeyError`` listing the records."""
+        if name != "loss" and name not in self.records:
+            raise KeyError(f"name={name!r} is not a record of this trajectory: 'loss' or one of "
+                           f"{sorted(self.records)}")
         return np.asarray(self.loss if name == "loss" else self.records[name])[-1]

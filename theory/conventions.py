@@ -67,6 +67,10 @@ def flow_time(steps, lr: float, n_samples: int, paper: str, trained_on: LossNorm
     """
     conv = convention(paper)
     trained_on = conv.train if trained_on is None else trained_on
+    if not isinstance(trained_on, LossNorm):
+        raise TypeError(f"trained_on must be a LossNorm (or None), got {type(trained_on).__name__}")
+    if lr is None or isinstance(lr, (bool, str, bytes)) or np.ndim(lr) != 0:
+        raise TypeError(f"lr={lr!r} must be a number, got {type(lr).__name__}")
     if not (np.isfinite(lr) and lr > 0):
         raise ValueError(f"lr={lr!r} must be a positive finite learning rate")
     steps = np.asarray(steps, dtype=float)

@@ -41,4 +41,7 @@ trajectory_s0 = a0 / (1 + 2 * d * a0 * t / tau)
 
 def ode_residual(solution: sp.Expr, rhs_expr: sp.Expr = rhs) -> sp.Expr:
     """``d solution/dt - rhs(a=solution)``, simplified; zero iff the closed form solves the ODE."""
+    for name, value in (("solution", solution), ("rhs_expr", rhs_expr)):
+        if not isinstance(value, sp.Basic):
+            raise TypeError(f"{name} must be a sympy expression, got {type(value).__name__}")
     return sp.simplify(sp.diff(solution, t) - rhs_expr.subs(a, solution))

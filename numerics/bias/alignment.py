@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from numerics.validation import finite_array
+from numerics.validation import finite_array, number
 
 
 def _curves(a, b, t):
@@ -39,7 +39,9 @@ def best_warp(a, b, t, kind: str, grid, until=None):
     a, b, t = _curves(a, b, t)
     if kind not in ("shift", "scale"):
         raise ValueError(f"kind={kind!r} must be 'shift' or 'scale'")
-    grid = finite_array(grid, "grid", ndim=1)
+    grid = finite_array(grid, "grid", ndim=1, nonempty=True)
+    if kind == "scale" and np.any(grid <= 0):
+        raise ValueError("grid must be positive for kind='scale' (b(t / p))")
     mask = np.ones_like(t, bool) if until is None else t <= until
     gaps = []
     for p in grid:
@@ -62,6 +64,7 @@ def first_time(curve, t, below):
 def dwell_time(curve, t, level, rel: float):
     """Time spent with ``|curve - level| <= rel * level`` (uniform grid assumed), per curve."""
     curve, t = finite_array(curve, "curve"), finite_array(t, "t", ndim=1)
+    level, rel = finite_array(level, "level"), finite_array(rel, "rel")
     dt = np.diff(t)
     if not np.allclose(dt, dt[0]):
         raise ValueError("dwell_time needs a uniform time grid")
@@ -85,6 +88,7 @@ def plateaus(X, Y, c):
     be (K, n_in, P); the first member's inputs are used."""
     X, Y = finite_array(X, "X"), finite_array(Y, "Y", ndim=2)
     X = X[0] if X.ndim == 3 else X
+    c = number(c, "c")
     if X.ndim != 2 or X.shape[1] != Y.shape[1]:
         raise ValueError(f"X {X.shape} and Y {Y.shape} must share the sample axis")
     P = X.shape[1]
@@ -98,7 +102,7 @@ def plateaus(X, Y, c):
 def half_rise_times(strengths, t, plateau):
     """First time each mode strength (T, K, M) reaches half its plateau (M,); inf where never."""
     strengths = finite_array(strengths, "strengths", ndim=3)
-    half = 0.5 * finite_array(plateau, "plateau", ndim=1)
+    half = 0.5 * finite_array(plateau, "plateau", shape=strengths.shape[-1:])
     hit = strengths >= half
     return np.where(hit.any(0), finite_array(t, "t", ndim=1)[hit.argmax(0)], np.inf)
 
@@ -110,5 +114,8 @@ def map_modes(outputs, Xa, U, V):
     the projection of ``W2 W~1`` (on the inputs' span); for a ReLU network, of what it computes."""
     outputs, Xa = finite_array(outputs, "outputs", ndim=4), finite_array(Xa, "Xa", ndim=3)
     U, V = finite_array(U, "U", ndim=2), finite_array(V, "V", ndim=2)
+    if U.shape[0] != outputs.shape[2] or V.shape[0] != Xa.shape[1] or U.shape[1] != V.shape[1]:
+        raise ValueError(f"modes U {U.shape} and V {V.shape} do not fit outputs {outputs.shape} and "
+                         f"inputs Xa {Xa.shape} (U: (n_out, M), V: (n_in [+1], M))")
     M = outputs @ np.linalg.pinv(Xa)[None]
     return np.einsum("oa,tkoi,ia->tka", U, M, V)

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import torch
 
 from numerics.models import TwoLayerEnsemble
+from numerics.validation import seed_list
 
 
 @dataclass
@@ -24,6 +25,7 @@ class BothBiasEnsemble:
              init_std=1e-2, dtype=torch.float64, device=None):
         """Same draws as :meth:`TwoLayerEnsemble.init` for W1 and W2 (so the hidden-bias-only
         networks of the same seeds share them), plus ``b2 ~ N(0, init_std^2)`` from seed + 10^6."""
+        seeds = seed_list(seeds)
         net = TwoLayerEnsemble.init(seeds, n_in, n_hid, n_out, activation=activation,
                                     bias_strength=bias_strength, init_std=init_std, dtype=dtype,
                                     device=device)

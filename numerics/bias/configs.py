@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
+
 from numerics.bias.tasks import task
 from numerics.ran import Config, Scales, seeds
 
@@ -57,25 +59,38 @@ class ToyConfig(Config):
         if not self.seeds or not all(isinstance(s, int) and not isinstance(s, bool)
                                      for s in self.seeds):
             raise ValueError(f"seeds={self.seeds!r} must be a non-empty tuple of integers")
-        if not self.cs or any(c < 0 for c in self.cs):
-            raise ValueError(f"cs={self.cs!r} must be non-negative bias strengths")
-        if spec.margin != bool(self.deltas) or any(d < 0 for d in self.deltas):
-            raise ValueError(f"deltas={self.deltas!r}: a margin task needs non-negative Deltas, "
-                             "another task none")
+        _strengths(self.cs)
+        if spec.margin != bool(self.deltas) or not all(np.isfinite(d) and d >= 0 for d in self.deltas):
+            raise ValueError(f"deltas={self.deltas!r}: a margin task needs finite non-negative "
+                             "Deltas, another task none")
         for name, allowed in (("biases", BIASES), ("bias_init", ("normal", "zero")),
                               ("dtype", ("float64", "float32"))):
             if getattr(self, name) not in allowed:
                 raise ValueError(f"{name}={getattr(self, name)!r} is not one of {allowed}")
-        if isinstance(self.n_hid, bool) or not isinstance(self.n_hid, int) or self.n_hid < 1:
-            raise ValueError(f"n_hid={self.n_hid!r} must be a positive integer")
+        _counts(self, "n_hid", "records_per_tau")
         unknown = set(self.sensitivity) - set(VARIABLE)
         if unknown:
             raise ValueError(f"sensitivity names {sorted(unknown)}, not among {VARIABLE}")
 
 
+def _strengths(cs):
+    if not cs or not all(isinstance(c, (int, float)) and not isinstance(c, bool) and np.isfinite(c)
+                         and c >= 0 for c in cs):
+        raise ValueError(f"cs={cs!r} must be finite non-negative bias strengths")
+
+
+def _counts(config, *names):
+    for name in names:
+        value = getattr(config, name)
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise ValueError(f"{name}={value!r} must be a positive integer")
+
+
 def variant(config: ToyConfig, setting: str) -> ToyConfig:
     """``config`` with one setting the paper does not give changed: disjoint seeds, a zero bias
     init, the task's alternative coding, twice the horizon, float32, another c or Delta grid."""
+    if not isinstance(config, ToyConfig):
+        raise TypeError(f"config must be a numerics.bias.configs.ToyConfig, got {type(config).__name__}")
     if setting == "seeds":
         return config.replace(seeds=seeds(config.scale, len(config.seeds), VARIANT_SEED_OFFSET),
                               sensitivity=())
@@ -165,14 +180,16 @@ class ImageConfig(Config):
                               ("optimiser", OPTIMISERS), ("dtype", ("float32", "float64"))):
             if getattr(self, name) not in allowed:
                 raise ValueError(f"{name}={getattr(self, name)!r} is not one of {allowed}")
-        for name in ("n_train", "n_test", "n_hid"):
+        _counts(self, "n_train", "n_test", "n_hid", "records", "records_per_epoch")
+        for name in ("lr", "init_var"):
             value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise ValueError(f"{name}={value!r} must be a positive integer")
-        if not (isinstance(self.lr, (int, float)) and 0 < self.lr < float("inf")):
-            raise ValueError(f"lr={self.lr!r} must be a positive finite number")
-        if not self.seeds or not all(isinstance(s, int) for s in self.seeds):
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0 \
+                    or value == float("inf"):
+                raise ValueError(f"{name}={value!r} must be a positive finite number")
+        if not self.seeds or not all(isinstance(s, int) and not isinstance(s, bool)
+                                     for s in self.seeds):
             raise ValueError(f"seeds={self.seeds!r} must be a non-empty tuple of integers")
+        _strengths(self.cs)
         if self.optimiser == "full-batch GD" and not self.horizon > 0:
             raise ValueError("full-batch GD needs a positive horizon (t/tau)")
         if self.optimiser == "minibatch SGD" and not (self.batch >= 1 and self.stop_loss > 0

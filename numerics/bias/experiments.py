@@ -25,6 +25,7 @@ from numerics.models import TwoLayerEnsemble, torch_threads
 from numerics.ran import Ran
 from numerics.train import train
 from numerics.trajectory import Trajectory
+from numerics.validation import seed_list
 from theory.conventions import tau
 
 PAPER = "bias"
@@ -126,6 +127,8 @@ class ToyStudy:
 
 def grid(*axes):
     """Flattened Cartesian product of the axes (first axis slowest)."""
+    if not axes:
+        raise ValueError("axes: grid needs at least one axis")
     return [a.ravel() for a in np.meshgrid(*[np.asarray(x) for x in axes], indexing="ij")]
 
 
@@ -211,6 +214,7 @@ def no_dead_unit_pair(lr: float = 5e-3, steps: int = 4000, seeds=(0, 1, 2),
         raise ValueError(f"steps={steps!r} must be a positive integer")
     if not np.isfinite(bias_shift):
         raise ValueError(f"bias_shift={bias_shift!r} must be finite")
+    seeds = seed_list(seeds)
     X, Y = task_spec("hierarchy4").make()
     losses, zmin = {}, np.inf
     for act in ACTIVATIONS:

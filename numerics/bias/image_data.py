@@ -24,8 +24,10 @@ def load_cifar10(folder, split: str = "train"):
 def one_hot(labels, n_classes: int = 10) -> np.ndarray:
     """(n_classes, n) one-hot targets."""
     labels = np.asarray(labels)
-    if labels.ndim != 1 or labels.min() < 0 or labels.max() >= n_classes:
-        raise ValueError(f"labels must be 1-d integers in [0, {n_classes})")
+    if labels.ndim != 1 or labels.size == 0 or not np.issubdtype(labels.dtype, np.integer) \
+            or labels.min() < 0 or labels.max() >= n_classes:
+        raise ValueError(f"labels must be 1-d integers in [0, {n_classes}), non-empty; got "
+                         f"{labels.dtype} of shape {labels.shape}")
     return np.eye(n_classes)[:, labels]
 
 
@@ -35,6 +37,8 @@ def preprocess(X_train, X_test, kind: str):
     std over all training pixels (App C.1)."""
     X_train = finite_array(X_train, "X_train", ndim=2)
     X_test = finite_array(X_test, "X_test", ndim=2)
+    if X_test.shape[0] != X_train.shape[0]:
+        raise ValueError(f"X_test has {X_test.shape[0]} pixels per image, X_train {X_train.shape[0]}")
     if kind == "pixel":
         mean = X_train.mean(axis=1, keepdims=True)
         return X_train - mean, X_test - mean

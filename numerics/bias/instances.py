@@ -9,6 +9,7 @@ import torch
 from numerics.datasets import augment
 from numerics.models import TwoLayerEnsemble
 from numerics.train import ensemble_loss
+from numerics.validation import number
 from theory.conventions import SUM_HALF
 
 
@@ -47,6 +48,7 @@ def network_instance(n_in, n_hid, n_out, p, c, seed, *, activation="relu", scale
 
 def autograd_rates(model, X, Y, lr) -> dict:
     """``-lr dL/dtheta`` of the 1/2-sum loss by torch autograd: W2, W1 (no bias column), b."""
+    lr = number(lr, "lr")
     W1, W2 = model.W1.clone().requires_grad_(True), model.W2.clone().requires_grad_(True)
     probe = TwoLayerEnsemble(W1, W2, model.activation, model.bias_strength)
     loss = ensemble_loss(probe, torch.tensor(X), torch.tensor(Y), SUM_HALF).sum()

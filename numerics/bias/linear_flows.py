@@ -10,8 +10,8 @@ from scipy.integrate import solve_ivp
 
 from numerics.datasets import augment
 from numerics.linalg import random_orthogonal
-from numerics.ode import integrate_flow
-from numerics.validation import finite_array, positive
+from numerics.ode import IntegrationFailed, NonFiniteFlow, integrate_flow
+from numerics.validation import finite_array, positive, time_grid
 
 
 def _flow(syx, sx):
@@ -39,6 +39,9 @@ def linear_flow_plateau(Y, c, a0=1e-8, seed=0, n_hid=16):
     Xa = augment(np.eye(P), c)
     syx, sx = Y @ Xa.T / P, Xa @ Xa.T / P
     s = np.linalg.svd(syx, compute_uv=False)
+    if s.size < 2 or s[1] <= 1e-12 * s[0]:
+        raise ValueError(f"Y {Y.shape} must have at least two modes (nonzero singular values of "
+                         "Sigma~yx): the first plateau lies between the first two")
     t_plateau = np.log(1 / a0) / (2 * np.sqrt(s[0] * s[1]))
     rng = np.random.default_rng(seed)
     std = np.sqrt(2 * a0 / n_hid)            # BA-D2: effective a0 ~ H std^2 / 2
@@ -85,11 +88,20 @@ def decoupled_flow(aligned: bool, n_in=5, n_hid=4, n_out=3, seed=0, a0=1e-3):
 _TIGHT = dict(method="DOP853", rtol=1e-12, atol=1e-15)
 
 
-def _grid(grid):
-    grid = finite_array(grid, "grid", ndim=1)
-    if grid.size == 0 or grid[0] < 0 or np.any(np.diff(grid) < 0):
-        raise ValueError("grid must be a non-empty, non-decreasing array of times >= 0")
-    return grid
+def _solve(rate, y0, grid):
+    """solve_ivp at rtol 1e-12 on ``grid``; a non-finite rate or a stalled solver is a named error
+    (an adaptive solver would otherwise shrink its step for ever on a NaN)."""
+    def f(t, y):
+        dy = rate(t, y)
+        if not np.all(np.isfinite(dy)):
+            raise NonFiniteFlow(f"rate returned a non-finite derivative at t={t:.6g}: the mode "
+                                "diverged before the end of grid; take a shorter grid")
+        return dy
+    sol = solve_ivp(f, (0, grid[-1]), y0, t_eval=grid, **_TIGHT)
+    if not sol.success:
+        raise IntegrationFailed(f"integration stopped at t={sol.t[-1]:.6g} before the end of grid "
+                                f"({grid[-1]:g}): {sol.message}; the mode may blow up there")
+    return sol.y
 
 
 def balanced_mode_product(s, d, tau, w0, grid):
@@ -97,11 +109,10 @@ def balanced_mode_product(s, d, tau, w0, grid):
     tau w1' = w2 (s - d w1 w2), tau w2' = w1 (s - d w1 w2) from w1 = w2 = ``w0`` (BL Eq. 20 for a
     diagonal mode), by solve_ivp at rtol 1e-12."""
     positive([s, d, tau], "s, d, tau")
-    grid = _grid(grid)
-    sol = solve_ivp(lambda t, w: [w[1] * (s - d * w[0] * w[1]) / tau,
-                                  w[0] * (s - d * w[0] * w[1]) / tau],
-                    (0, grid[-1]), [w0, w0], t_eval=grid, **_TIGHT)
-    return sol.y[0] * sol.y[1]
+    w0 = float(finite_array(w0, "w0"))
+    y = _solve(lambda t, w: [w[1] * (s - d * w[0] * w[1]) / tau, w[0] * (s - d * w[0] * w[1]) / tau],
+               [w0, w0], time_grid(grid))
+    return y[0] * y[1]
 
 
 def scalar_mode(rate, a0, grid):
@@ -109,6 +120,5 @@ def scalar_mode(rate, a0, grid):
     callable), by solve_ivp at rtol 1e-12."""
     if not callable(rate):
         raise TypeError("rate must be a callable a -> da/dt")
-    finite_array(a0, "a0")
-    grid = _grid(grid)
-    return solve_ivp(lambda t, a: [rate(a[0])], (0, grid[-1]), [a0], t_eval=grid, **_TIGHT).y[0]
+    a0 = float(finite_array(a0, "a0"))
+    return _solve(lambda t, a: [rate(a[0])], [a0], time_grid(grid))[0]

@@ -14,7 +14,7 @@ import numpy as np
 
 from numerics.bias.theory_linear_gd import LinearRun, init_weights, train_linear
 from numerics.datasets import augment, correlations, hierarchy, modes
-from numerics.validation import positive
+from numerics.validation import integer, positive
 
 
 def hierarchy_modes(c: float = 1.0, depth: int = 2):
@@ -66,7 +66,10 @@ def gated_a0_ratio(n_hid, dead_fraction, seed, trials=2000) -> float:
     """F.4's step a_0 -> a_0 sum_j g_j r_j^2: the mean of sum_j g_j r_j^2 over random unit
     vectors r (isotropic init) with a fixed set of dead units (g_j = 0).  The mean is the
     fraction of units that are NOT dead."""
-    rng = np.random.default_rng(seed)
+    n_hid, trials = integer(n_hid, "n_hid"), integer(trials, "trials")
+    if not (np.isfinite(dead_fraction) and 0 <= dead_fraction <= 1):
+        raise ValueError(f"dead_fraction={dead_fraction!r} must lie in [0, 1]")
+    rng = np.random.default_rng(integer(seed, "seed", 0))
     n_dead = int(round(dead_fraction * n_hid))
     g = np.r_[np.zeros(n_dead), np.ones(n_hid - n_dead)]
     r = rng.standard_normal((trials, n_hid))

@@ -37,7 +37,9 @@ def distance_matrix(H):
 
 
 def rsa(A, B):
-    """Pearson correlation of the upper-triangular item distances of A and B (..., d, P)."""
+    """Pearson correlation of the upper-triangular item distances of A and B (..., d, P); NaN where
+    a representation has all its item distances equal (the correlation is 0/0: callers average
+    over members with ``nanmean``)."""
     Da, Db = distance_matrix(A), distance_matrix(B)
     iu = np.triu_indices(Da.shape[-1], 1)
     a, b = Da[..., iu[0], iu[1]], Db[..., iu[0], iu[1]]
@@ -49,6 +51,8 @@ def rsa(A, B):
 def classical_mds(points, dim: int = 2):
     """Classical (Torgerson) MDS of the rows of ``points`` (n, d) -> (n, dim) coordinates."""
     points = finite_array(points, "points", ndim=2)
+    if isinstance(dim, bool) or int(dim) != dim or not 1 <= dim <= points.shape[0]:
+        raise ValueError(f"dim={dim!r} must be an integer in [1, {points.shape[0]}] (the points)")
     D2 = np.sum((points[:, None] - points[None]) ** 2, axis=-1)
     n = D2.shape[0]
     J = np.eye(n) - 1.0 / n

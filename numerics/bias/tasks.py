@@ -21,6 +21,7 @@ from typing import Callable
 import numpy as np
 
 from numerics.datasets import hierarchy
+from numerics.validation import finite_array
 
 #: one-hot labels of the two XOR classes, samples as columns (BL App E, L654)
 XOR_LABELS = np.array([[1.0, 1.0, 0.0, 0.0], [0.0, 0.0, 1.0, 1.0]])
@@ -99,7 +100,7 @@ def data_facts(X, Y) -> dict:
     """What a generated data set is, for its validation against the paper's description: the
     number of samples and of distinct inputs, inputs carrying more than one label, and the
     samples per distinct label vector (class balance)."""
-    X, Y = np.asarray(X, float), np.asarray(Y, float)
+    X, Y = finite_array(X, "X"), finite_array(Y, "Y")
     if X.ndim != 2 or Y.ndim != 2 or X.shape[1] != Y.shape[1]:
         raise ValueError(f"X {X.shape} and Y {Y.shape} must be (features, samples) with equal "
                          "sample counts")
@@ -113,7 +114,8 @@ def data_facts(X, Y) -> dict:
 
 def equal_overlap(Y, tol=1e-9) -> bool:
     """BL-Prop1's condition: Y^T Y 1 = lambda 1 with lambda the top eigenvalue of Y^T Y."""
-    G = np.asarray(Y, float).T @ np.asarray(Y, float)
+    Y = finite_array(Y, "Y", ndim=2)
+    G = Y.T @ Y
     r = G.sum(1)
     lam = np.linalg.eigvalsh(G)[-1]
     return bool(np.allclose(r, r.mean(), atol=tol * max(1, lam))

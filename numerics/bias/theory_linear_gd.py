@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from numerics.train import descend
-from numerics.validation import finite_array, positive
+from numerics.validation import finite_array, integer, number, positive, seed_list
 from theory.conventions import SUM_HALF, LossNorm
 
 
@@ -30,9 +30,10 @@ class LinearRun:
 def init_weights(seeds, n_in: int, n_hid: int, n_out: int, std: float):
     """i.i.d. N(0, std^2) weights, one ``numpy.random.default_rng(seed)`` per member."""
     positive(std, "std")
+    n_in, n_hid, n_out = (integer(v, n) for v, n in ((n_in, "n_in"), (n_hid, "n_hid"), (n_out, "n_out")))
     W1, W2 = [], []
-    for seed in np.atleast_1d(seeds):
-        rng = np.random.default_rng(int(seed))
+    for seed in seed_list(seeds):
+        rng = np.random.default_rng(seed)
         W1.append(rng.standard_normal((n_hid, n_in)) * std)
         W2.append(rng.standard_normal((n_out, n_hid)) * std)
     return np.stack(W1), np.stack(W2)
@@ -83,6 +84,7 @@ def logistic_rate(steps, a, plateau, window=(0.1, 0.9)) -> float:
     (``= const - r * step`` for the exact mode law) where ``a`` lies in ``window`` x plateau."""
     steps = finite_array(steps, "steps", ndim=1)
     a = finite_array(a, "a", ndim=1)
+    plateau = number(plateau, "plateau", positive=True)
     lo, hi = window
     sel = (a > lo * plateau) & (a < hi * plateau)
     if sel.sum() < 3:
@@ -94,6 +96,7 @@ def half_rise_step(steps, a, plateau) -> float:
     """First (linearly interpolated) step at which ``a`` reaches half its plateau."""
     steps = finite_array(steps, "steps", ndim=1)
     a = finite_array(a, "a", ndim=1)
+    plateau = number(plateau, "plateau", positive=True)
     above = np.nonzero(a >= plateau / 2)[0]
     if not above.size or above[0] == 0:
         raise ValueError("a never crosses half its plateau from below")

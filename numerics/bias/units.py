@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from numerics.validation import finite_array
+from numerics.validation import finite_array, number
 
 
 def unit_states(Z):
@@ -39,7 +39,7 @@ def kinks(W1, c, eps: float = 1e-300):
     norms = np.linalg.norm(W1[..., 1:], axis=-1)
     if np.any(norms <= eps):
         raise ValueError("W1 has a unit with zero input weights: its kink is undefined")
-    c = np.asarray(c, dtype=float)[..., None]
+    c = finite_array(c, "c")[..., None]
     return -c * W1[..., 0] / norms
 
 
@@ -59,8 +59,7 @@ def dead_at_init_probability(c, P: int, n: int = 400_001):
     """``E_u[Phi(-c u)^P]``: chance that a unit is dead at init on one-hot inputs (BL-Eq(14)
     catalogue, D6), independent of the init scale; by quadrature on a fine grid."""
     from scipy.stats import norm
-    if not np.isfinite(c):
-        raise ValueError(f"c={c!r} must be finite")
+    c = number(c, "c")
     if isinstance(P, bool) or int(P) != P or P < 1 or int(n) != n or n < 3:
         raise ValueError(f"P={P!r} must be a positive integer and n={n!r} at least 3")
     u = np.linspace(-12, 12, int(n))

@@ -48,8 +48,10 @@ def flow_times(epochs, n_samples: int):
 
 
 def first_time(times, values, level: float, below: bool = False) -> np.ndarray:
-    """(K,) first time each column of ``values`` (T, K) passes ``level`` (inf: never)."""
+    """(K,) first time each column of ``values`` (T, K) passes ``level`` (one number, or one per
+    column; inf: never)."""
     values = finite_array(values, "values")
+    level = finite_array(level, "level")
     if np.shape(times)[:1] != values.shape[:1]:
         raise ValueError(f"times has {np.shape(times)[:1]} instants, values {values.shape[:1]}")
     values = np.asarray(values, dtype=float)
@@ -77,7 +79,9 @@ def mass_shares(counts, mass, values, keep_fraction: float = 0.01) -> dict:
     """Share of the weight mass of the units (mass > keep_fraction x max) with each count value."""
     if np.shape(counts) != np.shape(mass):
         raise ValueError(f"counts {np.shape(counts)} and mass {np.shape(mass)} must have one shape")
-    counts, mass = np.asarray(counts), np.asarray(mass, dtype=float)
+    counts, mass = np.asarray(counts), finite_array(mass, "mass")
+    if not np.all(mass.max(axis=-1) > 0):
+        raise ValueError("mass is zero for every unit: there are no shares to take")
     big = mass > keep_fraction * mass.max(axis=-1, keepdims=True)
     w = mass * big
     return {v: float((w * (counts == v)).sum() / w.sum()) for v in values}
@@ -86,12 +90,17 @@ def mass_shares(counts, mass, values, keep_fraction: float = 0.01) -> dict:
 def per_context(centroids, C: int = 3, n_items: int = 8) -> set:
     """The binarised context patterns of k-means centroids: a context is on when the centroid is
     on for a majority of its items (Algorithm B.1 leaves the binarisation open)."""
+    C, n_items = _count(C, "C"), _count(n_items, "n_items")
+    if any(np.size(c) != C * n_items for c in centroids):
+        raise ValueError(f"centroids must each have C x n_items = {C * n_items} entries, got "
+                         f"{sorted({np.size(c) for c in centroids})}")
     return {tuple(np.repeat(np.asarray(c).reshape(C, n_items).mean(1) > 0.5, n_items).astype(float))
             for c in centroids}
 
 
 def reln_patterns(C: int = 3) -> set:
     """The gate patterns of the Sec 4 ReLN: all-on and the pathways on in C-1 contexts."""
+    C = _count(C, "C", 2)
     return {tuple(np.ones(8 * C))} | {tuple(r) for r in context_gates(C, k_of_c(C, C - 1))}
 
 
@@ -108,6 +117,8 @@ def aligned_curves(trajectory, start, width: float, every: float) -> np.ndarray:
     """(S, K) each seed's loss from its own ``start`` epoch on, over ``width`` epochs sampled
     every ``every`` (linear interpolation)."""
     t, loss = np.asarray(trajectory.time, float), np.asarray(trajectory.loss, float)
+    start = finite_array(start, "start", shape=loss.shape[1:])
+    width, every = _scale(width, "width"), _scale(every, "every")
     grid = np.arange(0.0, width + every / 2, every)
     return np.stack([np.interp(s + grid, t, loss[:, k]) for k, s in enumerate(start)], axis=1)
 
@@ -142,6 +153,8 @@ def rdm_correlation(Ha, Hb, same: bool = False) -> float:
     """Mean Pearson correlation of the RDMs of every run of ``Ha`` with every run of ``Hb`` (K,
     H, N) (``same``: the distinct pairs of one network)."""
     A, B = rdm(Ha), rdm(Hb)
+    if same and len(A) < 2:
+        raise ValueError(f"Ha has {len(A)} run: same=True needs at least two runs to pair")
     iu = np.triu_indices(A.shape[-1], 1)
     pairs = [(i, j) for i in range(len(A)) for j in range(len(B)) if not (same and j <= i)]
     return float(np.mean([np.corrcoef(A[i][iu], B[j][iu])[0, 1] for i, j in pairs]))
@@ -205,7 +218,11 @@ def race_gap(loss_alt, loss_star, L0: float) -> dict:
     one time grid: its value at t = 0, its minimum over t, and the share of the run where it
     exceeds 1% of L(0) (a strict win on an interval)."""
     L0 = _scale(L0, "L0")
-    gap = (np.asarray(loss_alt, dtype=float) - np.asarray(loss_star, dtype=float)) / L0
+    loss_alt, loss_star = finite_array(loss_alt, "loss_alt", ndim=1), finite_array(loss_star, "loss_star", ndim=1)
+    if loss_alt.shape != loss_star.shape or not loss_alt.size:
+        raise ValueError(f"loss_alt {loss_alt.shape} and loss_star {loss_star.shape} must be curves "
+                         "on one non-empty time grid")
+    gap = (loss_alt - loss_star) / L0
     return {"t0": float(gap[0]), "min": float(gap.min()), "strict share": float(np.mean(gap > 0.01))}
 
 
@@ -228,6 +245,8 @@ def sigma1_increase(X, Y, keep) -> float:
     X, Y = finite_array(X, "X", ndim=2), finite_array(Y, "Y", ndim=2)
     if not list(keep):
         raise ValueError("keep must name at least one datapoint")
+    if any(isinstance(i, bool) or int(i) != i or not 0 <= i < X.shape[1] for i in keep):
+        raise ValueError(f"keep must hold datapoint indices in [0, {X.shape[1]})")
     full = np.linalg.norm(Y @ X.T, 2)
     return float(np.linalg.norm(Y[:, keep] @ X[:, keep].T, 2) - full)
 
@@ -243,6 +262,8 @@ def relative_error(a, b) -> float:
     if np.shape(a) != np.shape(b):
         raise ValueError(f"a {np.shape(a)} and b {np.shape(b)} must have one shape")
     a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    if not np.max(np.abs(b), initial=0.0) > 0:
+        raise ValueError("b is zero (or empty): the relative error has no scale")
     return float(np.max(np.abs(a - b)) / np.max(np.abs(b)))
 
 
@@ -503,6 +524,8 @@ def criterion_times(delta, a0: float, modes, criterion: float = 0.2):
     from numerics.closed_forms import hitting_time
     if not (np.isfinite(delta) and delta >= 0):
         raise ValueError(f"delta={delta!r} must be finite and non-negative")
+    if not 0 < criterion < 0.5:
+        raise ValueError(f"criterion={criterion!r} must lie in (0, 0.5): the loss starts at 1/2")
     rf = 1 - np.sqrt(2 * criterion)
     (s_l, d_l), (s_x, d_x) = modes(delta)
     t_lin = hitting_time(rf * s_l / d_l, s_l, d_l, a0) if delta > 0 else np.inf
@@ -741,6 +764,7 @@ def linearly_separable(delta: float) -> bool:
 def time_course_values(s: float, a0: float, f: float, ds_) -> tuple:
     """For a mode (s, d) from ``a0``, per d in ``ds_``: the numeric time to the share ``f`` of its
     plateau, and the fitted exponential rate of its late approach (t in [12, 16])."""
+    s, a0, f = _scale(s, "s"), _scale(a0, "a0"), _scale(f, "f")
     from numerics.closed_forms import hitting_time, mode_strength
     tt = np.linspace(12, 16, 5)
     return ([float(hitting_time(f * s / d, s, d, a0)) for d in ds_],
@@ -751,6 +775,8 @@ def cross_modes(full, S, times, after: float) -> float:
     """max |u_a' W v_b| between modes with distinct singular values (degenerate ones split
     arbitrarily) at the times past ``after``; ``full`` (T, modes, modes)."""
     distinct = np.abs(S[:, None] - S[None, :]) > 1e-9
+    if not np.any(np.asarray(times) > after):
+        raise ValueError(f"after={after!r} is past the last record ({np.max(times):g}): no record to read")
     return float(np.max(np.abs(np.asarray(full)[np.asarray(times) > after][:, distinct])))
 
 
@@ -772,7 +798,11 @@ def detectable_effect(n1: int, n2: int, level: float = 0.05, power: float = 0.8)
 
 
 def cohen_d(a, b) -> float:
-    a, b = np.asarray(a, float), np.asarray(b, float)
+    """(mean b - mean a) / pooled s.d. of two samples of at least two values each (inf where both
+    are constant)."""
+    a, b = finite_array(a, "a", ndim=1), finite_array(b, "b", ndim=1)
+    if min(a.size, b.size) < 2:
+        raise ValueError(f"a and b need at least two values each, got {a.size} and {b.size}")
     pooled = np.sqrt(((a.size - 1) * a.var(ddof=1) + (b.size - 1) * b.var(ddof=1))
                      / (a.size + b.size - 2))
     return float((b.mean() - a.mean()) / pooled) if pooled > 0 else float("inf")

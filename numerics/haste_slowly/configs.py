@@ -37,6 +37,22 @@ def _positive(config, *names):
             raise ValueError(f"{type(config).__name__}.{name}={value!r} must be positive")
 
 
+def _positive_all(config, name, count=None):
+    """A tuple field of finite positive numbers (``count`` of them where given)."""
+    values = getattr(config, name)
+    if not values or (count is not None and len(values) != count) or any(
+            isinstance(v, bool) or not np.isfinite(v) or v <= 0 for v in values):
+        size = f"{count} " if count else ""
+        raise ValueError(f"{type(config).__name__}.{name}={values!r} must be {size}positive "
+                         "finite numbers")
+
+
+def _dtype(config):
+    if config.dtype not in ("float32", "float64"):
+        raise ValueError(f"{type(config).__name__}.dtype={config.dtype!r} must be 'float32' or "
+                         "'float64'")
+
+
 def _seeds(config):
     if not config.seeds or any(isinstance(s, bool) or int(s) != s or s < 0 for s in config.seeds):
         raise ValueError(f"{type(config).__name__}.seeds={config.seeds!r} must be non-negative "
@@ -58,8 +74,7 @@ class Sec45(Config):
         super().__post_init__()
         _positive(self, "lr", "epochs", "record_epochs")
         _seeds(self)
-        if self.dtype not in ("float32", "float64"):
-            raise ValueError(f"Sec45.dtype={self.dtype!r} must be 'float32' or 'float64'")
+        _dtype(self)
 
     @property
     def steps(self) -> int:
@@ -90,8 +105,9 @@ class Gates(Config):
         if self.sec45.scale != self.scale:
             raise ValueError("Gates.sec45 must be a configuration of the same scale")
         _positive(self, "every", "width")
-        if not self.stds or any(s <= 0 for s in self.stds):
-            raise ValueError(f"Gates.stds={self.stds!r} must be positive")
+        _positive_all(self, "stds")
+        if not self.ks or any(isinstance(k, bool) or int(k) != k or k < 1 for k in self.ks):
+            raise ValueError(f"Gates.ks={self.ks!r} must be positive integers (numbers of clusters)")
         _seeds(self)
 
     @property
@@ -128,14 +144,12 @@ class Depth(Config):
         super().__post_init__()
         _positive(self, "width", "relu_std", "module", "epochs", "shallow_width", "shallow_std",
                   "shallow_epochs", "lr", "record_epochs")
-        if len(self.gdln_std) != 4 or any(s <= 0 for s in self.gdln_std):
-            raise ValueError(f"Depth.gdln_std={self.gdln_std!r} must be four positive stds")
+        _positive_all(self, "gdln_std", count=4)
         if not 0 <= self.start <= self.switch <= self.epochs:
             raise ValueError(f"Depth: need 0 <= start ({self.start}) <= switch ({self.switch}) "
                              f"<= epochs ({self.epochs})")
         _seeds(self)
-        if self.dtype not in ("float32", "float64"):
-            raise ValueError(f"Depth.dtype={self.dtype!r} must be 'float32' or 'float64'")
+        _dtype(self)
 
     def steps(self, epochs) -> int:
         """GD steps at ``lr`` that cover ``epochs`` of the paper's clock."""
@@ -171,7 +185,11 @@ class Xor(Config):
     def __post_init__(self):
         super().__post_init__()
         _positive(self, "hidden", "variance", "lr", "steps", "criterion")
+        if not self.deltas or any(isinstance(d, bool) or not np.isfinite(d) or d < 0
+                                  for d in self.deltas):
+            raise ValueError(f"Xor.deltas={self.deltas!r} must be finite non-negative margins")
         _seeds(self)
+        _dtype(self)
 
 
 #: Fig 2 states its settings (no released code for App C), so the one configuration is the
@@ -198,6 +216,7 @@ class Linear(Config):
         super().__post_init__()
         _positive(self, "width", "std", "lr", "steps", "record_every")
         _seeds(self)
+        _dtype(self)
 
 
 #: Fig 7 gives no settings ("the exact setting and dynamics are from Saxe et al. 2019"), so the
@@ -215,6 +234,13 @@ class Tasks(Config):
     hierarchical tasks with ``contexts`` contexts at the unit and the released context scales."""
 
     contexts: tuple = (3, 4, 5)
+
+    def __post_init__(self):
+        super().__post_init__()
+        if not self.contexts or any(isinstance(C, bool) or int(C) != C or C < 2
+                                    for C in self.contexts):
+            raise ValueError(f"Tasks.contexts={self.contexts!r} must be integers >= 2 (numbers of "
+                             "contexts)")
 
 
 TASKS = Tasks(scale="ci")

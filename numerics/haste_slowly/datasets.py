@@ -12,7 +12,7 @@ import itertools
 import numpy as np
 
 from numerics.datasets import hierarchy
-from numerics.validation import finite_array
+from numerics.validation import finite_array, integer
 
 N_ITEMS = 8
 #: context one-hot scale of the released Sec 5 code (undocumented in the paper, MHS-E17)
@@ -30,6 +30,8 @@ def xor_margin(delta: float):
 
 def hierarchy_block(n_items: int = N_ITEMS) -> np.ndarray:
     """The (2n-1, n) binary hierarchy H of Saxe et al. (2019), root row first."""
+    if isinstance(n_items, bool) or int(n_items) != n_items or n_items < 2:
+        raise ValueError(f"n_items={n_items!r} must be a power of two >= 2")
     depth = int(np.log2(n_items))
     if 2 ** depth != n_items:
         raise ValueError(f"n_items={n_items!r} must be a power of two")
@@ -79,20 +81,26 @@ def contexts(C: int, scale: float | None = None):
 
 def context_of(C: int, n_items: int = N_ITEMS) -> np.ndarray:
     """(N,) context index of every datapoint (context-major columns)."""
-    return np.repeat(np.arange(C), n_items)
+    return np.repeat(np.arange(integer(C, "C")), integer(n_items, "n_items"))
 
 
 def context_gates(C: int, active_sets, n_items: int = N_ITEMS) -> np.ndarray:
     """(len(active_sets), N) 0/1 gates: pathway k is on exactly on the contexts in active_sets[k]."""
     ctx = context_of(C, n_items)
+    for k, s in enumerate(active_sets):
+        if not set(s) <= set(range(int(C))):
+            raise ValueError(f"active_sets[{k}]={s!r} must name contexts in range({C})")
     return np.array([np.isin(ctx, list(s)).astype(float) for s in active_sets])
 
 
 def k_of_c(C: int, k: int):
     """All k-subsets of the C contexts (pathways active in k contexts), in a fixed order."""
+    integer(C, "C")
+    if isinstance(k, bool) or int(k) != k:
+        raise ValueError(f"k={k!r} must be an integer in [1, C={C}]")
     if not 1 <= k <= C:
         raise ValueError(f"k={k!r} must lie in [1, C={C}]")
-    return [set(s) for s in itertools.combinations(range(C), k)]
+    return [set(s) for s in itertools.combinations(range(int(C)), int(k))]
 
 
 def zero_output_loss(Y) -> float:
@@ -132,7 +140,10 @@ def overlap_and_rho(X, Y, C: int):
 def all_tasks(cfg):
     """{name: (X, Y)} of every task of a ``configs.Tasks`` (the Sec 4 task, and the hierarchical
     C-context tasks at unit and released context scale) and the ``numerics.ran.Ran`` of the set."""
+    from numerics.haste_slowly.configs import Tasks
     from numerics.ran import Ran
+    if not isinstance(cfg, Tasks):
+        raise TypeError(f"cfg must be a configs.Tasks, got {type(cfg).__name__}")
     tasks = {"Sec 4": section4()}
     for C in cfg.contexts:
         for scale in sorted({1.0, CODE_CONTEXT_SCALE.get(C, 1.0)}):

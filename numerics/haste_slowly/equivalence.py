@@ -9,6 +9,7 @@ import torch
 
 from numerics.haste_slowly.gated import GatedNet
 from numerics.ode import integrate_flow
+from numerics.validation import integer, number
 
 
 def relu_autograd_trajectory(weights, X, Y, lr, steps):
@@ -58,6 +59,7 @@ def gd_beside_flow(tau_of_lr, lr: float, steps: int, seed: int = 1):
     """A 3-4-2 linear net, N = 6: GD with rate ``lr`` on the mean loss Eq. (2) and the flow
     tau dW/dt = -dL/dW with tau = tau_of_lr(lr, N), both from one init.  Returns (W2 W1 after
     every GD step, (m, d, steps); the flow's W2 W1 at flow times 1..steps, same shape)."""
+    lr, steps = number(lr, "lr", positive=True), integer(steps, "steps")
     rng = np.random.default_rng(seed)
     N, d, h, m = 6, 3, 4, 2
     X, Y = rng.standard_normal((d, N)), rng.standard_normal((m, N))
@@ -86,6 +88,7 @@ def equivalence_runs(sizes_list=((5, 16, 3), (5, 12, 9, 3)), lr: float = 5e-3, s
     datapoints from seed 3) of an autograd ReLU net, of the GDLN gated by step(pre-activation)
     recomputed every step, and of the GDLN with the gates fixed at init; {sizes: (reference,
     recomputed, fixed final weights, gate flips)}."""
+    lr, steps, std = number(lr, "lr", positive=True), integer(steps, "steps"), number(std, "std", positive=True)
     from numerics.haste_slowly.gated import init_weights
     out = {}
     for sizes in sizes_list:

@@ -21,7 +21,7 @@ from numerics.haste_slowly.configs import Gates
 from numerics.haste_slowly.gated import GatedNet, init_weights, train
 from numerics.ran import Ran
 from numerics.trajectory import Trajectory
-from numerics.validation import finite_array
+from numerics.validation import finite_array, integer
 
 
 def collect(patterns, masses, keep_fraction: float = 0.01):
@@ -47,6 +47,8 @@ def find_gates(rows, k: int, seed: int = 0, n_init: int = 10):
 
 def binarise(centroids, threshold: float = 0.5) -> np.ndarray:
     """The GDLN gates a fractional centroid stands for (threshold 1/2, App B leaves it open)."""
+    if isinstance(threshold, bool) or not np.isfinite(threshold):
+        raise ValueError(f"threshold={threshold!r} must be a finite number")
     return (np.asarray(centroids) > threshold).astype(float)
 
 
@@ -54,6 +56,9 @@ def gdlns_from_centroids(centroid_sets, n_in: int, n_out: int, width: int, stds,
     """One batched GDLN per (centroid set, std, seed), in that order: member i has one module of
     ``width`` units, seeing every input, per binarised centroid of its set (unused module slots
     gated off), all weights N(0, std^2)."""
+    if not len(centroid_sets) or any(not len(c) for c in centroid_sets):
+        raise ValueError("centroid_sets must be a non-empty list of non-empty centroid sets")
+    width = integer(width, "width")
     slots = max(len(c) for c in centroid_sets)
     N = len(centroid_sets[0][0])
     members = [(i, s, seed) for i in range(len(centroid_sets)) for s in stds for seed in seeds]

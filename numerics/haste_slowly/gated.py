@@ -157,6 +157,9 @@ def block_normal(rng: np.random.RandomState, rows, cols, stds) -> np.ndarray:
     of CAandL-Lab/make-haste-slowly): blocks ``N(0, stds[p][k]^2)`` of ``rows[k] x cols[p]``, row
     block ``k`` outer and column block ``p`` inner, from ``rng`` (``np.random.seed(seed)``).  A
     plain layer is one block (the released ReLU init)."""
+    if not isinstance(rng, np.random.RandomState):
+        raise TypeError(f"rng must be a numpy.random.RandomState (np.random.seed semantics), got "
+                        f"{type(rng).__name__}")
     return np.vstack([np.hstack([rng.normal(0.0, stds[p][k], (r, c)) for p, c in enumerate(cols)])
                       for k, r in enumerate(rows)])
 
@@ -168,8 +171,13 @@ def init_weights(seeds, shapes, stds, device=None, dtype=DT):
     (later layers) of unit-wise modules."""
     if len(shapes) != len(stds):
         raise ValueError(f"stds has {len(stds)} entries for {len(shapes)} layers")
+    for l, shape in enumerate(shapes):
+        if len(shape) != 2 or any(isinstance(n, bool) or int(n) != n or n < 1 for n in shape):
+            raise ValueError(f"shapes[{l}]={tuple(shape)!r} must be (rows, cols), positive integers")
     layers = [[] for _ in shapes]
-    for seed in np.atleast_1d(seeds):
+    if np.size(seeds) == 0:
+        raise ValueError(f"seeds={seeds!r} must be a non-empty sequence of seeds")
+    for seed in np.atleast_1d(seeds).tolist():
         rng = np.random.RandomState(_seed(seed))
         for l, (rows, cols) in enumerate(shapes):
             layers[l].append(block_normal(rng, [rows], [cols], [[1.0]]))

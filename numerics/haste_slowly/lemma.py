@@ -10,6 +10,8 @@ import itertools
 import numpy as np
 from scipy.optimize import linprog
 
+from numerics.validation import integer
+
 #: strict ">" as ">= MARGIN" with weights in [-BOUND, BOUND]; the system is scale-free, so any
 #: feasible pattern is feasible with margin 1e-3 inside this box.
 MARGIN, BOUND = 1e-3, 10.0
@@ -58,6 +60,7 @@ def lemma_form(pattern) -> bool:
 
 def enumerate_patterns(n_items: int, C: int, bias: bool = False):
     """Every (n_items, C) pattern with its realisability; a list of (pattern, realisable)."""
+    n_items, C = integer(n_items, "n_items"), integer(C, "C")
     if n_items * C > 16:
         raise ValueError(f"n_items*C={n_items * C} > 16: 2**(n*C) patterns is too many")
     out = []

@@ -26,7 +26,7 @@ def pathway_flow(syx, sx, W1, W2, tau, t_eval):
         return {"W1": np.stack([w["W2"][p].T @ errs[p] for p in range(P)]) / tau,
                 "W2": np.stack([errs[p] @ w["W1"][p].T for p in range(P)]) / tau}
 
-    t_eval = finite_array(t_eval, "t_eval", ndim=1)
+    t_eval = finite_array(t_eval, "t_eval", ndim=1, nonempty=True)
     flow = integrate_flow(rhs, {"W1": np.asarray(W1, float), "W2": np.asarray(W2, float)},
                           float(t_eval[-1]), t_eval=t_eval)
     return flow.t, flow.states["W1"], flow.states["W2"]
@@ -46,7 +46,7 @@ def race_flow(S, D, O, b1, b2, tau, t_eval):
         R = S - np.einsum("jpr,pjr,jr->pr", D0, O, B)
         return {"b1": w["b2"] * R / tau, "b2": w["b1"] * R / tau}
 
-    t_eval = finite_array(t_eval, "t_eval", ndim=1)
+    t_eval = finite_array(t_eval, "t_eval", ndim=1, nonempty=True)
     flow = integrate_flow(rhs, {"b1": np.asarray(b1, float), "b2": np.asarray(b2, float)},
                           float(t_eval[-1]), t_eval=t_eval)
     return flow.t, flow.states["b1"] * flow.states["b2"]

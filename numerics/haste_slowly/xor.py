@@ -17,6 +17,7 @@ from numerics.haste_slowly.datasets import xor_margin
 from numerics.haste_slowly.gated import GatedNet, init_weights, train
 from numerics.ran import Ran
 from numerics.trajectory import Trajectory
+from numerics.validation import integer, seed_list
 from theory.conventions import MEAN_HALF
 
 #: gates of the linear-gating (positives x2,x3 / negatives x1,x4) and XoR-gating GDLNs (App C)
@@ -39,6 +40,7 @@ class XorRun:
 
 def stacked_inputs(deltas, seeds):
     """(K, 3, 4) inputs and the (K,) Delta of each member, Delta-major."""
+    seeds = seed_list(seeds)
     deltas = np.asarray(deltas, dtype=float)
     X = np.stack([xor_margin(dl)[0] for dl in deltas for _ in seeds])
     return torch.tensor(X), np.repeat(deltas, len(seeds))
@@ -72,6 +74,11 @@ def train_gdln(delta, gates, *, width=8, lr=0.4, steps=300, std=None, seeds=(0,)
     """A GDLN with one pathway per gate row (``width`` linear units each) on the XoR-margin data,
     GD on the mean loss; time t/tau."""
     std = np.sqrt(4e-8 / 128) if std is None else std
+    width = integer(width, "width")
+    gates = np.asarray(gates, dtype=float)
+    if gates.ndim != 2 or gates.shape[1] != 4:
+        raise ValueError(f"gates must be (pathways, 4): one 0/1 row per pathway over the 4 points, "
+                         f"got shape {gates.shape}")
     X, y = xor_margin(delta)
     unit_gates = np.repeat(gates, width, axis=0)
     net = GatedNet(init_weights(seeds, [(len(unit_gates), 3), (1, len(unit_gates))], [std, std]),

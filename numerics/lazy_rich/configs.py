@@ -16,11 +16,16 @@ from dataclasses import dataclass
 import numpy as np
 
 from numerics.lazy_rich import _args
+from numerics.lazy_rich.tasks import ITEMS
 from numerics.ran import Config, Scales, seeds
 
 #: fields that must be positive; every other number must be finite, every other integer >= 1
 POSITIVE = {"init_scale", "lr", "horizon", "lam_max", "curve_lam", "curve_horizon", "early", "budget",
             "sigma_input", "sigma_weight"}
+#: tuple fields whose every entry must be positive (``scales``: a geomspace(low, high, count))
+POSITIVE_ENTRIES = {"lrs", "target_variances", "scales"}
+#: items of the hierarchy task (LR-T2) that ``trained_item`` indexes
+N_ITEMS = len(ITEMS)
 
 #: the three architectures of Fig. 5 (Ni, No) with Nh = min(Ni, No) (suite's choice: Fig. 5A
 #: masks the sizes; catalogue Sec 10)
@@ -39,14 +44,18 @@ class LazyRichConfig(Config):
             if f.name == "seeds":
                 _args.seeds(value, name)
             elif f.name == "trained_item":
-                _args.count(value, name, 0)
+                if _args.count(value, name, 0) >= N_ITEMS:
+                    raise ValueError(f"{name}={value!r} must index one of the {N_ITEMS} items")
+            elif f.name == "dims":
+                for i, v in enumerate(value):
+                    _args.count(v, f"{name}[{i}]")
             elif isinstance(value, (int, np.integer)) and not isinstance(value, bool):
                 _args.count(value, name)
             elif isinstance(value, float):
                 _args.scalar(value, name, positive=f.name in POSITIVE)
             elif isinstance(value, tuple) and all(isinstance(v, (int, float)) for v in value):
                 for i, v in enumerate(value):
-                    _args.scalar(v, f"{name}[{i}]", positive=f.name in ("lrs", "target_variances"))
+                    _args.scalar(v, f"{name}[{i}]", positive=f.name in POSITIVE_ENTRIES)
 
 
 # ------------------------------------------------------------------------- empirical claims

@@ -16,7 +16,15 @@ from numerics.lazy_rich.init import (
     layer_singular_values,
     random_orthogonal,
 )
+from numerics.lazy_rich._args import count, scalar
 from numerics.lazy_rich.tasks import Task, random_task, whitened_inputs
+from numerics.validation import finite_array
+
+
+def _sigma(value) -> float:
+    if isinstance(value, bool) or not np.isfinite(value) or value < 0:
+        raise ValueError(f"sigma={value!r} must be a finite non-negative noise s.d.")
+    return float(value)
 
 
 def _integer(value, name: str, least: int = 0) -> int:
@@ -29,6 +37,7 @@ def _integer(value, name: str, least: int = 0) -> int:
 def horizon(task, lam: float, cap: float = 8.0) -> float:
     """t/tau with S_lam,max t <= 25: beyond, e^{2 S_lam t} makes the plain Theorem 4.3 ill-conditioned
     (LR-Impl)."""
+    lam, cap = scalar(lam, "lam"), scalar(cap, "cap", positive=True)
     return min(cap, 25.0 / np.sqrt(task.svd.s.max() ** 2 + lam ** 2 / 4))
 
 
@@ -46,9 +55,14 @@ def problem_from_numbers(n_in: int, n_out: int, lam: float, scale: float, w1, w2
     ``syx`` (No x Ni entries), the initial function scale^2 W2 W1 from the entries ``w1`` (Nh x Ni) and
     ``w2`` (No x Nh), rebalanced to ``lam`` with the hidden rotation made of Givens rotations by the
     angles ``rot``, 2 rot, ...; whitened X = sqrt(P) [I 0] with P = max(Ni, No) + 2."""
+    n_in, n_out = count(n_in, "n_in"), count(n_out, "n_out")
     nh = min(n_in, n_out)
-    syx = np.asarray(syx, dtype=float).reshape(n_out, n_in)
-    product = scale ** 2 * np.asarray(w2, dtype=float).reshape(n_out, nh) @ np.asarray(w1, dtype=float).reshape(nh, n_in)
+    for name, value, size in (("syx", syx, n_out * n_in), ("w1", w1, nh * n_in), ("w2", w2, n_out * nh)):
+        if np.size(value) != size:
+            raise ValueError(f"{name} has {np.size(value)} entries, expected {size} for (Ni, No) = "
+                             f"({n_in}, {n_out})")
+    syx = finite_array(syx, "syx").reshape(n_out, n_in)
+    product = scale ** 2 * finite_array(w2, "w2").reshape(n_out, nh) @ finite_array(w1, "w1").reshape(nh, n_in)
     P = max(n_in, n_out) + 2
     X = np.sqrt(P) * np.eye(n_in, P)
     U, s, Vt = np.linalg.svd(product, full_matrices=False)
@@ -64,8 +78,13 @@ def problem_from_numbers(n_in: int, n_out: int, lam: float, scale: float, w1, w2
 
 def aligned_problem(n_in: int, n_out: int, s_task, s0, lam: float, seed: int):
     """A whitened task with prescribed singular values and a task-aligned lambda-balanced init."""
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(_integer(seed, "seed"))
+    n_in, n_out = count(n_in, "n_in"), count(n_out, "n_out")
     m, P = min(n_in, n_out), max(n_in, n_out) + 3
+    s_task = finite_array(s_task, "s_task", ndim=1)
+    if s_task.shape != (m,):
+        raise ValueError(f"s_task has {s_task.size} values: a ({n_in}, {n_out}) task has min(Ni, No) "
+                         f"= {m} values")
     U = random_orthogonal(n_out, rng)[:, :m]
     V = random_orthogonal(n_in, rng)[:, :m]
     X = np.sqrt(P) * np.linalg.qr(rng.standard_normal((P, n_in)))[0].T
@@ -115,7 +134,13 @@ def padded_init(n_in, n_hid, n_out, s, lam, seeds):
     """Braun-type init with Nh > min(Ni, No): W1 = R[:, :m] S1 V^T, W2 = U S2 R[:, :m]^T, plus
     sqrt(lam) on one extra hidden direction when Nh > Ni (feasible only for lam >= 0).  The unit
     ``R[:, m:]`` directions are returned too."""
+    n_in, n_hid, n_out = count(n_in, "n_in"), count(n_hid, "n_hid"), count(n_out, "n_out")
     m = min(n_in, n_out)
+    if n_hid < m:
+        raise ValueError(f"n_hid={n_hid} must be >= min(n_in, n_out) = {m}")
+    if len(seeds) != 3:
+        raise ValueError(f"seeds={seeds!r} must be three seeds (R, V, U)")
+    lam = scalar(lam, "lam")
     R = random_orthogonal(n_hid, np.random.default_rng(seeds[0]))
     s1, s2 = layer_singular_values(np.asarray(s, dtype=float), lam)
     V = random_orthogonal(n_in, np.random.default_rng(seeds[1]))[:, :m]
@@ -141,6 +166,7 @@ def noise_task(n_in, n_out):
 def input_noise_losses(task, W1, W2, sigma: float, draws: int, seed: int) -> np.ndarray:
     """Sampled 1/2-mean losses of W2W1 on X + sigma N(0, 1) (iid input noise)."""
     _integer(draws, "draws", 1)
+    sigma = _sigma(sigma)
     noise = np.random.default_rng(seed).standard_normal((draws,) + task.X.shape)
     err = W2 @ W1 @ (task.X + sigma * noise) - task.Y
     return 0.5 * np.sum(err ** 2, axis=(1, 2)) / task.n_samples
@@ -150,6 +176,7 @@ def weight_noise_losses(task, W1, W2, sigma: float, draws: int, seed: int) -> np
     """Sampled 1/2-mean losses with iid N(0, sigma^2) noise on every entry of W1 and W2."""
     rng = np.random.default_rng(_integer(seed, "seed"))
     _integer(draws, "draws", 1)
+    sigma = _sigma(sigma)
     A = W1 + sigma * rng.standard_normal((draws,) + W1.shape)
     B = W2 + sigma * rng.standard_normal((draws,) + W2.shape)
     return 0.5 * np.sum((B @ A @ task.X - task.Y) ** 2, axis=(1, 2)) / task.n_samples
@@ -171,7 +198,9 @@ def sample_balance(n_in, n_hid, n_out, var1, var2, draws, seed):
 def balance_spread(widths=(1, 2, 4), dims=(40, 120, 250)):
     """LeCun balance at widths k x (Ni, Nh, No): mean entrywise off-diagonal s.d. and mean
     ||Bal - lambda I||_F / ||lambda I||_F (lambda = No/Nh - 1), two draws per width."""
-    ni, nh, no = dims
+    if not widths or any(isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1 for k in widths):
+        raise ValueError(f"widths={widths!r} must be positive integers (width multipliers)")
+    ni, nh, no = (count(v, f"dims[{i}]") for i, v in enumerate(dims))
     lam = no / nh - 1
     sd, spread = [], []
     for k in widths:
@@ -184,7 +213,9 @@ def balance_spread(widths=(1, 2, 4), dims=(40, 120, 250)):
 
 # ---------------------------------------------------------------- applications (Sec 6, App D)
 def continual_tasks(n=5, P=25, count=4, seed=0):
-    rng = np.random.default_rng(seed)
+    """``count`` tasks on one whitened input set (n inputs, P samples), independent N(0, 1) targets."""
+    _integer(count, "count", 1)
+    rng = np.random.default_rng(_integer(seed, "seed"))
     X = whitened_inputs(n, P, rng)
     return [Task(X, rng.standard_normal((n, P))) for _ in range(count)]
 
@@ -201,11 +232,17 @@ def reversal_problem(lam, s_task=(1.0, 0.8, 0.5), s0=0.5, seed=0):
 
 def reversed_mode(task, W1t, W2t):
     """u~_1^T W2W1(t) v~_1: the reversed mode of a ``reversal_problem`` along a run."""
+    W1t, W2t = finite_array(W1t, "W1t"), finite_array(W2t, "W2t")
+    if W1t.ndim != 3 or W2t.ndim != 3 or W1t.shape[2] != task.svd.n_in or W2t.shape[1] != task.svd.n_out:
+        raise ValueError(f"W1t {W1t.shape} and W2t {W2t.shape} do not fit the task ((T, Nh, {task.svd.n_in}) "
+                         f"and (T, {task.svd.n_out}, Nh))")
     return np.einsum("i,tij,j->t", task.svd.U[:, 0], W2t @ W1t, task.svd.V[:, 0])
 
 
 def fine_tuning_tasks(base):
     """LR-D.4's three fine-tuning tasks built from the hierarchy ``base`` (catalogue protocol)."""
+    if not isinstance(base, Task) or base.X.shape != (8, 8) or base.Y.shape != (8, 8):
+        raise ValueError("base must be the 8-item hierarchy task (tasks.hierarchy_task())")
     t1 = base.Y.copy()
     t1[4, 2] = 1.0                                      # bird1 also gets fish1's leaf feature
     U, s, V = base.svd.U, base.svd.s, base.svd.V

@@ -140,6 +140,9 @@ class BatchRun:
 
 def batch(task, W1s, W2s, lams, *, lr: float, steps: int, record_every: int, Y=None) -> BatchRun:
     """GD of every init of (W1s, W2s) on ``task`` (targets ``Y`` if given), one torch program."""
+    if not len(W1s) or len(W1s) != len(W2s):
+        raise ValueError(f"W1s must hold at least one init and W2s one per init; got {len(W1s)} and "
+                         f"{len(W2s)}")
     W1s, W2s = np.stack(W1s), np.stack(W2s)
     trajectory = train_linear(W1s, W2s, task.X, task.Y if Y is None else Y, lr=lr, steps=steps,
                               record_every=record_every)
@@ -218,6 +221,9 @@ class ContinualRun:
 
 def continual(tasks, W1, W2, *, horizon: float, lr: float, records: int = 8) -> ContinualRun:
     """GD through ``tasks``, ``horizon`` (t/tau) on each, restarting from the last weights."""
+    if not len(tasks) or not all(isinstance(t, Task) for t in tasks):
+        raise ValueError("tasks must be a non-empty sequence of numerics.lazy_rich.tasks.Task")
+    W1, W2 = weights(W1, W2)
     horizon, lr = scalar(horizon, "horizon", positive=True), scalar(lr, "lr", positive=True)
     steps = count(int(round(horizon / lr)), "horizon / lr")
     count(records, "records")
@@ -254,9 +260,14 @@ def new_feature_row(W1, task, item: int = 0, y_new: float = 1.0, steps: int = 20
     """LR-D.3: a new output row w trained by GD from w = 0 on ``item`` alone (W1 frozen, lr
     0.5/|h|^2), read out on every item: w W1 X."""
     W1 = finite_array(W1, "W1", ndim=2)
-    if not 0 <= item < task.n_samples:
+    if not isinstance(task, Task):
+        raise TypeError(f"task must be a numerics.lazy_rich.tasks.Task, got {type(task).__name__}")
+    if isinstance(item, bool) or int(item) != item or not 0 <= item < task.n_samples:
         raise ValueError(f"item={item!r} must index one of the {task.n_samples} items")
-    h0 = W1 @ task.X[:, item]
+    steps, y_new = count(steps, "steps"), scalar(y_new, "y_new")
+    h0 = W1 @ task.X[:, int(item)]
+    if not h0 @ h0 > 0:
+        raise ValueError(f"W1 maps item {item} to zero hidden activity: no output row can learn it")
     w = np.zeros(W1.shape[0])
     lr = 0.5 / (h0 @ h0)
     for _ in range(steps):

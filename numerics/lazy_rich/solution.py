@@ -91,6 +91,24 @@ def init_variables(W1, W2, sp: Spectrum) -> tuple[np.ndarray, np.ndarray, np.nda
     return B, C, D
 
 
+#: largest x with e^x finite in float64
+LOG_MAX = float(np.log(np.finfo(float).max))
+
+
+class PlainFormOverflow(np.linalg.LinAlgError):
+    """A closed form with growing exponentials was asked for a time at which they overflow
+    float64 (a ``LinAlgError``: the solve of the form breaks down there)."""
+
+
+def _in_range(t, rate: float, form: str) -> None:
+    """Refuse times where e^(2 rate t) overflows: the form would return NaN silently."""
+    t_max = float(np.max(t)) if np.size(t) else 0.0
+    if 2 * rate * t_max > LOG_MAX:
+        raise PlainFormOverflow(f"t={t_max:g} is out of range of {form}: e^(2 x {rate:.4g} x t) overflows "
+                                f"float64 (2 rate t = {2 * rate * t_max:.4g} > {LOG_MAX:.1f}); use "
+                                "qq_stable (Theorem B.5), which keeps only decaying exponentials")
+
+
 def _time_grid(t) -> np.ndarray:
     t = finite_array(t, "t", ndim=None)
     if np.any(t < 0):
@@ -109,10 +127,11 @@ def qq_exact(t, W1, W2, svd: TaskSVD, lam: float) -> np.ndarray:
     """Theorem 4.3: QQ^T(t) = Z A^{-1} Z^T for a lambda-balanced start (W1, W2).  Shape (T, N, N).
 
     The plain form multiplies e^{+S_lam t} by e^{-S_lam t}; it overflows once S_lam t/tau ~ 350
-    (LR-Impl) -- use :func:`qq_stable` there.
+    (LR-Impl): such a t raises :class:`PlainFormOverflow` (use :func:`qq_stable` there).
     """
     t = _time_grid(t)[:, None]
     sp = spectrum(svd, lam)
+    _in_range(t, float(np.max(sp.s_lam, initial=abs(sp.lam_perp))), "the plain form of Theorem 4.3")
     B, C, D = init_variables(W1, W2, sp)
     gm, gp = sp.g * (1 - sp.h), sp.g * (1 + sp.h)
     mu = sp.s_lam[None, :]
@@ -182,6 +201,7 @@ def _bracket(t, W1, W2, F):
     if W1.ndim != 2 or F.shape != (W1.shape[1] + W2.shape[0],) * 2:
         raise ValueError(f"F {F.shape} must be (Ni + No) square for W1 {W1.shape}, W2 {W2.shape}")
     gamma, P = np.linalg.eigh(F)
+    _in_range(t, float(np.max(gamma)), "LR-Eq7 (e^{Ft})")
     PtQ = P.T @ np.concatenate([W1.T, W2], axis=0)
     A = np.eye(PtQ.shape[1]) + np.einsum("jh,tj,jk->thk", PtQ, _expm1_ratio(2 * gamma[None], t[:, None]), PtQ)
     return t, gamma, P, PtQ, A

@@ -37,7 +37,7 @@ class TaskSVD:
 
 def task_svd(syx) -> TaskSVD:
     """SVD of an (No, Ni) correlation matrix with the completion of the larger side."""
-    syx = finite_array(syx, "syx", ndim=2)
+    syx = finite_array(syx, "syx", ndim=2, nonempty=True)
     n_out, n_in = syx.shape
     U_full, s, Vt_full = np.linalg.svd(syx)
     m = min(n_in, n_out)

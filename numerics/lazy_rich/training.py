@@ -7,12 +7,14 @@ import torch
 
 from numerics.models import TwoLayerEnsemble, torch_threads
 from numerics.train import train
+from numerics.lazy_rich._args import scalar, weights
 from numerics.trajectory import Trajectory
+from numerics.validation import finite_array
 
 
 def linear_ensemble(W1s, W2s) -> TwoLayerEnsemble:
     """An ensemble of linear networks with weights W1s (K, Nh, Ni), W2s (K, No, Nh), float64."""
-    W1s, W2s = np.asarray(W1s, dtype=float), np.asarray(W2s, dtype=float)
+    W1s, W2s = finite_array(W1s, "W1s"), finite_array(W2s, "W2s")
     if W1s.ndim != 3 or W2s.ndim != 3:
         raise ValueError(f"W1s and W2s must be (K, rows, cols); got {W1s.shape}, {W2s.shape}")
     # torch.tensor copies: training updates in place and must not touch the caller's arrays
@@ -33,10 +35,12 @@ def train_linear(W1s, W2s, X, Y, *, lr, steps: int, record_every: int) -> Trajec
 def step_once(W1, W2, X, Y, lr: float) -> tuple[float, np.ndarray, np.ndarray]:
     """One step of the suite's GD loop (``numerics.train.gd_step``) on one network: (the training loss
     before it, W1 after, W2 after)."""
-    from numerics.train import ensemble_loss, gd_step
+    from numerics.train import as_data, ensemble_loss, gd_step
     from theory.conventions import convention
-    model = linear_ensemble(np.asarray(W1)[None], np.asarray(W2)[None])
-    X, Y = torch.as_tensor(np.asarray(X, dtype=float)), torch.as_tensor(np.asarray(Y, dtype=float))
+    W1, W2 = weights(W1, W2)
+    lr = scalar(lr, "lr", positive=True)
+    model = linear_ensemble(W1[None], W2[None])
+    X, Y = as_data(X, Y, dtype=torch.float64, device="cpu")
     norm = convention("lazy_rich").train
     loss = float(ensemble_loss(model, X, Y, norm)[0])
     gd_step(model, X, Y, lr, norm)

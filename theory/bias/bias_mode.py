@@ -15,10 +15,23 @@ P_sym = sp.Symbol("P", integer=True, positive=True)
 ybar_norm = sp.Symbol("ybar_norm", nonnegative=True)
 
 
+def _samples(P) -> int:
+    if isinstance(P, bool) or not isinstance(P, (int, sp.Integer)) and int(P) != P or P < 1:
+        raise ValueError(f"P={P!r} must be a positive integer")
+    return int(P)
+
+
+def _labels(Y) -> sp.Matrix:
+    if not isinstance(Y, sp.MatrixBase):
+        raise TypeError(f"Y must be a sympy Matrix of labels (N_out x P), got {type(Y).__name__}")
+    if Y.shape[1] < 1:
+        raise ValueError(f"Y must have at least one sample (column), got shape {Y.shape}")
+    return Y
+
+
 def augmented_inputs(P: int, c_value=c) -> sp.Matrix:
     """``X~ = [c 1^T; I_P]`` ((P+1) x P), F.1 L668."""
-    if int(P) != P or P < 1:
-        raise ValueError(f"P={P!r} must be a positive integer")
+    P = _samples(P)
     return sp.Matrix.vstack(sp.Matrix([[c_value] * P]), sp.eye(P))
 
 
@@ -28,20 +41,24 @@ def sigma_x(P: int, c_value=c) -> sp.Matrix:
 
 
 def sigma_yx(Y: sp.Matrix, c_value=c) -> sp.Matrix:
+    Y = _labels(Y)
     return Y * augmented_inputs(Y.shape[1], c_value).T / Y.shape[1]
 
 
 def mean_label(Y: sp.Matrix) -> sp.Matrix:
+    Y = _labels(Y)
     return Y * sp.ones(Y.shape[1], 1) / Y.shape[1]
 
 
 def top_eigenvector(P: int, c_value=c) -> sp.Matrix:
     """As printed (Prop. 1 / F.1 L674): ``v~_0 = [1; 1/(cP) 1]`` (unnormalised)."""
+    P = _samples(P)
     return sp.Matrix.vstack(sp.Matrix([[1]]), sp.ones(P, 1) / (c_value * P))
 
 
 def null_vector(P: int, c_value=c) -> sp.Matrix:
     """F.1 L684: ``v~_perp = [1; -c 1]`` with eigenvalue 0."""
+    P = _samples(P)
     return sp.Matrix.vstack(sp.Matrix([[1]]), -c_value * sp.ones(P, 1))
 
 
@@ -95,7 +112,7 @@ C_INDEPENDENCE = register(
 #: every input to ybar.  With u_0 = Sigma~yx v^_0 / s_0 that map is Sigma~yx v^_0 v^_0^T / d_0.
 def saturated_bias_mode_outputs(Y: sp.Matrix, c_value=c) -> sp.Matrix:
     """Outputs ``u_0 (s_0/d_0) v^_0^T X~`` (N_out x P) of the bias mode alone at its plateau."""
-    P = Y.shape[1]
+    P = _labels(Y).shape[1]
     v0 = top_eigenvector(P, c_value)
     v_hat = v0 / sp.sqrt((v0.T * v0)[0])
     d0 = c_value ** 2 + sp.Rational(1, P)
