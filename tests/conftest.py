@@ -33,16 +33,9 @@ def pytest_collection_finish(session):
 @pytest.fixture
 def decide():
     """``decide(*measurements, faithful=True)``: the verdict the empirical verdict rule gives
-    ``measurements`` from a synthetic run that is (or is not) faithful to the paper.  Rejection
-    tests of empirical claims feed it the measurements their evidence functions make from a
-    synthetic counter-scenario (and from one that satisfies the paper)."""
-    from numerics.ran import Config, Ran
-    from verify.measurement import Setup, stated
-    from verify.outcome import ClaimRecorder
-
-    def verdict(*measurements, faithful: bool = True) -> str:
-        ran = Ran.of(Config(scale="full"), "synthetic scenario", setting=1)
-        setup = Setup(ran, {"setting": stated(1 if faithful else 2, "synthetic")},
-                      cost="a synthetic scenario")
-        return ClaimRecorder({}, ["synthetic"]).reproduced(*measurements, setup=setup)
+    ``measurements`` from a run that is (or is not) faithful to the paper
+    (``verify.outcome.decide``).  Rejection tests of empirical claims feed it the measurements
+    their evidence functions make from a synthetic counter-scenario (and from one that
+    satisfies the paper)."""
+    from verify.outcome import decide as verdict
     return verdict

@@ -311,3 +311,22 @@ def test_each_property_keeps_its_own_counterexamples_in_the_example_database(pro
     load(1)
     assert not search(identity, ("<=", 0.5), x=st.floats(0, 1)).ok, \
         "the saved counterexample is replayed at the next run, even with one example"
+
+
+def test_ambiguity_is_judged_per_sentence():
+    """Readings of two different sentences are not pooled: a sentence measured under one
+    reading is an ordinary measurement, and one that fails under its only reading refutes."""
+    first = paper("L10", "the loss drops early", "drop before t = 1")
+    second = paper("L20", "the units stay silent", "silent at the end")
+    rec, _ = recorder()
+    assert rec.reproduced(measure("drop", 1.0, ">", 0, source=first),
+                          measure("silence", -1.0, ">", 0, source=second),
+                          setup=FAITHFUL) == "not-reproduced"
+
+
+def test_decide_gives_the_verdict_of_a_faithful_or_unfaithful_run():
+    from verify.outcome import decide
+    ok = measure("S(rich) - S(lazy)", 0.3, ">", 0, source=STATED)
+    bad = measure("S(rich) - S(lazy)", -0.3, ">", 0, source=STATED)
+    assert decide(ok) == "holds" and decide(bad) == "not-reproduced"
+    assert decide(ok, faithful=False) == "supported" and decide(bad, faithful=False) == "inconclusive"

@@ -36,7 +36,6 @@ beside them.  :func:`aggregate` decides a claim by the strongest verdict among i
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import partial
 
 from theory import verdicts as V
 from verify.measurement import Measurement, Setup, measure
@@ -161,13 +160,46 @@ def _setups(setup, optional: bool = False) -> tuple[Setup, ...]:
     return out
 
 
-def _by_interpretation(decisive) -> dict[str, bool]:
-    """interpretation -> whether every measurement under it passed (ambiguous sentences only)."""
-    out: dict[str, bool] = {}
+def _ambiguities(decisive) -> dict[tuple[str, str], dict[str, bool]]:
+    """(where, words) of each sentence measured under several readings -> reading -> whether
+    every measurement under it passed."""
+    out: dict[tuple[str, str], dict[str, bool]] = {}
     for m in decisive:
         if m.source.interpretation:
-            out[m.source.interpretation] = out.get(m.source.interpretation, True) and m.passed
-    return out
+            readings = out.setdefault((m.source.where, m.source.text), {})
+            readings[m.source.interpretation] = readings.get(m.source.interpretation, True) and m.passed
+    return {k: v for k, v in out.items() if len(v) > 1}
+
+
+def rule(measurements, faithful: bool) -> tuple[str, str, list[Measurement]]:
+    """The verdict rule for empirical claims (module docstring): the verdict ``measurements``
+    get from a run that is (or is not) faithful, why (empty where the verdict says it all, and
+    for an unfaithful run, whose missing settings the caller names), and the refuting
+    measurements."""
+    ms = _group(list(measurements), "measurements")
+    decisive = [m for m in ms if m.decisive]
+    if not decisive:
+        return V.INCONCLUSIVE, ("no criterion from the paper, its code, an exact computation or a "
+                                "same-run baseline was measured; the suite's own readings decide "
+                                "nothing on their own, in either direction"), []
+    refuted = [m for m in decisive if not m.passed and not m.source.interpretation]
+    ambiguous = _ambiguities(decisive)
+    disagree = {k: r for k, r in ambiguous.items() if len(set(r.values())) > 1}
+    if not refuted and disagree:
+        return V.INCONCLUSIVE, "the paper's sentence is ambiguous and its readings disagree: " + \
+            "; ".join(f"{where} under '{reading}' {'holds' if ok else 'fails'}"
+                      for (where, _), readings in disagree.items()
+                      for reading, ok in readings.items()), []
+    refuted += [m for m in decisive if not m.passed and m.source.interpretation]
+    if faithful:
+        return (V.NOT_REPRODUCED if refuted else V.HOLDS), "", refuted
+    return (V.INCONCLUSIVE if refuted else V.SUPPORTED), "", refuted
+
+
+def decide(*measurements, faithful: bool = True) -> str:
+    """The verdict the empirical rule gives ``measurements`` from a run that is (or is not)
+    faithful: what a sensitivity check compares, and what rejection tests assert."""
+    return rule(measurements, faithful)[0]
 
 
 def _unfaithful(setups) -> str:
@@ -253,29 +285,13 @@ class ClaimRecorder:
         setups = _setups(setup)
         ms = _group(list(measurements), "measurements")
         tagged = [("stated" if m.decisive else "reading", m) for m in ms]
-        decisive = [m for m in ms if m.decisive]
-        faithful = all(s.faithful for s in setups)
-        add = partial(self._add, measurements=tagged, note=note, setups=setups)
-        if not decisive:
-            return add(V.INCONCLUSIVE, why="no criterion from the paper, its code, an exact "
-                       "computation or a same-run baseline was measured; the suite's own readings "
-                       "decide nothing on their own, in either direction")
-        plain = [m for m in decisive if not m.source.interpretation]
-        refuted = [m for m in plain if not m.passed]
-        readings = _by_interpretation(decisive)
-        if not refuted and len({ok for ok in readings.values()}) > 1:
-            return add(V.INCONCLUSIVE, why="the paper's sentence is ambiguous and its readings "
-                       "disagree: " + "; ".join(f"under '{k}' it {'holds' if ok else 'fails'}"
-                                                for k, ok in readings.items()))
-        refuted += [m for m in decisive if m.source.interpretation and not m.passed]
-        if faithful:
-            if refuted:
-                return add(V.NOT_REPRODUCED, counterexample=_failed_text(refuted))
-            return add(V.HOLDS)
-        unfaithful = _unfaithful(setups)
-        if refuted:
-            return add(V.INCONCLUSIVE, why="the paper's stated outcome is not seen, but " + unfaithful)
-        return add(V.SUPPORTED, why="every stated criterion passes, but " + unfaithful)
+        verdict, why, refuted = rule(ms, faithful=all(s.faithful for s in setups))
+        if verdict in (V.SUPPORTED, V.INCONCLUSIVE) and not why:
+            why = ("every stated criterion passes, but " if verdict == V.SUPPORTED else
+                   "the paper's stated outcome is not seen, but ") + _unfaithful(setups)
+        return self._add(verdict, tagged, note, setups=setups, why=why,
+                         counterexample=_failed_text(refuted) if verdict == V.NOT_REPRODUCED
+                         else "")
 
     def inconclusive(self, why: str, *measurements, setup=None) -> str:
         if not isinstance(why, str) or not why.strip():

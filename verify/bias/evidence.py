@@ -32,9 +32,8 @@ from numerics.bias.units import kinks, linearisation_time, unit_states
 from numerics.bias.gated_linear import gated_linear_loss
 from numerics.datasets import correlations, modes
 from numerics.metrics import crossing_time, effective_rank
-from numerics.ran import Ran
 from verify.measurement import UNKNOWN, Setup, baseline, exact, measure, paper, reading, stated
-from verify.outcome import ClaimRecorder
+from verify.outcome import decide
 from verify.statements import direction, each, exceeds, within_baseline
 
 SHIFTS = np.linspace(0, 3, 61)            # t/tau: the grid of global time shifts searched
@@ -75,20 +74,12 @@ def toy_paper(ran, *, cs=(1.0, 0.0), deltas=None, biases="hidden") -> dict:
     return side
 
 
-def decision(ms) -> str:
-    """The verdict the rule of ``verify.outcome`` gives the measurements ``ms`` of a faithful
-    run: 'holds', 'not-reproduced', or 'inconclusive' (readings disagree, or readings only)."""
-    run = Setup(Ran("decision of the deciding measurements", "full", {"run": "as it ran"}),
-                {"run": stated("as it ran", "the run itself")})
-    return ClaimRecorder({}, ["decision"]).reproduced(*ms, setup=run)
-
-
 def unchanged(setting: str, changed_to, evidence, base_ms, pairs):
     """A sensitivity measurement: ``evidence(*pairs)`` (the runs with ``setting`` changed to
     ``changed_to`` in one of them) decides as the runs themselves do (``base_ms``)."""
-    base = decision(base_ms)
+    base = decide(*base_ms)
     try:
-        changed, error = decision(evidence(*pairs)), ""
+        changed, error = decide(*evidence(*pairs)), ""
     except (ValueError, ZeroDivisionError, FloatingPointError, IndexError) as exc:
         changed, error = "no decision", f"{type(exc).__name__}: {exc}"
     return measure(f"{setting} changed: the decision of the deciding measurements moves",
