@@ -64,3 +64,7 @@ def whitened_cases(draw, sign=None, product_one: bool = False, unit_rates: bool 
             sum(x * x for x in w0) * sum(y * y for y in beta_star))
         assume(abs(cos) < 0.999)
     return {"a0": a0, "w0": w0, "beta_star": beta_star, "eta_a": ea, "eta_w": ew}
+
+
+#: a weight point at unit rates, eta_a = eta_w = 1
+unit_points = weight_points().map(lambda p: {**p, "eta_a": 1.0, "eta_w": 1.0})

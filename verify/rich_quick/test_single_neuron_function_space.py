@@ -6,14 +6,13 @@ import sympy as sp
 from hypothesis import strategies as st
 
 from numerics.rich_quick import formula_errors as fe
-from numerics.rich_quick import single_neuron as sn
 from theory.registry import REGISTRY
 from theory.rich_quick import single_neuron_function_space as SNF
 from theory.rich_quick import single_neuron_symbols as S
 from theory.rich_quick.single_neuron_exact import BASIN_GENERAL
 from verify.measurement import exact, reading
-from verify.properties import search
 from verify.rich_quick.evidence import single_neuron as chk
+from verify.rich_quick.evidence.searches import worst
 from verify.rich_quick.single_neuron_strategies import rate_pair, signed, weight_points
 
 DATA = np.random.default_rng(3)  # the module's fixed data, drawn at import
@@ -29,50 +28,26 @@ def sym_matrix(expr):
 
 @pytest.mark.claim("GRQ-Eq(3)", "GRQ-Eq(36)-(39)")
 def test_beta_flows_by_minus_M_times_the_loss_gradient(claim):
-    eq3 = sym_matrix(REGISTRY["GRQ-Eq(3)"].printed)
-    m_weights = sym_matrix(REGISTRY["GRQ-Eq(36)-(39)"].printed.M_weights)
-
-    def printed(form):
-        """Eq. (3) as printed (d = 2) for the flow in the first two coordinates."""
-        return lambda a, w, ea, ew: np.asarray(form(a, *w, 0.0, ea, ew), float)
-
-    def prop(aw):
-        a, w, (ea, ew) = aw[0], np.array(aw[1][:4] + [0.0] * (4 - len(aw[1][:4]))), aw[2]
-        err = fe.beta_flow_error(sn.preconditioner, X, Y, a, w, ea, ew)
-        for form in (eq3, m_weights):
-            err = max(err, fe.beta_flow_error(printed(form), X[:, :2], Y, a, w[:2], ea, ew))
-        return err
-    res = search(prop, ("<=", 1e-12), aw=weights)
-    claim.holds(claim.measure("worst rel err, a w' + a' w vs -(eta_w a^2 I + eta_a w w^T) X^T rho",
-                              res, source=reading("float64 round-off")),
+    printed = (sym_matrix(REGISTRY["GRQ-Eq(3)"].printed),
+               sym_matrix(REGISTRY["GRQ-Eq(36)-(39)"].printed.M_weights))
+    claim.holds(worst("worst rel err, a w' + a' w vs -(eta_w a^2 I + eta_a w w^T) X^T rho",
+                      chk.beta_flow_error, printed, X, Y, criterion=("<=", 1e-12),
+                      source=reading("float64 round-off"), aw=weights),
                 note="6x4 non-whitened X, d = 1..4 (zero-padded), general rates")
 
 
 @pytest.mark.claim("GRQ-Eq(4)", "GRQ-Eq(36)-(39)")
 def test_M_in_terms_of_beta_and_delta(claim):
     r = REGISTRY["GRQ-Eq(36)-(39)"].printed
-    printed = sym_matrix(REGISTRY["GRQ-Eq(4)"].printed)
-    m_beta, weights_form = sym_matrix(r.M_beta), sym_matrix(r.M_weights)
-
-    def prop(aw):
-        a, w, (ea, ew) = aw[0], np.array(aw[1]), aw[2]
-        err = fe.preconditioner_error(sn.preconditioner_from_beta, a, w, ea, ew)
-        if w.size == 2:   # the sympy form as printed (d = 2)
-            dl = sn.delta_of(a, w, ea, ew)
-            M = np.asarray(printed(a, *w, dl, ea, ew), float)
-            for other in (weights_form, m_beta):
-                err = max(err, np.linalg.norm(M - other(a, *w, dl, ea, ew)) / np.linalg.norm(M))
-        return err
-    res = search(prop, ("<=", 1e-12), aw=weights)
-    pts = search(lambda p: max(
-        fe.hp_abs(r.a_sq - S.a ** 2, p),
-        *(fe.hp_abs(r.ww_T[i] - (sp.Matrix([S.w1, S.w2]) * sp.Matrix([[S.w1, S.w2]]))[i], p)
-          for i in range(4))), ("<=", fe.HP_TOL), p=weight_points().map(fe.with_delta))
-    claim.holds(claim.measure("worst rel err, Eq. (4)/(39) vs eta_w a^2 I + eta_a w w^T, d = 1..5, "
-                              "general rates (the sympy form at d = 2)", res,
-                              source=reading("float64 round-off")),
-                claim.measure("worst |Eqs. (37)-(38) - (a^2, w w^T)| from beta and delta", pts,
-                              source=reading(chk.HP_WHY)))
+    forms = (sym_matrix(REGISTRY["GRQ-Eq(4)"].printed), sym_matrix(r.M_weights), sym_matrix(r.M_beta))
+    ww = sp.Matrix([S.w1, S.w2]) * sp.Matrix([[S.w1, S.w2]])
+    claim.holds(worst("worst rel err, Eq. (4)/(39) vs eta_w a^2 I + eta_a w w^T, d = 1..5, "
+                      "general rates (the sympy form at d = 2)", chk.preconditioner_forms_error,
+                      forms, criterion=("<=", 1e-12), source=reading("float64 round-off"),
+                      aw=weights),
+                chk.hp_worst("worst |Eqs. (37)-(38) - (a^2, w w^T)| from beta and delta",
+                             chk.hp_abs_max, [r.a_sq - S.a ** 2, *(r.ww_T[i] - ww[i] for i in range(4))],
+                             p=weight_points().map(fe.with_delta)))
 
 
 @pytest.mark.claim("GRQ-Eq(36)-(39)")
@@ -108,9 +83,5 @@ def test_upstream_beta_path_approaches_linear_regression_flow(claim):
 
 @pytest.mark.claim("GRQ-Claim-A3-rescale")
 def test_rate_product_rescaling_of_beta_and_y(claim, rng):
-    errs = [fe.rescaling_error(X, Y, rng.standard_normal(4), ea, ew, d)
-            for ea, ew, d in [(0.3, 2.5, 0.7), (4.0, 0.5, -1.2), (0.2, 0.3, 0.0)]]
-    claim.holds(claim.measure("max rel err, c beta(t) (rates eta_a, eta_w) vs beta'(t) of the "
-                              "unit-rate model on y' = c y, same delta", max(errs), "<=", 1e-9,
-                              source=reading("two independent rtol-1e-12 integrations over t = 5")),
+    claim.holds(*chk.rate_rescaling(X, Y, rng),
                 note="6x4 X, (eta_a, eta_w, delta) = (0.3, 2.5, 0.7), (4, 0.5, -1.2), (0.2, 0.3, 0)")
