@@ -180,7 +180,8 @@ def fit_a0(times, series, s: float, d: float, level: float = 0.5) -> float:
 
     from numerics.closed_forms import mode_strength
     t_half = crossing_time(series, times, level * s / d)
-    f = lambda la: mode_strength(t_half, s, d, 10 ** la) - level * s / d
+    def f(la):
+        return mode_strength(t_half, s, d, 10 ** la) - level * s / d
     return 10 ** brentq(f, -300, 0) if f(-300) < 0 else 1e-300
 
 

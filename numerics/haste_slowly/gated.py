@@ -80,7 +80,8 @@ class GatedNet:
 
     def astype(self, dtype) -> GatedNet:
         """A copy with weights, gates and masks in ``dtype`` (float32 for paper-scale runs)."""
-        cast = lambda t: None if t is None else t.to(dtype)
+        def cast(t):
+            return None if t is None else t.to(dtype)
         return GatedNet([W.to(dtype) for W in self.weights], [cast(g) for g in self.gates],
                         [cast(m) for m in self.masks], self.common)
 

@@ -323,7 +323,8 @@ def test_closed_form_riccati_check_rejects_perturbed_rhs_and_solution():
     assert ev.closed_form_riccati_error(rhs, so.qq_exact, task, W1, W2, 1.2) < 1e-7
     halved_square = exact_sol.F * exact_sol.QQ + exact_sol.QQ * exact_sol.F - exact_sol.QQ * exact_sol.QQ / 2
     assert ev.closed_form_riccati_error(halved_square, so.qq_exact, task, W1, W2, 1.2) > 1e-2
-    flipped = lambda t, a, b, svd, lam: so.qq_exact(t, a, b, svd, -lam)
+    def flipped(t, a, b, svd, lam):
+        return so.qq_exact(t, a, b, svd, -lam)
     assert ev.closed_form_riccati_error(rhs, flipped, task, W1, W2, 1.2) > 1e-2
 
 

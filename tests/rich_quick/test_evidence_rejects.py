@@ -76,7 +76,8 @@ def test_relu_regime_decisions(decide):
 
 def regime_run(funnel_plus30=0.0, square_plus30=0.0):
     deltas = (-30.0, -10.0, -3.0, 0.0, 3.0, 10.0, 30.0)
-    row = lambda S, fast: [S, fast, 1e-6]
+    def row(S, fast):
+        return [S, fast, 1e-6]
     funnel = [row(0.2, 0.0), row(0.2, 0.02), row(0.3, 0.2), row(0.2, 0.2), row(0.01, 0.01),
               row(3e-4, 3e-4), row(funnel_plus30, funnel_plus30)]
     inverted = [row(0.0, 0.0), row(2e-4, 2e-4), row(8e-3, 8e-3), row(0.12, 0.1), row(0.5, 0.3),
@@ -193,7 +194,8 @@ def test_fig6_decisions(decide):
     assert decide(*E.fig6c_data(hierarchy_run(conflicts=3))) != "holds"  # inputs with two labels
     assert decide(*E.fig6d(grokking_run())) == "holds"
     assert decide(*E.fig6d(grokking_run(steps_hi=6000.0))) != "holds"   # groks later
-    panels = lambda S_hi: E.fig6_panels(kernel_run(S_hi), filters_run((0.6, 0.5, 0.2)),
-                                        hierarchy_run(), grokking_run())
+    def panels(S_hi):
+        return E.fig6_panels(kernel_run(S_hi), filters_run((0.6, 0.5, 0.2)),
+                             hierarchy_run(), grokking_run())
     assert decide(*panels(0.3)) == "holds"
     assert decide(*panels(0.05)) != "holds"

@@ -6,8 +6,8 @@ from __future__ import annotations
 import matplotlib
 
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
+import matplotlib.pyplot as plt
+import numpy as np
 
 COLOURS = {"linear": "tab:blue", "relu": "tab:red", "theory": "black"}
 

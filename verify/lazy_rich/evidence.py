@@ -1694,7 +1694,8 @@ def scale_map(run) -> list[Measurement]:
     peak = np.abs(lams[np.argmax(S[:, q], axis=-1)]).max(axis=1)
     across_scales = np.ptp(S[:, q], axis=1).max(axis=1)
     across_lams = np.ptp(S[:, q], axis=2).min(axis=1)
-    spread = (lambda x: np.ptp(x.reshape(x.shape[0], -1), axis=1))
+    def spread(x):
+        return np.ptp(x.reshape(x.shape[0], -1), axis=1)
     return [
         each("square: |lambda| of the kernel-distance peak, worst absolute scale", peak, "==", 0.0,
              source=paper(L326, "in square networks, the kernel distance depends exclusively on the relative scale "
@@ -1808,7 +1809,8 @@ def fine_tuning(run) -> list[Measurement]:
     lams = list(run.lam_news)
     loss = np.stack(list(run.excess.values()))                   # (tasks, L)
     at = {v: lams.index(v) for v in (-10.0, -1.0, 0.0, 1.0, 10.0)}
-    ratio = (lambda a, b: loss[:, at[a]] / loss[:, at[b]])
+    def ratio(a, b):
+        return loss[:, at[a]] / loss[:, at[b]]
     signed = np.concatenate([ratio(1.0, 0.0), ratio(10.0, 1.0)])
     magnitude = np.concatenate([signed, ratio(-1.0, 0.0), ratio(-10.0, -1.0)])
     absolute = {"excess loss per task (rows) and lambda_new": loss}

@@ -20,11 +20,11 @@ from pathlib import Path
 import matplotlib
 
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-from matplotlib.collections import QuadMesh  # noqa: E402
-from matplotlib.image import AxesImage  # noqa: E402
+import matplotlib.pyplot as plt
+from matplotlib.collections import QuadMesh
+from matplotlib.image import AxesImage
 
-from verify.report.files import write_with  # noqa: E402
+from verify.report.files import write_with
 
 PNG_DPI = 150
 

@@ -44,7 +44,7 @@ def mathml(part: dict) -> str:
     try:
         from latex2mathml.converter import convert
         return convert(part["latex"])
-    except Exception:  # latex2mathml covers most, not all, of sympy's LaTeX: clean text then
+    except Exception:  # noqa: BLE001 - latex2mathml covers most, not all, of sympy's LaTeX, failing in many ways: clean text then
         return f"<code>{E(clean(part['latex']))}</code>"
 
 

@@ -24,20 +24,20 @@ from pathlib import Path
 import matplotlib
 
 matplotlib.use("Agg")
-import matplotlib.image as mpimg  # noqa: E402
-import matplotlib.pyplot as plt  # noqa: E402
-from matplotlib.backends.backend_pdf import PdfPages  # noqa: E402
-from matplotlib.font_manager import FontProperties, findfont  # noqa: E402
-from matplotlib.ft2font import FT2Font  # noqa: E402
+import matplotlib.image as mpimg
+import matplotlib.pyplot as plt
+from matplotlib.backends.backend_pdf import PdfPages
+from matplotlib.font_manager import FontProperties, findfont
+from matplotlib.ft2font import FT2Font
 
-from theory.verdicts import PRECEDENCE  # noqa: E402
-from verify.measurement import fmt  # noqa: E402
-from verify.report import files  # noqa: E402
-from verify.report.findings import count_text, counts, deciding_numbers, findings, why  # noqa: E402
-from verify.report.forms import COLOURS, part_text  # noqa: E402
-from verify.report.paper_scale import staleness  # noqa: E402
-from verify.report.record import figure_order, headline, paper_title  # noqa: E402
-from verify.report.text import (clean, commit_text, measured, provenance_line, run_line,  # noqa: E402
+from theory.verdicts import PRECEDENCE
+from verify.measurement import fmt
+from verify.report import files
+from verify.report.findings import count_text, counts, deciding_numbers, findings, why
+from verify.report.forms import COLOURS, part_text
+from verify.report.paper_scale import staleness
+from verify.report.record import figure_order, headline, paper_title
+from verify.report.text import (clean, commit_text, measured, provenance_line, run_line,
                                 setup_summary)
 
 PAGE = (8.27, 11.69)  # A4 portrait, inches
