@@ -1,12 +1,14 @@
 """Mutation testing of theory/: does some check fail when an encoding changes?
 
-    python scripts/mutate.py [--mutants 40] [--seed 0] [--paper KEY ...] [--jobs 1]
+    python scripts/mutate.py [--mutants 40] [--seed 0] [--paper KEY ...] [--ref HEAD] [--out F]
 
 Samples mutants of the papers' theory packages (one change each: a numeric constant changed,
 ``+`` and ``-`` swapped, ``*`` and ``/`` swapped, a unary minus dropped, an exponent changed),
-writes each into a fresh copy of the repository, and runs that paper's checks there
-(``pytest verify/<key> tests/<key> --paper <key> -x --no-pdf``).  A mutant is killed when the
-run fails.  A survivor whose change leaves every registered encoding of the paper identical
+writes each into a fresh copy of the repository at commit ``--ref`` (``git archive``: what is
+committed, with its paper-scale records, not a half-edited work tree), and runs that paper's checks
+there (``pytest verify/<key> tests/<key> --paper <key> -x --no-pdf``).  The unmutated copy runs
+first for every sampled paper; a paper whose checks fail unmutated stops the script (every mutant
+would count as killed).  A mutant is killed when the run fails.  A survivor whose change leaves every registered encoding of the paper identical
 (compared by ``sympy.srepr`` after ``simplify`` of the difference) is reported as equivalent; the
 rest are the survivors to look at.  Prints each mutant's outcome, the kill rate over the
 non-equivalent mutants, and the survivors with their file, line and change.  Time: one paper
@@ -137,10 +139,15 @@ def encodings(repo: Path, paper: str) -> dict | None:
     return json.loads(done.stdout) if done.returncode == 0 else None
 
 
-def copy_repo(into: Path) -> Path:
+def copy_repo(into: Path, ref: str) -> Path:
+    """The committed tree at ``ref`` (paper-scale records included) in ``into/repo``."""
     repo = into / "repo"
-    shutil.copytree(ROOT, repo, ignore=shutil.ignore_patterns(
-        ".git", "reports", "__pycache__", "*.egg-info", ".hypothesis"))
+    repo.mkdir()
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", ref], capture_output=True,
+                             check=False)
+    if archive.returncode != 0:
+        raise SystemExit(f"--ref {ref}: git archive failed: {archive.stderr.decode().strip()}")
+    subprocess.run(["tar", "-x", "-C", str(repo)], input=archive.stdout, check=True)
     return repo
 
 
@@ -164,6 +171,7 @@ def main(argv=None) -> int:
     parser.add_argument("--mutants", type=int, default=40)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--paper", action="append", default=[])
+    parser.add_argument("--ref", default="HEAD", help="the commit whose theory/ is mutated")
     parser.add_argument("--out", type=Path, default=None, help="write the outcomes as JSON here")
     args = parser.parse_args(argv)
     if args.mutants < 1:
@@ -182,8 +190,15 @@ def main(argv=None) -> int:
           f"({', '.join(chosen)}), seed {args.seed}", flush=True)
     outcomes = []
     with tempfile.TemporaryDirectory() as tmp:
-        clean = copy_repo(Path(tmp))
-        original = {p: encodings(clean, p) for p in {paper_of(m.path) for m in sample}}
+        clean = copy_repo(Path(tmp), args.ref)
+        sampled = sorted({paper_of(m.path) for m in sample})
+        for paper in sampled:
+            failed, tail = run_checks(clean, paper)
+            if failed:
+                raise SystemExit(f"the unmutated checks of {paper} fail at {args.ref} ({tail}): "
+                                 f"fix them before counting kills")
+        print(f"unmutated checks pass: {', '.join(sampled)}", flush=True)
+        original = {p: encodings(clean, p) for p in sampled}
         for k, mutant in enumerate(sample, 1):
             repo = clean.parent / f"m{k}"
             shutil.copytree(clean, repo)
