@@ -137,3 +137,15 @@ def rng(request) -> np.random.Generator:
     """A generator seeded by the test's own name: its draws do not depend on which tests ran
     before it in the process (a serial run and ``-n 2`` measure the same values)."""
     return np.random.default_rng(zlib.crc32(request.node.originalname.encode()))
+
+
+@pytest.fixture(scope="module")
+def xor_numbers(grq) -> dict:
+    """Per delta and seed, the Fig. 5 XOR runs' summaries (``relu_regimes.xor_numbers``)."""
+    return rr.xor_numbers(grq.xor())
+
+
+@pytest.fixture(scope="module")
+def xor_numbers_alt(grq) -> dict:
+    """The same from the XOR runs with the settings the paper leaves open changed."""
+    return rr.xor_numbers(grq.xor(alt=True))

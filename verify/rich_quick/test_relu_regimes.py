@@ -5,22 +5,23 @@ beyond the width and the kinds of task and network, so each claim is also decide
 run with every open setting changed (configs.XOR_ALT, REGIMES_ALT): the sensitivity check."""
 import pytest
 
-from numerics.rich_quick import relu_regimes as rr
 from verify.rich_quick import evidence as E
 from verify.rich_quick import figures as F
 
 
 @pytest.mark.claim("GRQ-Claim-PL-regimes")
-def test_downstream_frozen_balanced_two_phase_upstream_fast(claim, grq):
-    ms = E.pl_regimes(rr.xor_numbers(grq.xor()))
-    same = E.outcomes_unchanged("Sec. 5", ms, E.pl_regimes(rr.xor_numbers(grq.xor(alt=True))))
+def test_downstream_frozen_balanced_two_phase_upstream_fast(claim, grq, xor_numbers,
+                                                            xor_numbers_alt):
+    ms = E.pl_regimes(xor_numbers)
+    same = E.outcomes_unchanged("Sec. 5", ms, E.pl_regimes(xor_numbers_alt))
     claim.reproduced(*ms, setup=E.xor_setup(grq.xor(), same))
 
 
 @pytest.mark.claim("GRQ-Fig5")
-def test_fig5_partition_frozen_downstream_moving_while_f_small(claim, grq, report_figure):
-    ms = E.fig5(rr.xor_numbers(grq.xor()))
-    same = E.outcomes_unchanged("Fig. 5", ms, E.fig5(rr.xor_numbers(grq.xor(alt=True))))
+def test_fig5_partition_frozen_downstream_moving_while_f_small(claim, grq, xor_numbers,
+                                                              xor_numbers_alt, report_figure):
+    ms = E.fig5(xor_numbers)
+    same = E.outcomes_unchanged("Fig. 5", ms, E.fig5(xor_numbers_alt))
     claim.reproduced(*ms, setup=E.xor_setup(grq.xor(), same))
     report_figure(*F.fig5_curves(grq.xor()))
     report_figure(*F.fig5_surfaces(grq.xor()))
@@ -43,9 +44,10 @@ def test_square_network_is_lazy_both_ways_and_symmetric(claim, grq):
 
 
 @pytest.mark.claim("GRQ-Concl")
-def test_conclusion_linear_vs_nonlinear_and_discretisation(claim, grq):
-    ms = E.conclusion(grq.regimes(), rr.xor_numbers(grq.xor()), grq.one_step())
+def test_conclusion_linear_vs_nonlinear_and_discretisation(claim, grq, xor_numbers,
+                                                           xor_numbers_alt):
+    ms = E.conclusion(grq.regimes(), xor_numbers, grq.one_step())
     same = E.outcomes_unchanged("conclusion", ms, E.conclusion(
-        grq.regimes(alt=True), rr.xor_numbers(grq.xor(alt=True)), grq.one_step(alt=True)))
+        grq.regimes(alt=True), xor_numbers_alt, grq.one_step(alt=True)))
     claim.reproduced(*ms, setup=[E.regimes_setup(grq.regimes(), same),
                                  E.xor_setup(grq.xor(), same)])
