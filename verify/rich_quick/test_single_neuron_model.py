@@ -2,16 +2,10 @@
 App A L276-308): loss/clock, NTK, kernel distance, delta, minima, conservation, span.  Evidence:
 ``verify.rich_quick.evidence.model`` (gradient-flow time t)."""
 import pytest
-import sympy as sp
 
-from numerics.rich_quick import formula_errors as fe
+from numerics.rich_quick import single_neuron as sn
 from theory.registry import REGISTRY
-from theory.rich_quick import single_neuron_symbols as S
-from verify.measurement import exact, reading
-from verify.properties import search
 from verify.rich_quick.evidence import model as M
-from verify.rich_quick.evidence import single_neuron as chk
-from verify.rich_quick.single_neuron_strategies import weight_points
 
 SETTING = f"5x3 non-whitened X, eta_a={M.ETA_A}, eta_w={M.ETA_W}"
 
@@ -25,12 +19,7 @@ def test_printed_ntk_equals_autograd_ntk(claim):
 
 @pytest.mark.claim("GRQ-Eq(10)-(12)")
 def test_weight_flow_is_rate_weighted_gradient_of_half_sum_loss(claim, rng):
-    err = fe.weight_flow_error(M.sn.weight_rhs, M.X, M.Y, 0.8, rng.standard_normal(3), M.ETA_A,
-                                M.ETA_W)
-    claim.holds(claim.measure("max abs err, Eqs. (11)-(12) vs -eta * autograd grad of the 1/2-sum "
-                              "loss", err, "<=", 1e-12,
-                              source=reading("float64 evaluations of the same gradient")),
-                note=SETTING)
+    claim.holds(*M.weight_flow_against_autograd(sn.weight_rhs, rng), note=SETTING)
 
 
 @pytest.mark.claim("GRQ-Conv-GF")
@@ -63,19 +52,8 @@ def test_minima_hyperbola_and_saddles(claim, rng):
 
 @pytest.mark.claim("GRQ-Cons-delta", "GRQ-Eq(13)")
 def test_delta_is_conserved_symbolically_for_any_data(claim):
-    g = sp.Matrix(sp.symbols("g1:4", real=True))       # any gradient X^T(X beta - y)
-    w = sp.Matrix(sp.symbols("u1:4", real=True))
-    a_dot, w_dot = -S.eta_a * (w.T * g)[0], -S.eta_w * S.a * g
-    d_delta = 2 * S.eta_w * S.a * a_dot - 2 * S.eta_a * (w.T * w_dot)[0]
-    printed = REGISTRY["GRQ-Cons-delta"].printed      # d delta/dt along the whitened flow
-    along = fe.flow_rate(REGISTRY["GRQ-Eq(13)"].printed)  # Eq. (13)'s delta along Eqs. (14)-(15)
-    claim.holds(claim.measure("d/dt of Eq. (13)'s delta along the whitened flow expands to 0",
-                              sp.expand(along) == 0, "==", True, source=exact("sympy expand")),
-                claim.measure("2 eta_w a a' - 2 eta_a w^T w' for a generic gradient vector (any X, "
-                              "y, rates) expands to 0", sp.expand(d_delta) == 0, "==", True,
-                              source=exact("sympy expand")),
-                claim.measure("d delta/dt along the whitened flow Eqs. (14)-(15) expands to 0",
-                              sp.expand(printed) == 0, "==", True, source=exact("sympy expand")))
+    claim.holds(*M.delta_conserved_symbolically(REGISTRY["GRQ-Eq(13)"].printed,
+                                                REGISTRY["GRQ-Cons-delta"].printed))
 
 
 @pytest.mark.claim("GRQ-Cons-delta", "GRQ-Eq(13)")
@@ -96,13 +74,7 @@ def test_conserved_surface_sheets(claim):
 
 @pytest.mark.claim("GRQ-Eq(14)-(15)")
 def test_whitened_flow_is_the_general_flow_at_identity_covariance(claim):
-    printed = REGISTRY["GRQ-Eq(14)-(15)"].printed
-    res = search(lambda p: max(fe.hp_abs(printed[s] - f, p)
-                               for s, f in M.general_flow_in_plane().items()), ("<=", 1e-25),
-                 p=weight_points())
-    claim.holds(claim.measure("worst |Eqs. (14)-(15) - Eqs. (11)-(12) with X^T X = I, X^T y = "
-                              "beta_*| at 30 digits, general rates", res,
-                              source=reading("30-digit round-off")))
+    claim.holds(*M.whitened_flow_is_general(REGISTRY["GRQ-Eq(14)-(15)"].printed))
 
 
 @pytest.mark.claim("GRQ-Claim-Span")
@@ -117,23 +89,4 @@ def test_rates_enter_only_through_their_product(claim):
     through eta_a eta_w and delta, absorbed by mu' = c mu, b' = c b into the form at the printed
     eta_a eta_w = 1; and the beta dynamics only through M(beta, delta), the same for every rate
     pair with one product."""
-    from theory.rich_quick.single_neuron_exact import MU_PHI_ODE
-    printed = REGISTRY["GRQ-Conv-WLOG"].printed
-    named = {s.name: s for s in printed.free_symbols}
-    eta_w_one = sp.solve(printed, named["eta_w"])[0].subs(named["eta_a"], S.eta_a)
-    c = sp.sqrt(S.eta_a * S.eta_w)
-    mu_p, b_p = sp.symbols("mu_p b_p", real=True)
-    primed, prime = {S.mu: mu_p / c, S.b: b_p / c}, {S.mu: mu_p, S.b: b_p}
-    lhs = (c * MU_PHI_ODE[S.mu].subs(primed), MU_PHI_ODE[S.phi].subs(primed))
-    rhs = tuple(MU_PHI_ODE[k].subs({S.eta_w: eta_w_one}).subs(prime) for k in (S.mu, S.phi))
-    res = search(lambda p: max(fe.hp_abs(l_ - r_, {**p, "mu_p": p["a"] * p["w1"], "b_p": p["b"],
-                                                    "phi": 0.3, "delta": p["w2"]})
-                               for l_, r_ in zip(lhs, rhs)), ("<=", 1e-20), p=weight_points())
-    hp = reading(chk.HP_WHY)
-    claim.holds(
-        claim.measure("worst |(16)-(17) at general rates in mu' = c mu, b' = c b - (16)-(17) at "
-                      "the printed eta_a eta_w = 1|", res, source=hp),
-        claim.measure("largest |M - M at rates (2 eta_a, eta_w / 2)| over inits with one beta "
-                      "and delta (beta dynamics through the product only)",
-                      fe.rate_pair_preconditioner_gap(), "<=", 1e-12,
-                      source=reading("float64 round-off of M")))
+    claim.holds(*M.rates_through_product(REGISTRY["GRQ-Conv-WLOG"].printed))

@@ -26,6 +26,97 @@ D2_V = np.array([2.0, -1.0]) / np.sqrt(5)
 
 x_delta = st.fixed_dictionaries({"x": st.floats(1e-3, 20), "delta": st.floats(-10, 10)})
 r_delta = st.fixed_dictionaries({"r": st.floats(1e-3, 5), "delta": st.floats(-10, 10)})
+#: Thm 3.1's data sets (X, y, beta0): D.2's and two with wider null spaces (n = 1, d = 3;
+#: n = 2, d = 4)
+WIDE = [(D2_X, D2_Y, D2_BETA0),
+        (np.array([[0.7, -0.2, 1.1]]), np.array([0.9]), np.array([0.3, 0.5, 0.2])),
+        # a beta0 whose flows keep a > 0 for delta in {-3, -1, 0, 1} (the theorem's assumption
+        # beta(t) != 0); beta0 = [0.5, -0.2, 0.4, 0.3] flips a at delta = -3 and is excluded
+        (np.random.default_rng(1).standard_normal((2, 4)), np.array([1.3, -0.4]),
+         np.array([-0.5, 0.2, -0.4, -0.3]))]
+#: beta in R^d, d = 1..5, coordinates bounded away from 0
+betas = st.integers(1, 5).flatmap(
+    lambda d: st.lists(st.floats(-3, 3).filter(lambda v: abs(v) > 0.05), min_size=d, max_size=d))
+
+
+def thm31_limits(printed, corrected) -> tuple[list, object]:
+    """GRQ-Thm3.1: gradient-flow limits against the argmin of Psi (``printed.Psi``) minus the
+    linear term (``printed.psi``) on the :data:`WIDE` data, for delta of both signs and zero:
+    (under: unit rates, eta_a = 2, eta_w = 1/2, and general rates read in beta' = c beta with
+    ``corrected.psi``; without: the printed theorem read in beta at eta_a = 0.25, eta_w = 1)."""
+    Psi = printed.Psi
+    unit = [fe.thm31_error(Psi, printed.psi, X, y, b0, d)[0]
+            for X, y, b0 in WIDE for d in (-3.0, 0.0, 1.0)]
+    wlog = [fe.thm31_error(Psi, printed.psi, X, y, b0, d, 2.0, 0.5)[0]
+            for X, y, b0 in WIDE[:2] for d in (-1.0, 2.0)]
+    general_printed = [fe.thm31_error(Psi, printed.psi, D2_X, D2_Y, D2_BETA0, d, 0.25, 1.0)[0]
+                       for d in (-2.0, 2.0)]
+    general_corrected = [fe.thm31_error(Psi, corrected.psi, X, y, b0, d, 0.25, 1.0, True)[0]
+                         for X, y, b0 in WIDE[:2] for d in (-2.0, 0.0, 2.0)]
+    return ([measure("max |GF limit - printed argmin|, unit rates (D.2 data; n=1, d=3; n=2, d=4; "
+                     "delta -3, 0, 1)", max(unit), "<=", LIMIT_TOL, source=LIMIT_SRC),
+             measure("the same at eta_a = 2, eta_w = 1/2 (delta -1, 2)", max(wlog), "<=",
+                     LIMIT_TOL, source=LIMIT_SRC),
+             measure("printed theorem read in beta' = c beta, beta0' = c beta0, y' = c y "
+                     "(c = sqrt(eta_a eta_w)), eta_a = 0.25, eta_w = 1: max |GF limit - argmin|",
+                     max(general_corrected), "<=", LIMIT_TOL, source=LIMIT_SRC)],
+            measure("|GF limit - printed argmin| in beta at eta_a = 0.25, eta_w = 1 (D.2 data, "
+                    "delta -2, 2)", np.array(general_printed), "<=", LIMIT_TOL, source=LIMIT_SRC))
+
+
+def eq70_derivative(q_azulay, dq_azulay):
+    """GRQ-Eq(70)-(72): Eq. (70)'s q_A' (``dq_azulay``) against d/dr of Thm A.2's q_A
+    (``q_azulay``), r > 0, both signs of delta."""
+    return chk.hp_worst("worst |Eq. (70) q_A' - d/dr q_A|, r > 0", fe.hp_abs,
+                        sp.diff(q_azulay, S.r) - dq_azulay, p=r_delta)
+
+
+def eq71_residual(what, eq71, run):
+    """GRQ-Eq(70)-(72): ``what``, the residual of Eq. (71) (``eq71``) at the gradient-flow alpha of
+    the D.2 low-rank limits ``run``, delta -3, 1, 3."""
+    return measure(what, fe.eq71_residuals(eq71, run, (-3.0, 1.0, 3.0)), "<=", LIMIT_TOL,
+                   source=LIMIT_SRC)
+
+
+def mirror_flow(dq, g) -> tuple[object, list]:
+    """GRQ-Eq(40)-(45) along the D.2 flow (delta = 1, t <= 40, unit rates) with the potential's
+    q' (``dq``) and the time warp (``g``): (the KKT condition with the printed nu = +int g rho;
+    grad Phi staying in range X^T, the rewrite of Eq. (40) read with a time derivative, and the
+    KKT condition with nu = -int g rho)."""
+    r = fe.mirror_flow_residuals(dq, g, D2_X, D2_Y, D2_BETA0, D2_V, 1.0)
+    quad = reading("finite differences and trapezoid quadrature on an 8001-point grid")
+    return (measure("KKT grad Q(beta(inf)) = X^T nu with the printed nu = +int g rho: rel err",
+                    r["kkt_plus"], "<=", 1e-4, source=quad),
+            [measure("max |v^T(grad Phi(beta(t)) - grad Phi(beta0))| (stays in range X^T)",
+                     r["null"], "<=", 1e-8, source=reading("integrator rtol 1e-12")),
+             measure("rel err of d/dt grad Phi = -g X^T rho (the rewrite of Eq. 40, read with a "
+                     "time derivative)", r["deriv"], "<=", 1e-4, source=quad),
+             measure("KKT with nu = -int g rho: rel err", r["kkt_minus"], "<=", 1e-4, source=quad)])
+
+
+def sherman_morrison(f, h) -> list:
+    """GRQ-Eq(46)-(49): M (f I - h beta beta^T) = I for d = 1..5, delta in [-8, 8] at
+    eta_a eta_w = 1, and h (``h``) equals 4/(k (k + delta)^2), k = sqrt(delta^2 + 4x)."""
+    res = search(lambda p: fe.sherman_morrison_error(f, h, p["beta"], p["delta"]), ("<=", 1e-10),
+                 p=st.fixed_dictionaries({"beta": betas, "delta": st.floats(-8, 8)}))
+    kx = sp.sqrt(S.delta ** 2 + 4 * S.x)
+    return [measure("worst |M (f I - h bb^T) - I|, d = 1..5, delta in [-8, 8], eta_a eta_w = 1",
+                    res, source=reading("M has condition number up to ~1e3 here")),
+            chk.hp_worst("worst |h - 4/(k(k+delta)^2)|", fe.hp_abs,
+                         h - 4 / (kx * (kx + S.delta) ** 2), p=x_delta)]
+
+
+def time_warp(printed) -> list:
+    """GRQ-Eq(55)-(58): Eq. (58)'s coefficient (``printed.rate_coeff``) is -(2f)^-1(2f' + h), the
+    warp ``printed.g`` solves g' = coeff g, and g M^-1 meets the Hessian condition Eq. (56)."""
+    f, h, g = B.F_DELTA, B.H_DELTA, printed.g
+    coeff = -(2 * f) ** -1 * (2 * sp.diff(f, S.x) + h)
+    return [chk.hp_worst("worst |Eq. (58) - (-(2f)^-1(2f' + h))|", fe.hp_abs,
+                         coeff - printed.rate_coeff, p=x_delta),
+            chk.hp_worst("worst |g' - coeff g| for g = sqrt(sqrt(delta^2 + 4x) + delta)", fe.hp_abs,
+                         sp.diff(g, S.x) - printed.rate_coeff * g, p=x_delta),
+            chk.hp_worst("worst |Eq. (56) 2(g f)' + g h|", fe.hp_abs,
+                         2 * sp.diff(g * f, S.x) + g * h, p=x_delta)]
 
 
 def minv_field(d_delta):

@@ -8,12 +8,17 @@ from __future__ import annotations
 import numpy as np
 import sympy as sp
 
+from numerics.rich_quick import formula_errors as fe
 from numerics.rich_quick import single_neuron as sn
 from numerics.rich_quick import single_neuron_paths as sns
 from theory.conventions import convention, flow_time
 from theory.rich_quick import single_neuron_symbols as S
+from theory.rich_quick.single_neuron_exact import MU_PHI_ODE
 from theory.rich_quick.single_neuron_model import ntk_expression
 from verify.measurement import exact, measure, paper, reading
+from verify.properties import search
+from verify.rich_quick.evidence import single_neuron as chk
+from verify.rich_quick.single_neuron_strategies import weight_points
 
 #: the general setting: non-whitened X (5 x 3), unequal rates with product != 1, ||beta_*|| != 1
 DATA = np.random.default_rng(7)
@@ -51,6 +56,15 @@ def ntk_against_autograd(registered) -> list:
         errs += [np.linalg.norm(f(Xd, a, w, ETA_A, ETA_W) - ref) / np.linalg.norm(ref) for f in forms]
     return [measure("max rel err, Eq. (1) vs rate-weighted autograd NTK", max(errs), "<=", 1e-12,
                     source=reading("both sides are float64 evaluations of the same bilinear form"))]
+
+
+def weight_flow_against_autograd(rhs, rng) -> list:
+    """GRQ-Eq(10)-(12): the weight flow ``rhs`` (Eqs. 11-12, a factory of (X, y, eta_a, eta_w))
+    against -eta times the torch-autograd gradient of the 1/2-sum loss, at a = 0.8 and w drawn
+    from ``rng``, on the module's data and rates."""
+    err = fe.weight_flow_error(rhs, X, Y, 0.8, rng.standard_normal(3), ETA_A, ETA_W)
+    return [measure("max abs err, Eqs. (11)-(12) vs -eta * autograd grad of the 1/2-sum loss", err,
+                    "<=", 1e-12, source=reading("float64 evaluations of the same gradient"))]
 
 
 def gd_follows_the_flow(printed_loss, rng) -> list:
@@ -182,6 +196,23 @@ def minima_and_saddles(rng) -> list:
                     source=reading("solve_ivp rtol 1e-10 at t = 300, convergence ~e^-t"))]
 
 
+def delta_conserved_symbolically(eq13_delta, printed_rate) -> list:
+    """GRQ-Cons-delta, Eq(13): d/dt of Eq. (13)'s delta (``eq13_delta``) along the whitened flow
+    Eqs. (14)-(15), 2 eta_w a a' - 2 eta_a w^T w' for a generic gradient vector (any X, y, rates),
+    and the printed d delta/dt along the whitened flow (``printed_rate``) all expand to 0."""
+    g = sp.Matrix(sp.symbols("g1:4", real=True))       # any gradient X^T(X beta - y)
+    w = sp.Matrix(sp.symbols("u1:4", real=True))
+    a_dot, w_dot = -S.eta_a * (w.T * g)[0], -S.eta_w * S.a * g
+    d_delta = 2 * S.eta_w * S.a * a_dot - 2 * S.eta_a * (w.T * w_dot)[0]
+    expand = exact("sympy expand")
+    return [measure("d/dt of Eq. (13)'s delta along the whitened flow expands to 0",
+                    sp.expand(fe.flow_rate(eq13_delta)) == 0, "==", True, source=expand),
+            measure("2 eta_w a a' - 2 eta_a w^T w' for a generic gradient vector (any X, y, rates) "
+                    "expands to 0", sp.expand(d_delta) == 0, "==", True, source=expand),
+            measure("d delta/dt along the whitened flow Eqs. (14)-(15) expands to 0",
+                    sp.expand(printed_rate) == 0, "==", True, source=expand)]
+
+
 def delta_drift_along_flows() -> list:
     """GRQ-Cons-delta, Eq(13): delta's drift along integrated flows at three rate pairs."""
     drifts = [sn.flow_drift(X, Y, k, 50.0, ea, ew)
@@ -241,3 +272,35 @@ def general_flow_in_plane() -> dict:
     a_dot = -S.eta_a * (w.T * grad)[0]
     w_dot = -S.eta_w * S.a * grad
     return {S.a: a_dot, S.w1: w_dot[0], S.w2: w_dot[1]}
+
+
+def whitened_flow_is_general(printed) -> list:
+    """GRQ-Eq(14)-(15): the whitened flow (``printed``, keyed by a, w1, w2) against
+    :func:`general_flow_in_plane`, general rates, 30 digits."""
+    res = search(lambda p: max(fe.hp_abs(printed[s] - f, p)
+                               for s, f in general_flow_in_plane().items()), ("<=", 1e-25),
+                 p=weight_points())
+    return [measure("worst |Eqs. (14)-(15) - Eqs. (11)-(12) with X^T X = I, X^T y = beta_*| at 30 "
+                    "digits, general rates", res, source=reading("30-digit round-off"))]
+
+
+def rates_through_product(printed) -> list:
+    """GRQ-Conv-WLOG: the rates enter Eqs. (16)-(17) only through eta_a eta_w and delta (in
+    mu' = c mu, b' = c b they are Eqs. (16)-(17) at the printed product ``printed``, an Eq in
+    eta_a, eta_w), and the beta dynamics only through M(beta, delta)."""
+    named = {s.name: s for s in printed.free_symbols}
+    eta_w_one = sp.solve(printed, named["eta_w"])[0].subs(named["eta_a"], S.eta_a)
+    c = sp.sqrt(S.eta_a * S.eta_w)
+    mu_p, b_p = sp.symbols("mu_p b_p", real=True)
+    primed, prime = {S.mu: mu_p / c, S.b: b_p / c}, {S.mu: mu_p, S.b: b_p}
+    lhs = (c * MU_PHI_ODE[S.mu].subs(primed), MU_PHI_ODE[S.phi].subs(primed))
+    rhs = tuple(MU_PHI_ODE[k].subs({S.eta_w: eta_w_one}).subs(prime) for k in (S.mu, S.phi))
+    res = search(lambda p: max(fe.hp_abs(l_ - r_, {**p, "mu_p": p["a"] * p["w1"], "b_p": p["b"],
+                                                    "phi": 0.3, "delta": p["w2"]})
+                               for l_, r_ in zip(lhs, rhs)), ("<=", 1e-20), p=weight_points())
+    return [measure("worst |(16)-(17) at general rates in mu' = c mu, b' = c b - (16)-(17) at the "
+                    "printed eta_a eta_w = 1|", res, source=reading(chk.HP_WHY)),
+            measure("largest |M - M at rates (2 eta_a, eta_w / 2)| over inits with one beta and "
+                    "delta (beta dynamics through the product only)",
+                    fe.rate_pair_preconditioner_gap(), "<=", 1e-12,
+                    source=reading("float64 round-off of M"))]
