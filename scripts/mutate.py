@@ -6,7 +6,7 @@ Samples mutants of the papers' theory packages (one change each: a numeric const
 ``+`` and ``-`` swapped, ``*`` and ``/`` swapped, a unary minus dropped, an exponent changed),
 writes each into a fresh copy of the repository at commit ``--ref`` (``git archive``: what is
 committed, with its paper-scale records, not a half-edited work tree), and runs that paper's checks
-there (``pytest tests/<key> verify/<key> --paper <key> -x --no-pdf``).  The unmutated copy runs
+there (``pytest tests/<key> verify/<key> verify/shared --paper <key> -x --no-pdf``).  The unmutated copy runs
 first for every sampled paper; a paper whose checks fail unmutated stops the script (every mutant
 would count as killed).  A mutant is killed when the run fails.  A survivor whose change leaves every registered encoding of the paper identical
 (compared by ``sympy.srepr`` after ``simplify`` of the difference) is reported as equivalent; the
@@ -154,13 +154,15 @@ def copy_repo(into: Path, ref: str) -> Path:
 def run_checks(repo: Path, paper: str) -> tuple[bool, str]:
     """(killed, last lines) of the paper's checks on the mutated copy."""
     # the rejection tests first: they are quick, and -x stops at the first failure
-    targets = [p for p in (f"tests/{paper}", f"verify/{paper}") if (repo / p).exists()]
+    # verify/shared holds checks of claims of several papers; --paper keeps this paper's
+    targets = [p for p in (f"tests/{paper}", f"verify/{paper}", "verify/shared") if (repo / p).exists()]
     done = subprocess.run(
         [sys.executable, "-m", "pytest", *targets, "--paper", paper, "-x", "-q", "--no-pdf",
          "-p", "no:cacheprovider", "-p", "no:xdist", f"--reports-dir={repo / 'reports'}"],
         cwd=repo, env={**os.environ, "PYTHONPATH": str(repo)}, capture_output=True, text=True,
         timeout=1800)
-    return done.returncode != 0, (done.stdout + done.stderr).strip().splitlines()[-1:]
+    lines = (done.stdout + done.stderr).strip().splitlines()
+    return done.returncode != 0, [l for l in lines if l.startswith(("FAILED", "ERROR"))][:3] + lines[-1:]
 
 
 def paper_of(path: str) -> str:
