@@ -5,7 +5,7 @@ Writes ``reports/bench.json`` with the keys
 * ``batched_vs_loop``: K = 64 two-layer ReLU networks with a hidden bias (hidden 64, the 4-item
   hierarchical task, 20,000 full-batch steps, float64) trained as one batched program against a
   Python loop over the same 64 models; the largest difference of the final weights and the ratio
-  of wall times (target >= 10 on 2 CPU cores).
+  of wall times (target >= 30 on 2 CPU cores).
 * ``closed_form_vs_ode``: the linear mode law and the lambda-balanced Q Q^T solution (LR Thm 4.3,
   stable form) on 10,000 time points against ``solve_ivp`` at matched accuracy; ratio of wall times.
 * ``grq_fig1b``: Get rich quick Fig. 1(b) at the released grid (GRQ-Fig1; 4,624 runs, 1e5 GD
@@ -16,6 +16,19 @@ Writes ``reports/bench.json`` with the keys
   on a two-worker Dask LocalCluster and in this process (one tau row of two chunks: wall times,
   identical arrays); and the achieved FLOP/s of its GD step against a plain ``torch.matmul`` of
   the same shapes on this device (the ceiling of this code path).
+  Per thread count (``threads_1``, ``threads_2``, torch intra-op threads), and per network against
+  the released two-layer-relu loop (one student at a time, autograd).
+* ``trainers``: every other batched trainer a paper-scale configuration runs (the bias papers'
+  toy and MNIST networks, the MHS depth ReLU net and GDLN, the lazy-to-rich GD sweep), at its
+  paper-scale shapes: the achieved FLOP/s of one step (the FLOP of the matrix products it runs,
+  read at torch's dispatcher) against a plain ``torch.matmul`` of the same shapes on 1 and 2
+  threads, the step's torch profile (where the ratio falls short, the reason), and the time per
+  network against the authors' loop (one network at a time, autograd, ``w -= lr * grad``).
+* ``device_peak``: the measured GEMM peak of this device (float64 and float32, 1 and 2 threads).
+* ``ceilings``: one line per trainer, its FLOP/s beside those ceilings (the bench page's summary).
+* ``faithful_costs``: the measured wall time of every paper-scale test that wrote a record in
+  ``reports/paper_scale/``.
+* ``load_average``: the machine's 1, 5 and 15 minute load when the bench started (shared CPU).
 * ``suite_seconds``: wall time of ``pytest verify`` in the ``ci`` profile, total and per paper.
 * ``device``: the device that ran; the batched trainer's GPU/CPU ratio on a CUDA machine, else
   marked not measured.
@@ -29,6 +42,7 @@ from __future__ import annotations
 import argparse
 import collections
 import json
+import os
 import subprocess
 import sys
 import tempfile
@@ -41,7 +55,9 @@ from scipy.integrate import solve_ivp
 
 from numerics.closed_forms import mode_strength
 from numerics.datasets import hierarchy
-from numerics.models import TwoLayerEnsemble, configure_threads
+from torch.utils._python_dispatch import TorchDispatchMode
+
+from numerics.models import TwoLayerEnsemble, configure_threads, torch_threads, trainer_backend
 from numerics.train import train
 from theory.registry import catalogue_ids
 
@@ -213,7 +229,7 @@ def matmul_ceiling(repeat: int = 3, device: str = "cpu", base: dict | None = Non
 
 
 def grq_fig1b(steps: int = 10, seeds: int = 1, dask: bool = True, records=Path("reports/paper_scale"),
-              base: dict | None = None) -> dict:
+              base: dict | None = None, threads=(1, 2)) -> dict:
     """The ``grq_fig1b`` entry of bench.json (see the module docstring)."""
     device = "cuda" if torch.cuda.is_available() else "cpu"
     from numerics.rich_quick.single_neuron_teacher_student import fig1b_cost
@@ -229,16 +245,272 @@ def grq_fig1b(steps: int = 10, seeds: int = 1, dask: bool = True, records=Path("
     else:
         out["paper_scale"] = ("not measured: no reports/paper_scale/data/grq-fig1b.json (needs a "
                               "GPU run of pytest verify --scale=full)")
-    out["fraction_local"] = fig1b_fraction(steps, seeds, base=base)
-    out["matmul_ceiling"] = matmul_ceiling(device=device, base=base)
-    out["gd_step_over_matmul"] = (out["fraction_local"]["flop_per_s_gd_step"]
-                                  / out["matmul_ceiling"]["flop_per_s"])
+    for n in threads:
+        with torch_threads(n):
+            fraction = fig1b_fraction(steps, seeds, base=base)
+            ceiling = matmul_ceiling(device=device, base=base)
+        out[f"threads_{n}"] = {"fraction_local": fraction, "matmul_ceiling": ceiling,
+                               "gd_step_over_matmul": (fraction["flop_per_s_gd_step"]
+                                                       / ceiling["flop_per_s"])}
+    if base is None:
+        plain, students = _grq_plain()
+        with torch_threads(1):
+            t_plain = _per_call(plain, steps)
+        local = out["threads_1"]["fraction_local"]
+        t_batched = local["loop_seconds"] / (local["chunks_run"] * students * steps)
+        out["per_network_step_1_thread"] = {"batched_s": t_batched, "authors_loop_s": t_plain,
+                                            "batched_over_authors": t_plain / t_batched}
     if dask:
         from distributed import LocalCluster
         with LocalCluster(n_workers=2, processes=True, threads_per_worker=1,
                           dashboard_address=None) as cluster:
             out["fraction_dask_local_cluster_2_workers"] = fig1b_through_dask(
                 cluster.scheduler_address, base=base)
+    return out
+
+
+# ------------------------------------------------------------ trainers against their GEMM ceiling
+GEMMS = ("mm", "bmm", "addmm", "baddbmm")
+
+
+class _GemmShapes(TorchDispatchMode):
+    """Records the operand shapes and dtype of every matrix product a block of torch code runs
+    (at the dispatcher, so ``@``, ``einsum`` and ``matmul`` all show as the GEMM they become)."""
+
+    def __init__(self):
+        super().__init__()
+        self.seen = []
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        name = func.overloadpacket.__name__
+        if name in GEMMS:
+            a, b = args[-2:]
+            self.seen.append((tuple(a.shape), tuple(b.shape), a.dtype))
+        return func(*args, **(kwargs or {}))
+
+
+def gemm_shapes(fn) -> list:
+    """The (A shape, B shape, dtype) of every GEMM one call of ``fn`` runs."""
+    with _GemmShapes() as mode:
+        fn()
+    return mode.seen
+
+
+def gemm_flop(shapes) -> float:
+    """2 m k n (times the batch) per product."""
+    return float(sum(2 * np.prod(a[:-1]) * a[-1] * b[-1] for a, b, _ in shapes))
+
+
+def plain_matmuls(shapes, device: str = "cpu"):
+    """A function running ``torch.matmul`` once per recorded product, on contiguous tensors of the
+    same shapes and dtype made here (the ceiling of a step that does those products)."""
+    gen = torch.Generator().manual_seed(0)
+    pairs = [(torch.randn(a, generator=gen, dtype=dt).to(device),
+              torch.randn(b, generator=gen, dtype=dt).to(device)) for a, b, dt in shapes]
+    return lambda: [torch.matmul(a, b) for a, b in pairs]
+
+
+def _per_call(fn, calls: int, repeat: int = 3) -> float:
+    """Best-of-``repeat`` seconds per call of ``fn`` over ``calls`` calls (one warm-up call)."""
+    fn()
+    return _timed(lambda: [fn() for _ in range(calls)], repeat=repeat)[1] / calls
+
+
+def step_against_matmul(step, calls: int, threads=(1, 2), repeat: int = 3) -> dict:
+    """Achieved FLOP/s of one trainer step (the GEMM FLOP it does over its wall time) against a
+    plain ``torch.matmul`` of the same shapes, at each intra-op thread count; with a profile of
+    the step (its ten costliest torch ops at 1 thread) as the reason where the ratio is short."""
+    shapes = gemm_shapes(step)
+    flop, ceiling = gemm_flop(shapes), plain_matmuls(shapes)
+    out = {"gemms_per_step": len(shapes), "gemm_flop_per_step": flop,
+           "shapes": sorted({f"{a}x{b}" for a, b, _ in shapes})[:12]}
+    for n in threads:
+        with torch_threads(n):
+            t_step, t_mm = _per_call(step, calls, repeat), _per_call(ceiling, calls, repeat)
+        out[f"threads_{n}"] = {"step_s": t_step, "matmul_s": t_mm, "step_flop_per_s": flop / t_step,
+                               "matmul_flop_per_s": flop / t_mm, "step_over_matmul": t_mm / t_step}
+    with torch_threads(1), torch.profiler.profile() as prof:
+        for _ in range(calls):
+            step()
+    rows = sorted(prof.key_averages(), key=lambda e: -e.self_cpu_time_total)[:10]
+    out["profile_1_thread"] = {e.key: {"calls_per_step": e.count / calls,
+                                       "self_us_per_step": e.self_cpu_time_total / calls}
+                               for e in rows}
+    return out
+
+
+def _plain_layers(weights, gates, X, Y, factor: float, lr: float):
+    """One network's step written plainly, as the authors' released loops do it (one network at a
+    time, autograd, ``w -= lr * grad``): ``weights`` one member's layers, ``gates[l]`` 'relu',
+    'linear' or a fixed 0/1 gate matrix for hidden layer l."""
+    params = [w.clone().requires_grad_(True) for w in weights]
+
+    def step():
+        a = X
+        for l, W in enumerate(params):
+            a = W @ a
+            if l < len(gates):
+                a = torch.relu(a) if gates[l] == "relu" else a if gates[l] == "linear" else a * gates[l]
+        loss = factor * ((a - Y) ** 2).sum()
+        grads = torch.autograd.grad(loss, params)
+        with torch.no_grad():
+            for p, g in zip(params, grads):
+                p -= lr * g
+    return step
+
+
+def _two_layer(seeds, n_in, n_hid, n_out, P, *, paper, activation="relu", bias=True, lr=1e-3,
+               dtype=torch.float64):
+    """(batched step, one network's plain step, K) of ``numerics.train``'s two-layer trainer."""
+    from numerics.train import gd_step
+    from theory.conventions import convention
+    gen = torch.Generator().manual_seed(0)
+    X = torch.randn(n_in, P, generator=gen, dtype=dtype)
+    Y = torch.randn(n_out, P, generator=gen, dtype=dtype)
+    net = TwoLayerEnsemble.init(list(seeds), n_in, n_hid, n_out, activation=activation,
+                                bias_strength=1.0 if bias else None, init_std=0.01, dtype=dtype,
+                                device="cpu")
+    norm = convention(paper).train
+    one = net.member(0)
+    plain = _plain_layers([one.W1[0], one.W2[0]], [activation], one.augment(X)[0], Y,
+                          norm.factor(P), lr)
+    def step():
+        with trainer_backend():
+            return gd_step(net, X, Y, lr, norm)
+    return step, plain, net.K
+
+
+def _depth(kind: str):
+    """(batched step, one network's plain step, K) of the MHS depth trainer at paper scale (the
+    ReLU net's ``GatedNet.step``; the GDLN's split-gradient update after the switch)."""
+    from numerics.haste_slowly import depth
+    from numerics.haste_slowly.configs import DEPTH
+    from theory.conventions import SUM_HALF
+    cfg = DEPTH.full
+    X, Y = depth.task()
+    net = depth.depth_net(kind, cfg, "cpu")
+    dt = net.weights[0].dtype
+    X, Y = (torch.as_tensor(v, dtype=dt) for v in (X, Y))
+    def step():
+        with trainer_backend():
+            if kind == "relu":
+                return net.step(X, Y, cfg.lr)
+            for W, g in zip(net.weights, depth.split_grads(net, X, Y, contextual=True)[1]):
+                W -= g.mul_(cfg.lr)     # as depth.train_scheduled
+    gates = ["relu", "relu"] if kind == "relu" else [
+        torch.ones(net.weights[0].shape[1], X.shape[1], dtype=dt),
+        torch.as_tensor(depth.gdln_gates(cfg.module), dtype=dt)]
+    plain = _plain_layers([w[0] for w in net.weights], gates, X, Y, SUM_HALF.factor(X.shape[1]),
+                          cfg.lr)
+    return step, plain, net.K
+
+
+def _grq_plain():
+    """One student's plain step of GRQ Fig. 1(b) (the released two-layer-relu loop, one network),
+    and the students of one chunk (the batched chunk trainer is timed by :func:`fig1b_fraction`)."""
+    from numerics.rich_quick import single_neuron_teacher_student as ts
+    from theory.rich_quick.conventions_rich_quick import EXPERIMENT_LOSS
+    full = _full(None)
+    task = ts.make_task(full["seeds"][0], d=full["d"], h=full["h"], k=full["k"], n=full["n"],
+                        n_test=full["n_test"])
+    X = torch.as_tensor(task.X, dtype=torch.float64)
+    plain = _plain_layers([torch.as_tensor(task.base_w), torch.as_tensor(task.base_a)[None]],
+                          ["relu"], X.T, torch.as_tensor(task.y)[None],
+                          EXPERIMENT_LOSS.factor(full["n"]), full["base_lr"])
+    return plain, len(full["taus"]) * len(full["deltas"])
+
+
+def trainers(calls: int = 5, threads=(1, 2)) -> dict:
+    """Every batched trainer a paper-scale configuration runs, at its paper-scale shapes: the step
+    against ``torch.matmul`` of its GEMMs (:func:`step_against_matmul`) and per network against
+    the authors' loop (one network at a time, autograd) on one thread."""
+    from numerics.bias.configs import HIERARCHY, MNIST
+    from numerics.lazy_rich.configs import GRADIENT_DESCENT
+    toy, mnist, lr_gd = HIERARCHY.full, MNIST.full, GRADIENT_DESCENT.full
+    cases = {
+        "bias_toy": ("BL/BA 4-item hierarchy, 4(+1)-64-7 ReLU, full batch, seeds x cs members",
+                     lambda: _two_layer(range(len(toy.seeds) * len(toy.cs)), 4, 64, 7, 4,
+                                        paper="bias", lr=toy.lr)),
+        "bias_mnist": ("BL MNIST, 784(+1)-512-10 ReLU, minibatch 64, seeds x cs members",
+                       lambda: _two_layer(range(len(mnist.seeds) * len(mnist.cs)), 784,
+                                          mnist.n_hid, 10, mnist.batch, paper="bias",
+                                          lr=mnist.lr, dtype=getattr(torch, mnist.dtype))),
+        "mhs_depth_relu": ("MHS Sec 6 ReLU 11-420-420-60, 24 datapoints, 32 seeds, float32",
+                           lambda: _depth("relu")),
+        "mhs_depth_gdln": ("MHS Sec 6 depth GDLN 7 x 60 units per layer, split gradient, 32 seeds",
+                           lambda: _depth("gdln")),
+        "lazy_rich_gd": ("LR Thm 4.3 GD sweep, 5-3-3 linear nets, 10 samples, seeds x lambdas "
+                         "members per learning rate",
+                         lambda: _two_layer(range(len(lr_gd.seeds) * len(lr_gd.lams)), 5, 3, 3,
+                                            10, paper="lazy_rich", activation="linear",
+                                            bias=False, lr=lr_gd.lrs[0])),
+    }
+    out = {}
+    for name, (what, make) in cases.items():
+        step, plain, members = make()
+        entry = {"what": what, "members": members, **step_against_matmul(step, calls, threads)}
+        with torch_threads(1):
+            t_plain = _per_call(plain, calls)
+        t_batched = entry["threads_1"]["step_s"] / members
+        entry["per_network_step_1_thread"] = {
+            "batched_s": t_batched, "authors_loop_s": t_plain, "batched_over_authors": t_plain / t_batched}
+        out[name] = entry
+    return out
+
+
+def device_peak(size: int = 2048, threads=(1, 2)) -> dict:
+    """The device's measured GEMM peak: a square ``torch.matmul`` of ``size`` in float64 and
+    float32 at each thread count (no vendor figure is known for a CPU, see ``FLOAT64_PEAK``)."""
+    out = {}
+    for dtype in (torch.float64, torch.float32):
+        a = torch.randn(size, size, dtype=dtype)
+        for n in threads:
+            with torch_threads(n):
+                seconds = _per_call(lambda: a @ a, 2)
+            out[f"{str(dtype)[6:]}_threads_{n}_flop_per_s"] = 2.0 * size ** 3 / seconds
+    return out
+
+
+def faithful_costs(records=Path("reports/paper_scale")) -> dict:
+    """The measured wall time of every paper-scale test that wrote a record
+    (``reports/paper_scale/*.json``): the cost of the faithful configurations that ran here."""
+    out = {}
+    for path in sorted(records.glob("*.json")):
+        rec = json.loads(path.read_text())
+        if rec.get("wall_seconds") is not None:
+            out[rec.get("experiment", path.stem)] = {
+                "wall_s": rec["wall_seconds"], "device": rec.get("device"), "date": rec.get("date"),
+                "under_an_hour": rec["wall_seconds"] < 3600}
+    return out
+
+
+def ceilings(bench: dict) -> dict:
+    """One line per trainer: its step's FLOP/s beside the ceilings (a plain matmul of the same
+    shapes at the same thread count, the authors' one-network loop, the device's measured GEMM
+    peak), for the summary's bench page."""
+    peak = bench["device_peak"]
+    entries = dict(bench["trainers"])
+    if isinstance(bench.get("grq_fig1b"), dict) and "threads_1" in bench["grq_fig1b"]:
+        g = bench["grq_fig1b"]
+        entries["grq_fig1b_chunk"] = {
+            **{k: {"step_flop_per_s": v["fraction_local"]["flop_per_s_gd_step"],
+                   "matmul_flop_per_s": v["matmul_ceiling"]["flop_per_s"],
+                   "step_over_matmul": v["gd_step_over_matmul"]}
+               for k, v in g.items() if k.startswith("threads_")},
+            "per_network_step_1_thread": g.get("per_network_step_1_thread")}
+    out = {}
+    for name, e in entries.items():
+        parts = [f"{n.replace('_', ' ')}: step {v['step_flop_per_s'] / 1e9:.2f} GFLOP/s, matmul "
+                 f"{v['matmul_flop_per_s'] / 1e9:.2f} ({v['step_over_matmul']:.2f} of it)"
+                 for n, v in e.items() if n.startswith("threads_")]
+        net = e.get("per_network_step_1_thread")
+        if net:
+            parts.append(f"per network {net['batched_s'] * 1e3:.3g} ms a step batched, "
+                         f"{net['authors_loop_s'] * 1e3:.3g} ms the authors' loop "
+                         f"({net['batched_over_authors']:.2f}x)")
+        out[name] = "; ".join(parts)
+    out["device peak (measured GEMM)"] = ", ".join(f"{k.replace('_flop_per_s', '').replace('_', ' ')} "
+                                                   f"{v / 1e9:.1f} GFLOP/s" for k, v in peak.items())
     return out
 
 
@@ -297,7 +569,10 @@ def main(argv=None) -> int:
                         help="time the Fig. 1(b) fraction in this process only")
     args = parser.parse_args(argv)
     configure_threads()
-    bench = {"device": device_info(args.steps)}
+    bench = {"device": device_info(args.steps), "load_average": list(os.getloadavg()),
+             "device_peak": device_peak()}
+    print("trainers against their matmul ceiling ...", flush=True)
+    bench["trainers"] = trainers()
     print("batched vs loop ...", flush=True)
     bench["batched_vs_loop"] = batched_vs_loop(args.steps)
     print("closed form vs ode ...", flush=True)
@@ -306,10 +581,12 @@ def main(argv=None) -> int:
         print("GRQ Fig. 1(b), a fraction of the released grid ...", flush=True)
         bench["grq_fig1b"] = grq_fig1b(dask=not args.no_dask,
                                        records=args.reports_dir / "paper_scale")
+    bench["faithful_costs"] = faithful_costs(args.reports_dir / "paper_scale")
     if not args.skip_suite:
         print("pytest verify (ci profile) ...", flush=True)
         with tempfile.TemporaryDirectory() as tmp:
             bench["suite_seconds"] = suite_seconds(Path(tmp))
+    bench = {"ceilings": ceilings(bench), **bench}
     args.reports_dir.mkdir(parents=True, exist_ok=True)
     path = args.reports_dir / "bench.json"
     path.write_text(json.dumps(bench, indent=1))

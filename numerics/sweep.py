@@ -68,12 +68,17 @@ class SweepResult:
 
 def plan(n_seeds: int, n_cells: int, chunk_seeds: int, chunk_cells: int) -> list[Chunk]:
     """The chunks of a ``n_seeds`` x ``n_cells`` sweep, seed blocks outermost."""
-    for name, value in (("chunk_seeds", chunk_seeds), ("chunk_cells", chunk_cells)):
-        if int(value) != value or value < 1:
-            raise ValueError(f"{name}={value!r} must be an integer >= 1")
+    for name, value in (("n_seeds", n_seeds), ("n_cells", n_cells)):
+        if not (isinstance(value, (int, np.integer)) or (np.isfinite(value) and value == int(value))):
+            raise ValueError(f"{name}={value!r} must be a whole number")
+    # the sizes first: an empty cell list also makes the default chunk_cells zero
     if n_seeds < 1 or n_cells < 1:
         raise ValueError(f"the sweep is empty: {n_seeds} seeds x {n_cells} cells (cells and seeds "
                          "must each be non-empty)")
+    for name, value in (("chunk_seeds", chunk_seeds), ("chunk_cells", chunk_cells)):
+        if not np.isfinite(value) or int(value) != value or value < 1:
+            raise ValueError(f"{name}={value!r} must be an integer >= 1")
+    n_seeds, n_cells = int(n_seeds), int(n_cells)
     out = []
     for s0 in range(0, n_seeds, chunk_seeds):
         for c0 in range(0, n_cells, chunk_cells):

@@ -22,7 +22,7 @@ import numpy as np
 import torch
 from tqdm.auto import tqdm
 
-from numerics.models import as_tensor
+from numerics.models import as_tensor, trainer_backend
 from numerics.trajectory import Trajectory
 from theory.conventions import LossNorm, convention, flow_time
 
@@ -93,6 +93,12 @@ def descend(step, losses, X, Y, *, lr, loss: LossNorm, steps: int, record_every:
         marks.append(k)
         with torch.no_grad():
             values.append(_numpy(losses(X, Y, loss)))
+            # a non-finite loss stays non-finite: stop at the first record that shows it
+            if not np.all(np.isfinite(values[-1])):
+                bad = np.flatnonzero(~np.isfinite(values[-1]))
+                raise FloatingPointError(
+                    f"non-finite loss at step {k} (members {bad.tolist()[:10]}): the run diverged "
+                    f"with lr={_numpy(lr).tolist() if torch.is_tensor(lr) else lr!r}")
             for name, value in (record() if record else {}).items():
                 recs.setdefault(name, []).append(_numpy(value))
 
@@ -129,7 +135,9 @@ def gd_step(model, X, Y, lr, loss: LossNorm) -> torch.Tensor:
             p.requires_grad_(False)
     with torch.no_grad():
         for p, g in zip(params, grads):
-            p -= lr.reshape(-1, *([1] * (p.ndim - 1))) * g if torch.is_tensor(lr) else lr * g
+            # the step lr * g in g's own storage (a fresh gradient): the same two roundings as
+            # p - lr * g without a temporary the size of the weights each step
+            p -= g.mul_(lr.reshape(-1, *([1] * (p.ndim - 1))) if torch.is_tensor(lr) else lr)
     return losses.detach()
 
 
@@ -148,9 +156,10 @@ def train(model, X, Y, *, lr, steps: int, paper: str, loss: LossNorm | None = No
     lr_t = torch.as_tensor(lr_arr, dtype=dtype, device=device) if lr_arr.ndim else float(lr_arr)
     loss = convention(paper).train if loss is None else loss
     n = X.shape[-1]
-    trace = descend(partial(gd_step, model), partial(ensemble_loss, model), X, Y, lr=lr_t,
-                    loss=loss, steps=steps, record_every=record_every,
-                    record=(lambda: record(model)) if record else None, progress=progress)
+    with trainer_backend():     # the caller's threads, MKL's float32 batched products
+        trace = descend(partial(gd_step, model), partial(ensemble_loss, model), X, Y, lr=lr_t,
+                        loss=loss, steps=steps, record_every=record_every,
+                        record=(lambda: record(model)) if record else None, progress=progress)
     lr_clock = float(lr_arr) if lr_arr.ndim == 0 else lr_arr[None, :]
     t = flow_time(trace.steps[:, None] if lr_arr.ndim else trace.steps, 1.0, n, paper,
                   loss) * lr_clock

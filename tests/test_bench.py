@@ -7,6 +7,7 @@ import json
 
 import numpy as np
 import pytest
+import torch
 
 from numerics import bench, full_scale
 from numerics.rich_quick import single_neuron_teacher_student as ts
@@ -37,7 +38,9 @@ def test_fig1b_fraction_times_the_loop_and_the_records_apart():
 def test_fig1b_entry_reports_the_fraction_and_the_matmul_ceiling(tmp_path):
     entry = bench.grq_fig1b(steps=3, seeds=1, dask=False, records=tmp_path, base=TINY)
     assert entry["paper_scale"].startswith("not measured")
-    assert entry["matmul_ceiling"]["flop_per_s"] > 0 and entry["gd_step_over_matmul"] > 0
+    for threads in ("threads_1", "threads_2"):
+        assert entry[threads]["matmul_ceiling"]["flop_per_s"] > 0
+        assert entry[threads]["gd_step_over_matmul"] > 0
     json.dumps(entry)
 
 
@@ -59,6 +62,31 @@ def test_a_paper_scale_record_is_read_back_with_its_share_of_the_float64_peak(tm
     assert entry["paper_scale"]["verdict"] == "holds"
 
 
+def test_gemm_shapes_are_read_at_the_dispatcher_and_replayed_as_plain_matmuls():
+    A, B = torch.ones(3, 4, 5, dtype=torch.float64), torch.ones(5, 2, dtype=torch.float64)
+    shapes = bench.gemm_shapes(lambda: (A @ B, torch.einsum("kij,jl->kil", A, B)))
+    assert len(shapes) == 2 and bench.gemm_flop(shapes) == 2 * (2 * 12 * 5 * 2)
+    assert [tuple(p.shape) for p in bench.plain_matmuls(shapes)()] == [(12, 2), (1, 12, 2)]
+
+
+def test_a_trainer_step_is_set_beside_its_matmul_ceiling_and_the_authors_loop():
+    step, plain, members = bench._two_layer(range(4), 3, 8, 2, 5, paper="bias", lr=0.01)
+    entry = bench.step_against_matmul(step, calls=2, threads=(1,), repeat=1)
+    assert entry["gemms_per_step"] == 5 and entry["threads_1"]["step_over_matmul"] > 0
+    assert entry["profile_1_thread"] and members == 4
+    plain()
+    summary = bench.ceilings({"device_peak": {"float64_threads_1_flop_per_s": 1e9},
+                              "trainers": {"toy": entry}})
+    assert "of it" in summary["toy"] and "GFLOP/s" in summary["device peak (measured GEMM)"]
+
+
+def test_faithful_costs_read_the_paper_scale_wall_times(tmp_path):
+    (tmp_path / "a_full.json").write_text(json.dumps({"experiment": "t[full]", "wall_seconds": 12.0}))
+    (tmp_path / "b_full.json").write_text(json.dumps({"experiment": "u[full]", "wall_seconds": None}))
+    assert bench.faithful_costs(tmp_path) == {"t[full]": {"wall_s": 12.0, "device": None,
+                                                          "date": None, "under_an_hour": True}}
+
+
 def test_device_info_marks_the_gpu_ratio_not_measured_without_cuda(monkeypatch):
     monkeypatch.setattr(bench.torch.cuda, "is_available", lambda: False)
     assert bench.device_info(5)["gpu_over_cpu"].startswith("not measured")
@@ -70,3 +98,17 @@ def test_full_scale_cli_times_a_fraction_of_the_grid(tmp_path, monkeypatch):
     entry = result["experiments"]["grq-fig1b"]
     assert entry["steps_run"] == 10 and entry["extrapolated_full_s"] > 0
     assert json.loads((tmp_path / "fs.json").read_text())["experiments"]["grq-fig1b"]["fraction"] == 1e-4
+
+
+def test_trainer_backend_turns_onednn_off_and_restores_the_settings(monkeypatch):
+    """The trainers' backend (numerics.models.trainer_backend): CLAIMS_TORCH_THREADS threads, oneDNN
+    off inside, both restored after; a bad thread count is a named error."""
+    from numerics.models import intra_op_threads, trainer_backend
+    before = (torch.backends.mkldnn.enabled, torch.get_num_threads())
+    monkeypatch.setenv("CLAIMS_TORCH_THREADS", "2")
+    with trainer_backend(intra_op_threads()):
+        assert (torch.backends.mkldnn.enabled, torch.get_num_threads()) == (False, 2)
+    assert (torch.backends.mkldnn.enabled, torch.get_num_threads()) == before
+    monkeypatch.setenv("CLAIMS_TORCH_THREADS", "0")
+    with pytest.raises(ValueError, match=r"CLAIMS_TORCH_THREADS='0' must be a positive integer"):
+        intra_op_threads()

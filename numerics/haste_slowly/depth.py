@@ -41,7 +41,7 @@ from numerics.haste_slowly.gated import (
     paper_time,
     train,
 )
-from numerics.models import default_device, torch_threads
+from numerics.models import default_device, intra_op_threads, trainer_backend
 from numerics.ran import Ran
 from numerics.trajectory import Trajectory
 from theory.conventions import SUM_HALF
@@ -188,13 +188,14 @@ def train_scheduled(net: GatedNet, X, Y, *, lr: float, steps: int, start: int, s
         for name, v in (record(net) if record else {}).items():
             recs.setdefault(name, []).append(v.cpu().numpy())
 
-    with torch_threads(1), torch.no_grad():    # one thread: see numerics.haste_slowly.gated.train
+    # threads: see numerics.haste_slowly.gated.train
+    with trainer_backend(intra_op_threads()), torch.no_grad():
         snapshot(0)
         for k in range(steps):
             if k >= start:
                 grads = split_grads(net, X, Y, contextual=k >= switch)[1]
                 for W, g in zip(net.weights, grads):
-                    W -= lr * g
+                    W -= g.mul_(lr)     # lr * g in the fresh gradient's storage: no temporary
             if (k + 1) % record_every == 0 or k + 1 == steps:
                 snapshot(k + 1)
     return np.array(marks), np.array(losses), {k: np.array(v) for k, v in recs.items()}

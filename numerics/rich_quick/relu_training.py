@@ -45,8 +45,8 @@ def scaled_ensemble(bases, configs, alpha_of=alpha_for, device=None) -> TwoLayer
         for W, a in bases:
             W1.append(W * tau / alpha)
             W2.append((a * tau * alpha)[None, :])
-    t = lambda v: torch.tensor(np.stack(v), dtype=torch.float64)
-    model = TwoLayerEnsemble(t(W1), t(W2), activation="relu")
+    model = TwoLayerEnsemble(*(torch.tensor(np.stack(v), dtype=torch.float64) for v in (W1, W2)),
+                             activation="relu")
     if device is not None:
         model.W1, model.W2 = model.W1.to(device), model.W2.to(device)
     return model
