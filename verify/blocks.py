@@ -6,7 +6,8 @@ their tests share (so a module's fixtures run once), in the order of their first
 block's verdict items last, tests of no claim at the end.  The controller, which collects
 nothing, finds the blocks again in the node IDs the workers report (:func:`block_scopes`: a block
 ends with its verdict items) and sends each block to one worker through xdist's public
-``pytest_xdist_make_scheduler`` hook (:func:`scheduler_class`).  xdist's own ``loadgroup`` cannot
+``pytest_xdist_make_scheduler`` hook (:func:`scheduler_class`), longest block first by the last
+run's timings.  xdist's own ``loadgroup`` cannot
 serve: it renames items through a private pytest attribute that pytest 9 no longer reads.
 """
 from __future__ import annotations
@@ -62,15 +63,40 @@ def block_scopes(nodeids) -> dict[str, str]:
     return out
 
 
-def scheduler_class():
-    """xdist's scope scheduling with a claim block as the scope (imported only under xdist)."""
+def block_cost(nodeids, seconds: dict) -> float:
+    """The expected seconds of a block: its tests' ``seconds`` from the last run, a test not
+    timed there at the median of those that were (1 each when none was); verdict items cost
+    nothing."""
+    tests = [n for n in nodeids if not VERDICT_ID.search(n)]
+    known = sorted(seconds[n] for n in tests if n in seconds)
+    default = known[len(known) // 2] if known else 1.0
+    return sum(seconds.get(n, default) for n in tests)
+
+
+def scheduler_class(seconds: dict | None = None):
+    """xdist's scope scheduling with a claim block as the scope (imported only under xdist).
+
+    The blocks are handed out longest first by :func:`block_cost` over ``seconds`` (node ID ->
+    seconds of the last run, ``timings.json``), so the two workers finish together: xdist's own
+    order (most tests first) left a 50-second block of two tests to the end of a run."""
     from xdist.scheduler import LoadScopeScheduling
 
     class ClaimBlockScheduling(LoadScopeScheduling):
         def schedule(self):
             if self.collection is None and self.registered_collections:
                 self._claim_scopes = block_scopes(next(iter(self.registered_collections.values())))
+                self._ordered = False
             super().schedule()
+
+        def _assign_work_unit(self, node):
+            # the first assignment comes after xdist has queued every block: order them once
+            if not self._ordered:
+                self._ordered = True
+                queue = sorted(self.workqueue.items(),
+                               key=lambda unit: -block_cost(unit[1], seconds or {}))
+                self.workqueue.clear()
+                self.workqueue.update(queue)
+            super()._assign_work_unit(node)
 
         def _split_scope(self, nodeid):
             return self._claim_scopes.get(nodeid, nodeid)

@@ -388,8 +388,18 @@ class ClaimsSession:
     @pytest.hookimpl(optionalhook=True, tryfirst=True)
     def pytest_xdist_make_scheduler(self, config, log):
         if config.getvalue("dist") in DISTRIBUTED:
-            return scheduler_class()(config, log)
+            return scheduler_class(self._last_timings())(config, log)
         return None
+
+    def _last_timings(self) -> dict:
+        """Seconds per test node ID of the last run (``timings.json`` of the reports folder,
+        else of ``<rootdir>/reports``): the order in which xdist hands out the claim blocks."""
+        from verify.report.writer import load_timings
+        for folder in (self.reports_dir, Path(str(self.config.rootpath)) / "reports"):
+            seconds = load_timings(folder / "timings.json")
+            if seconds:
+                return seconds
+        return {}
 
     @pytest.hookimpl(optionalhook=True)
     def pytest_configure_node(self, node):

@@ -52,24 +52,30 @@ def binarise(centroids, threshold: float = 0.5) -> np.ndarray:
     return (np.asarray(centroids) > threshold).astype(float)
 
 
-def gdlns_from_centroids(centroid_sets, n_in: int, n_out: int, width: int, stds, seeds):
+def gdlns_from_centroids(centroid_sets, n_in: int, n_out: int, width: int, stds, seeds,
+                         slots: int | None = None):
     """One batched GDLN per (centroid set, std, seed), in that order: member i has one module of
-    ``width`` units, seeing every input, per binarised centroid of its set (unused module slots
-    gated off), all weights N(0, std^2)."""
+    ``width`` units, seeing every input, per binarised centroid of its set (module slots its set
+    does not use gated off), all weights N(0, std^2).  The weights are drawn for ``slots`` module
+    slots (default: the largest set) and cut to the slots the largest set uses, so a member's
+    weights do not depend on the other sets batched with it."""
     if not len(centroid_sets) or any(not len(c) for c in centroid_sets):
         raise ValueError("centroid_sets must be a non-empty list of non-empty centroid sets")
     width = integer(width, "width")
-    slots = max(len(c) for c in centroid_sets)
+    used = max(len(c) for c in centroid_sets)
+    slots = used if slots is None else integer(slots, "slots")
+    if slots < used:
+        raise ValueError(f"slots={slots} must be at least the largest centroid set ({used})")
     N = len(centroid_sets[0][0])
     members = [(i, s, seed) for i in range(len(centroid_sets)) for s in stds for seed in seeds]
-    gates = np.zeros((len(members), slots * width, N))
+    gates = np.zeros((len(members), used * width, N))
     for m, (i, _, _) in enumerate(members):
         gates[m, :len(centroid_sets[i]) * width] = np.repeat(binarise(centroid_sets[i]), width,
                                                              axis=0)
-    W = [torch.cat(ws) for ws in zip(*(init_weights([seed], [(slots * width, n_in),
-                                                             (n_out, slots * width)], [s, s])
-                                       for _, s, seed in members))]
-    return GatedNet(W, [torch.tensor(gates)]), members
+    W1, W2 = (torch.cat(ws) for ws in zip(*(init_weights([seed], [(slots * width, n_in),
+                                                                  (n_out, slots * width)], [s, s])
+                                            for _, s, seed in members)))
+    return GatedNet([W1[:, :used * width], W2[:, :, :used * width]], [torch.tensor(gates)]), members
 
 
 @dataclass(frozen=True)
@@ -109,12 +115,24 @@ def elbow_run(cfg: Gates) -> GateRun:
     cents = {k: find_gates(rows, k) for k in cfg.ks}
     half_cents = {k: find_gates(half, k) for k in cfg.ks}
     sets = [cents[k] for k in cfg.ks] + [half_cents[k] for k in cfg.ks]
-    net, members = gdlns_from_centroids(sets, X.shape[0], Y.shape[0], cfg.width, cfg.stds,
-                                        cfg.gdln_seeds)
-    net = net.astype(getattr(torch, cfg.sec45.dtype))
     relu = experiments.relu_run(cfg.sec45)
     every = int(relu.trajectory.steps[1] - relu.trajectory.steps[0])
-    traj = train(net, X, Y, lr=cfg.sec45.lr, steps=cfg.sec45.steps, record_every=every)
+    # one batch per number of centroids: a batch of all would carry every member's empty module
+    # slots through every step (a third of the work at k = 2..6); the weights are drawn for the
+    # largest k as in one batch
+    members, losses = [], []
+    for k in sorted(set(cfg.ks)):
+        which = [i for i, c in enumerate(sets) if len(c) == k]
+        net, batch = gdlns_from_centroids([sets[i] for i in which], X.shape[0], Y.shape[0],
+                                          cfg.width, cfg.stds, cfg.gdln_seeds, slots=max(cfg.ks))
+        traj = train(net.astype(getattr(torch, cfg.sec45.dtype)), X, Y, lr=cfg.sec45.lr,
+                     steps=cfg.sec45.steps, record_every=every)
+        members += [(which[i], s, seed) for i, s, seed in batch]
+        losses.append(traj.loss)
+    # back to the order of one batch over the sets (stable: std and seed order kept within a set)
+    order = np.argsort([i for i, _, _ in members], kind="stable")
+    members = [members[m] for m in order]
+    traj = Trajectory(traj.steps, traj.time, traj.clock, np.concatenate(losses, axis=1)[:, order])
     ran = Ran.of(cfg, elbow_run, **{
         "data": experiments.relu_run(cfg.sec45).ran["data"],
         "ReLU runs pooled": K, "sampled every (epochs)": cfg.every, "k": cfg.ks,

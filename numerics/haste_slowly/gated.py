@@ -58,6 +58,7 @@ class GatedNet:
     gates: list
     masks: list = field(default_factory=list)
     common: torch.Tensor | None = None
+    _common_index: tuple = field(default=(None, None), init=False, repr=False, compare=False)
 
     def __post_init__(self):
         if len(self.gates) != len(self.weights) - 1:
@@ -119,6 +120,16 @@ class GatedNet:
 
     def grads(self, X, Y, loss: LossNorm = SUM_HALF, keep=None):
         """(losses (K,), dL/dW per layer) of ``loss`` on the network (or its ``keep`` part)."""
+        return self._backward(X, Y, loss, keep)[:2]
+
+    def losses(self, X, Y, loss: LossNorm = SUM_HALF):
+        """(K,) ``loss`` of every member (the first value of :meth:`grads`, without the backward
+        pass)."""
+        err = self(X) - Y
+        return loss.factor(X.shape[-1]) * (err ** 2).sum(dim=(1, 2))
+
+    def _backward(self, X, Y, loss: LossNorm, keep=None):
+        """:meth:`grads` and the forward pass's (activities, gates) it used."""
         acts, gs, out = self.forward(X, keep)
         err = out - Y
         f = loss.factor(X.shape[-1])
@@ -129,18 +140,44 @@ class GatedNet:
             grads[l] = g if self.masks[l] is None else g * self.masks[l]
             if l:
                 delta = (self._w(l).transpose(1, 2) @ delta) * gs[l - 1]
-        return f * (err ** 2).sum(dim=(1, 2)), grads
+        return f * (err ** 2).sum(dim=(1, 2)), grads, (acts, gs)
+
+    def _common_units(self):
+        """``common`` as a slice where its units are contiguous (the ReLNs: the first module),
+        else as indices, found once per ``common``: a boolean index costs more than the
+        arithmetic of these small steps."""
+        if self._common_index[0] is not self.common:
+            idx = torch.nonzero(self.common).flatten()
+            self._common_index = (self.common, slice(int(idx[0]), int(idx[-1]) + 1)
+                                  if len(idx) and bool((idx.diff() == 1).all()) else idx)
+        return self._common_index[1]
+
+    def _common_grads(self, acts, gs, Y, loss: LossNorm):
+        """The gradients of the common pathway's own loss on its units' weights (the last two
+        layers' ``[:, :, common]`` and ``[:, common, :]`` blocks), from the joint forward pass:
+        the common units' activities are the same with the others gated off, and the others
+        add exact zeros to the output, so only the common columns enter.  The same numbers as a
+        second full forward and backward pass with the others zeroed, at a third of its cost;
+        the last layer's gradient is taken over every unit and then cut, as a product of the
+        cut shape rounds differently in float64."""
+        c = self._common_units()
+        f = loss.factor(acts[0].shape[-1])
+        a, W = acts[-1][:, c], self._w(len(self.weights) - 1)[:, :, c]
+        delta = 2 * f * (W @ a - Y)
+        last, below = self.masks[-1], self.masks[-2]
+        top = (delta @ acts[-1].transpose(1, 2))[:, :, c]
+        inner = ((W.transpose(1, 2) @ delta) * gs[-1][:, c]) @ acts[-2].transpose(1, 2)
+        return (top if last is None else top * last[:, c],
+                inner if below is None else inner * below[c])
 
     def step(self, X, Y, lr, loss: LossNorm = SUM_HALF, split: bool = False):
         """One GD step on every member (``lr`` scalar or (K,)); returns the (K,) joint losses."""
-        losses, grads = self.grads(X, Y, loss)
+        losses, grads, (acts, gs) = self._backward(X, Y, loss)
         if split:
             if self.common is None:
                 raise ValueError("split=True needs the common units named (common=...)")
-            _, cg = self.grads(X, Y, loss, keep=self.common.to(X.dtype))
-            c = self.common
-            grads[-1][:, :, c] = cg[-1][:, :, c]
-            grads[-2][:, c, :] = cg[-2][:, c, :]
+            c = self._common_units()
+            grads[-1][:, :, c], grads[-2][:, c, :] = self._common_grads(acts, gs, Y, loss)
         lr = torch.as_tensor(lr, dtype=X.dtype, device=X.device).reshape(-1, 1, 1)
         for W, g in zip(self.weights, grads):
             W -= lr * g
@@ -212,7 +249,7 @@ def train(net: GatedNet, X, Y, *, lr, steps: int, loss: LossNorm = SUM_HALF, spl
     # 18x slower under load (8 seeds: 124 ms against 6.8 ms), and the small nets never gain
     with torch_threads(1), torch.no_grad():
         trace = descend(partial(GatedNet.step, net, split=split),
-                        lambda X, Y, loss: net.grads(X, Y, loss)[0], X, Y, lr=float(lr),
+                        net.losses, X, Y, lr=float(lr),
                         loss=loss, steps=steps, record_every=record_every,
                         record=(lambda: record(net)) if record else None, progress=progress,
                         desc="gated")

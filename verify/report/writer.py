@@ -44,16 +44,27 @@ def write_run(run: R.RunRecord, reports: Path, *, render_reports: bool, progress
     return out
 
 
-def merge_timings(path: Path, run: R.RunRecord) -> Path:
-    """``timings.json``: seconds per test, the tests of this run replacing their old entries (the
-    bench reads it, a partial run keeps the others')."""
+def _timing_entries(path: Path) -> dict:
     try:
         tests = json.loads(path.read_text(encoding="utf-8"))["tests"] if path.exists() else {}
         if not isinstance(tests, dict):
             raise ValueError("'tests' is not an object")
-    except (ValueError, KeyError, TypeError):
+    except (OSError, ValueError, KeyError, TypeError):
         tests = {}  # derived data: a damaged file is rebuilt from the runs that follow
-    tests = {k: v for k, v in tests.items() if k not in run.timings}
+    return tests
+
+
+def load_timings(path: Path) -> dict[str, float]:
+    """Seconds per test node ID in ``timings.json`` ({} where it is missing or damaged)."""
+    entries = _timing_entries(path)
+    return {k: float(v["seconds"]) for k, v in entries.items()
+            if isinstance(v, dict) and isinstance(v.get("seconds"), (int, float))}
+
+
+def merge_timings(path: Path, run: R.RunRecord) -> Path:
+    """``timings.json``: seconds per test, the tests of this run replacing their old entries (the
+    bench reads it, a partial run keeps the others'; xdist orders the claim blocks by it)."""
+    tests = {k: v for k, v in _timing_entries(path).items() if k not in run.timings}
     tests.update({k: dict(t.as_json(), generated=run.provenance.generated)
                   for k, t in run.timings.items()})
     return files.write_json(path, {"generated": run.provenance.generated,
