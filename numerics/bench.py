@@ -154,6 +154,18 @@ def _full(base):
     return ts.FIG1B_FULL if base is None else base
 
 
+def _fig1b_chunk(full: dict, seed: int, steps: int):
+    """One chunk of the grid ``full`` (seed ``seed``'s students as one program, the chunk
+    function's trainer) for ``steps`` GD steps, recorded at step 0 and the end."""
+    from numerics.rich_quick import single_neuron_teacher_student as ts
+    cells = np.array([(t, d) for t in full["taus"] for d in full["deltas"]])
+    task = ts.make_task(seed, d=full["d"], h=full["h"], k=full["k"], n=full["n"],
+                        n_test=full["n_test"])
+    return ts.train([task], cells[:, 0], cells[:, 1], lr=full["base_lr"] / cells[:, 0] ** 2,
+                    steps=steps, record_steps=[], dtype=getattr(torch, full["dtype"]),
+                    progress=False)
+
+
 def fig1b_fraction(steps: int = 10, seeds: int = 1, base: dict | None = None) -> dict:
     """``seeds`` chunks of the released grid (each one seed's 289 students as one program, the
     chunk function's trainer) for ``steps`` GD steps, recorded at step 0 and the end: the GD loop
@@ -164,11 +176,7 @@ def fig1b_fraction(steps: int = 10, seeds: int = 1, base: dict | None = None) ->
     cells = np.array([(t, d) for t in full["taus"] for d in full["deltas"]])
     loop = records = 0.0
     for seed in full["seeds"][:seeds]:
-        task = ts.make_task(seed, d=full["d"], h=full["h"], k=full["k"], n=full["n"],
-                            n_test=full["n_test"])
-        run = ts.train([task], cells[:, 0], cells[:, 1], lr=full["base_lr"] / cells[:, 0] ** 2,
-                       steps=steps, record_steps=[], dtype=getattr(torch, full["dtype"]),
-                       progress=False)
+        run = _fig1b_chunk(full, seed, steps)
         loop, records = loop + run.seconds["loop"], records + run.seconds["records"]
     members = seeds * len(cells)
     runs = len(full["seeds"]) * len(cells)
@@ -245,6 +253,10 @@ def grq_fig1b(steps: int = 10, seeds: int = 1, dask: bool = True, records=Path("
     else:
         out["paper_scale"] = ("not measured: no reports/paper_scale/data/grq-fig1b.json (needs a "
                               "GPU run of pytest verify --scale=full)")
+    with torch_threads(1):
+        out["profile_1_thread"] = profile_per_step(
+            lambda: _fig1b_chunk(_full(base), _full(base)["seeds"][0], steps), steps,
+            between="aten::einsum")
     for n in threads:
         with torch_threads(n):
             fraction = fig1b_fraction(steps, seeds, base=base)
@@ -329,14 +341,29 @@ def step_against_matmul(step, calls: int, threads=(1, 2), repeat: int = 3) -> di
             t_step, t_mm = _per_call(step, calls, repeat), _per_call(ceiling, calls, repeat)
         out[f"threads_{n}"] = {"step_s": t_step, "matmul_s": t_mm, "step_flop_per_s": flop / t_step,
                                "matmul_flop_per_s": flop / t_mm, "step_over_matmul": t_mm / t_step}
-    with torch_threads(1), torch.profiler.profile() as prof:
-        for _ in range(calls):
-            step()
-    rows = sorted(prof.key_averages(), key=lambda e: -e.self_cpu_time_total)[:10]
-    out["profile_1_thread"] = {e.key: {"calls_per_step": e.count / calls,
-                                       "self_us_per_step": e.self_cpu_time_total / calls}
-                               for e in rows}
+    with torch_threads(1):
+        out["profile_1_thread"] = profile_per_step(lambda: [step() for _ in range(calls)], calls)
     return out
+
+
+def profile_per_step(fn, steps: int, between: str | None = None, top: int = 10) -> dict:
+    """The ``top`` costliest torch ops per step of ``fn`` (which runs ``steps`` steps): calls and
+    self CPU microseconds per step.  ``between``: an op that only the records before and after the
+    steps run (the Fig. 1(b) chunk's ``aten::einsum``); then only the ops in the longest gap
+    between two of its calls, the GD loop, are counted."""
+    with torch.profiler.profile() as prof:
+        fn()
+    events = prof.events()
+    if between is not None:
+        spans = sorted((e.time_range.start, e.time_range.end) for e in events if e.name == between)
+        gap = int(np.argmax([b[0] - a[1] for a, b in zip(spans, spans[1:])]))
+        events = [e for e in events if spans[gap][1] < e.time_range.start < spans[gap + 1][0]]
+    rows = collections.defaultdict(lambda: [0, 0.0])
+    for e in events:
+        rows[e.name][0] += 1
+        rows[e.name][1] += e.self_cpu_time_total
+    return {k: {"calls_per_step": c / steps, "self_us_per_step": us / steps}
+            for k, (c, us) in sorted(rows.items(), key=lambda r: -r[1][1])[:top]}
 
 
 def _plain_layers(weights, gates, X, Y, factor: float, lr: float):
