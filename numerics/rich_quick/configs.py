@@ -15,6 +15,9 @@ from pathlib import Path
 import numpy as np
 
 from numerics.ran import Config, Scales, seeds
+from numerics.rich_quick.checks import numbers
+from numerics.rich_quick.rhm import PARAMETRISATIONS
+from numerics.validation import number
 
 #: where paper-scale runs keep their chunks (committed, read back by ci; never rerun there)
 STORE = Path(__file__).resolve().parents[2] / "reports" / "paper_scale" / "data"
@@ -27,6 +30,25 @@ def _positive_ints(config, *names):
             raise ValueError(f"{type(config).__name__}.{name}={value!r} must be a positive integer")
 
 
+def _scalars(config, *names, nonnegative: bool = False):
+    """Finite real fields, > 0 (or >= 0 with ``nonnegative``)."""
+    for name in names:
+        number(getattr(config, name), f"{type(config).__name__}.{name}",
+               positive=not nonnegative, nonnegative=nonnegative)
+
+
+def _field(config, name):
+    """(``Class.name``, its value): what a refusal names."""
+    return f"{type(config).__name__}.{name}", getattr(config, name)
+
+
+def _seed(config, name):
+    value = getattr(config, name)
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
+        raise ValueError(f"{type(config).__name__}.{name}={value!r} must be a non-negative "
+                         "integer seed")
+
+
 def _seed_tuple(config, name="seeds"):
     value = getattr(config, name)
     if (not isinstance(value, tuple) or not value
@@ -35,10 +57,33 @@ def _seed_tuple(config, name="seeds"):
                          "non-negative integer seeds")
 
 
+def _one_of(config, name, allowed):
+    if getattr(config, name) not in allowed:
+        raise ValueError(f"{type(config).__name__}.{name}={getattr(config, name)!r} must be one "
+                         f"of {allowed}")
+
+
+def _even_width(config):
+    """The symmetrised initialisation (D.1) mirrors half of the h neurons."""
+    if config.h % 2:
+        raise ValueError(f"{type(config).__name__}.h={config.h} must be even for the symmetrised "
+                         "initialisation")
+
+
+def _alphas(config):
+    numbers(*_field(config, "alphas"), positive=True)
+    if 1.0 not in config.alphas:
+        raise ValueError(f"{type(config).__name__}.alphas={config.alphas!r} must be positive and "
+                         "include 1 (the standard parameterisation)")
+
+
 def _cells(config):
-    cells = np.asarray(config.cells, dtype=float)
-    if cells.ndim != 2 or cells.shape[1] != 2 or np.any(cells[:, 0] <= 0) \
-            or not np.all(np.isfinite(cells)):
+    try:
+        cells = np.asarray(config.cells, dtype=float)
+    except (TypeError, ValueError):
+        cells = np.full((1, 1), np.nan)
+    if cells.ndim != 2 or cells.shape[0] == 0 or cells.shape[1] != 2 \
+            or not np.all(np.isfinite(cells)) or np.any(cells[:, 0] <= 0):
         raise ValueError(f"{type(config).__name__}.cells={config.cells!r} must be (tau > 0, delta) "
                          "pairs")
 
@@ -65,10 +110,12 @@ class Fig1a(Config):
     def __post_init__(self):
         super().__post_init__()
         _positive_ints(self, "d", "h", "k", "n", "steps", "records")
+        _even_width(self)
         _seed_tuple(self)
+        if self.teacher_seed is not None:
+            _seed(self, "teacher_seed")
         _cells(self)
-        if not (np.isfinite(self.lr) and self.lr > 0):
-            raise ValueError(f"Fig1a.lr={self.lr!r} must be positive and finite")
+        _scalars(self, "lr")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -94,11 +141,13 @@ class Fig1b(Config):
     def __post_init__(self):
         super().__post_init__()
         _positive_ints(self, "d", "h", "k", "n", "n_test", "steps")
+        _even_width(self)
         _seed_tuple(self)
+        _seed(self, "test_seed")
         _cells(self)
-        if self.dtype not in ("float32", "float64"):
-            raise ValueError(f"Fig1b.dtype={self.dtype!r} must be 'float32' or 'float64'")
-        if not all(0 < m < self.steps for m in self.marks):
+        _scalars(self, "base_lr")
+        _one_of(self, "dtype", ("float32", "float64"))
+        if not all(isinstance(m, (int, np.integer)) and 0 < m < self.steps for m in self.marks):
             raise ValueError(f"Fig1b.marks={self.marks!r} must lie strictly between 0 and steps")
 
     def chunk_config(self) -> dict:
@@ -165,15 +214,25 @@ class Hierarchy(Config):
         super().__post_init__()
         _positive_ints(self, "L", "n_c", "m", "s", "v", "width", "depth", "test", "epochs",
                        "batch")
+        if self.s < 2:
+            raise ValueError(f"Hierarchy.s={self.s} must be >= 2: a rule maps a symbol to a "
+                             "tuple of s symbols")
         _seed_tuple(self)
-        if not self.sizes or any(int(n) != n or n < 1 for n in self.sizes):
+        _scalars(self, "lr", "decay_frac", "stop_loss")
+        _scalars(self, "momentum", nonnegative=True)
+        if self.momentum >= 1 or self.decay_frac > 1:
+            raise ValueError(f"Hierarchy.momentum={self.momentum!r} must lie in [0, 1) and "
+                             f"decay_frac={self.decay_frac!r} in (0, 1]")
+        _one_of(self, "parametrisation", PARAMETRISATIONS)
+        _one_of(self, "dtype", ("float32", "float64"))
+        if not self.sizes or any(isinstance(n, bool) or not isinstance(n, (int, np.integer))
+                                 or n < 1 for n in self.sizes):
             raise ValueError(f"Hierarchy.sizes={self.sizes!r} must be positive integers")
         total = self.n_c * self.m ** ((self.s ** self.L - 1) // (self.s - 1))
         if max(self.sizes) + self.test > total:
             raise ValueError(f"Hierarchy: the largest training size {max(self.sizes)} plus "
                              f"{self.test} test inputs exceed the {total} inputs of the RHM")
-        if not self.alphas or min(self.alphas) <= 0 or 1.0 not in self.alphas:
-            raise ValueError(f"Hierarchy.alphas={self.alphas!r} must be positive and include 1")
+        _alphas(self)
 
 
 FIG6C = Scales(
@@ -187,12 +246,6 @@ FIG6C = Scales(
                    epochs=250, lr=6.4, batch=128, alphas=(0.03, 0.1, 0.3, 1.0, 3.0, 10.0),
                    seeds=seeds("full", 6)))
 FIG6C_STORE = STORE / "grq-fig6c"
-
-
-def _alphas(config):
-    if not config.alphas or min(config.alphas) <= 0 or 1.0 not in config.alphas:
-        raise ValueError(f"{type(config).__name__}.alphas={config.alphas!r} must be positive and "
-                         "include 1 (the standard parameterisation)")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -216,8 +269,8 @@ class Kernel(Config):
         _positive_ints(self, "n_train", "epochs", "batch", "ntk_images")
         _seed_tuple(self)
         _alphas(self)
-        if self.data not in ("mnist-subset", "mnist"):
-            raise ValueError(f"Kernel.data={self.data!r} must be 'mnist-subset' or 'mnist'")
+        _scalars(self, "lr")
+        _one_of(self, "data", ("mnist-subset", "mnist"))
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -240,8 +293,8 @@ class Filters(Config):
         _positive_ints(self, "n_train", "epochs", "batch", "filter_size")
         _seed_tuple(self)
         _alphas(self)
-        if self.data not in ("digits", "cifar10"):
-            raise ValueError(f"Filters.data={self.data!r} must be 'digits' or 'cifar10'")
+        _scalars(self, "lr")
+        _one_of(self, "data", ("digits", "cifar10"))
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -264,8 +317,15 @@ class Grokking(Config):
     def __post_init__(self):
         super().__post_init__()
         _positive_ints(self, "p", "d", "mlp", "heads", "steps")
+        if self.d % self.heads:
+            raise ValueError(f"Grokking.heads={self.heads} must divide the model width d={self.d}")
+        if self.batch is not None:
+            _positive_ints(self, "batch")
         _seed_tuple(self)
         _alphas(self)
+        _scalars(self, "lr")
+        _scalars(self, "wd", nonnegative=True)
+        numbers(*_field(self, "taus"), positive=True)
         if 1.0 not in self.taus:
             raise ValueError(f"Grokking.taus={self.taus!r} must include 1")
 
@@ -317,11 +377,15 @@ class Xor(Config):
     def __post_init__(self):
         super().__post_init__()
         _positive_ints(self, "n", "h", "steps", "record_every")
+        _even_width(self)
         _seed_tuple(self)
-        if sorted(self.deltas) != list(self.deltas) or len(self.deltas) != 3 or self.deltas[1] != 0:
+        _seed(self, "data_seed")
+        _scalars(self, "tau", "lr")
+        _scalars(self, "noise", nonnegative=True)
+        deltas = numbers(*_field(self, "deltas"), length=3)
+        if not deltas[0] < deltas[1] == 0 < deltas[2]:
             raise ValueError(f"Xor.deltas={self.deltas!r} must be (downstream < 0, 0, upstream > 0)")
-        if self.dtype not in ("float32", "float64"):
-            raise ValueError(f"Xor.dtype={self.dtype!r} must be 'float32' or 'float64'")
+        _one_of(self, "dtype", ("float32", "float64"))
 
 
 XOR = Xor(scale="ci", seeds=seeds("ci", 4))
@@ -349,10 +413,17 @@ class Regimes(Config):
 
     def __post_init__(self):
         super().__post_init__()
+        for net in self.nets:
+            shape = net[1] if isinstance(net, tuple) and len(net) == 2 else ()
+            if len(shape) != 3 or not all(isinstance(n, int) and not isinstance(n, bool) and n >= 1
+                                          for n in shape):
+                raise ValueError(f"Regimes.nets entry {net!r} must be (name, (d, h, c)) with "
+                                 "positive integer sizes")
+        numbers(*_field(self, "deltas"))
         if not {-30.0, -3.0, 0.0, 3.0, 30.0} <= set(self.deltas):
             raise ValueError(f"Regimes.deltas={self.deltas!r} must include -30, -3, 0, 3, 30")
-        if min(self.beta_scale, self.eta_a, self.eta_w) <= 0:
-            raise ValueError("Regimes.beta_scale, eta_a and eta_w must be positive")
+        _scalars(self, "beta_scale", "eta_a", "eta_w")
+        _seed(self, "seed")
 
 
 REGIMES = Regimes(scale="ci")
@@ -382,11 +453,21 @@ class Paths(Config):
     def __post_init__(self):
         super().__post_init__()
         _positive_ints(self, "points", "ref_points")
-        if (self.points - 1) % (self.ref_points - 1):
+        if self.ref_points < 2 or (self.points - 1) % (self.ref_points - 1):
             raise ValueError(f"Paths: points - 1 = {self.points - 1} must be a multiple of "
-                             f"ref_points - 1 = {self.ref_points - 1}")
-        if not (self.t_end > 0 and min(self.rates) > 0):
-            raise ValueError("Paths.t_end and the rates must be positive")
+                             f"ref_points - 1 = {self.ref_points - 1} >= 1")
+        _scalars(self, "t_end")
+        numbers(*_field(self, "rates"), positive=True, length=2)
+        numbers(*_field(self, "deltas"))
+        if self.sign not in (1.0, -1.0):
+            raise ValueError(f"Paths.sign={self.sign!r} must be +1 or -1 (the sign of a0)")
+        beta_star = numbers(*_field(self, "beta_star"))
+        if not np.any(beta_star):
+            raise ValueError(f"Paths.beta_star={self.beta_star!r} must be nonzero")
+        for i in range(len(self.beta0s)):
+            numbers(f"Paths.beta0s[{i}]", self.beta0s[i], length=beta_star.size)
+        if not self.beta0s:
+            raise ValueError("Paths.beta0s is empty: it needs at least one initial beta0")
 
 
 _FULL_RANK = dict(beta_star=(0.0, 1.0), beta0s=((-1.0, 0.0),))
@@ -414,6 +495,19 @@ class Lowrank(Config):
     beta0: tuple = (0.4, 0.05)
     deltas: tuple
     rates: tuple = (1.0, 1.0)
+
+    def __post_init__(self):
+        super().__post_init__()
+        try:
+            X = np.asarray(self.X, dtype=float)
+        except (TypeError, ValueError):
+            X = np.array(np.nan)
+        if X.ndim != 2 or X.size == 0 or not np.all(np.isfinite(X)):
+            raise ValueError(f"Lowrank.X={self.X!r} must be a non-empty finite (n, d) matrix")
+        numbers(*_field(self, "y"), length=X.shape[0])
+        numbers(*_field(self, "beta0"), length=X.shape[1])
+        numbers(*_field(self, "deltas"))
+        numbers(*_field(self, "rates"), positive=True, length=2)
 
 
 LOWRANK = Lowrank(scale="ci", deltas=(-10.0, -3.0, -1.0, -0.3, 0.0, 0.3, 1.0, 3.0, 10.0))

@@ -22,6 +22,7 @@ from numerics.rich_quick import image_nets as inet
 from numerics.rich_quick import rhm
 from numerics.rich_quick.relu_training import kernel_distance
 from numerics.rich_quick.single_neuron_teacher_student import sweep_or_read
+from numerics.validation import seed_list
 
 #: Eq. (129) as printed (GRQ-Exp-Fig6b): the filters' smoothness is measured with it
 LAPLACIAN_PRINTED = np.array([[-0.25, -0.5, -0.25], [-0.5, 2.0, -0.5], [-0.25, -0.5, -0.25]])
@@ -151,7 +152,8 @@ def filters(config) -> FiltersRun:
         "alpha scaling": "conv filters / alpha" if config.data == "cifar10" else "first conv / alpha",
         "alphas": tuple(config.alphas), "runs per alpha": len(config.seeds),
         "dtype": str(params[first].dtype).replace("torch.", "")})
-    rough = lambda p: inet.smoothness(p.cpu().numpy(), LAPLACIAN_PRINTED).mean((1, 2))
+    def rough(p):
+        return inet.smoothness(p.cpu().numpy(), LAPLACIAN_PRINTED).mean((1, 2))
     return FiltersRun(_grid(rough(params[first]), config), _grid(rough(out[first]), config),
                       _grid(inet.chunked_accuracy(forward, out, Xte, yte), config),
                       tuple(config.alphas), tuple(config.seeds), ran)
@@ -165,6 +167,9 @@ def hierarchy_chunk(config: dict, sizes, seeds) -> dict:
     Arrays (seeds, sizes, ...): test accuracy and epochs trained per alpha, and the data checks
     of the RHM (inputs, distinct inputs, distinct inputs with more than one label, class counts)."""
     c = config
+    seeds = seed_list(seeds)
+    if not len(sizes) or any(isinstance(n, bool) or int(n) != n or n < 1 for n in sizes):
+        raise ValueError(f"sizes={list(sizes)!r} must be positive integers (training-set sizes)")
     out = {"accuracy": [], "epochs": [], "checks": []}
     for seed in seeds:
         top, levels = rhm.rhm_rules(c["L"], c["n_c"], c["m"], c["s"], c["v"], int(seed))

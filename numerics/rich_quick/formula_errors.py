@@ -13,6 +13,8 @@ import sympy as sp
 
 from numerics.rich_quick import single_neuron as sn
 from numerics.rich_quick import single_neuron_paths as sns
+from numerics.rich_quick.checks import formula, numbers, size
+from numerics.validation import finite_array, number, positive
 from theory.rich_quick import single_neuron_implicit_bias as B
 from theory.rich_quick import single_neuron_symbols as S
 
@@ -26,6 +28,22 @@ COORDS = {S.mu: S.MU_OF_WEIGHTS, S.phi: S.PHI_OF_WEIGHTS, S.delta: S.DELTA_OF_WE
           S.nu: S.NU_OF_WEIGHTS, S.omega: S.OMEGA_OF_WEIGHTS, S.v: S.V_OF_WEIGHTS}
 
 
+def _inputs(point: dict, names, label: str = "point") -> list:
+    """The values of ``names`` in ``point`` at DPS digits; a KeyError naming the ones missing."""
+    try:
+        return [mpmath.mpf(point[n]) for n in names]
+    except KeyError:
+        raise KeyError(f"{label} misses {sorted(set(names) - set(point))}: the formula reads "
+                       f"{list(names)}") from None
+
+
+def _finite_inputs(point: dict, names, label: str = "point"):
+    """Called only on a non-finite value: a ValueError when an input caused it."""
+    for n in names:
+        if not mpmath.isfinite(mpmath.mpf(point[n])):
+            raise ValueError(f"{label}[{n!r}]={point[n]!r} must be finite")
+
+
 @cache
 def _compiled(expr: sp.Expr):
     symbols = tuple(sorted(expr.free_symbols, key=lambda s: s.name))
@@ -34,16 +52,22 @@ def _compiled(expr: sp.Expr):
 
     def evaluate(point: dict) -> mpmath.mpf:
         with mpmath.workdps(DPS):
-            value = f(*[mpmath.mpf(point[n]) for n in names])
-            return abs(value) if not isinstance(value, mpmath.mpc) else (
+            value = f(*_inputs(point, names))
+            value = abs(value) if not isinstance(value, mpmath.mpc) else (
                 abs(value.real) if abs(value.imag) < mpmath.mpf(10) ** (-DPS + 5) else mpmath.inf)
+            if not mpmath.isfinite(value):
+                _finite_inputs(point, names)
+            return value
     return evaluate
 
 
 def with_delta(point: dict) -> dict:
     """``point`` with delta = eta_w a^2 - eta_a (w1^2 + w2^2) computed at DPS digits: the float
     inputs are exact binary numbers, so delta carries no float64 rounding into a 30-digit check."""
+    names = ("a", "w1", "w2", "eta_a", "eta_w")
     with mpmath.workdps(DPS):
+        _inputs(point, names)
+        _finite_inputs(point, names)
         a, w1, w2 = (mpmath.mpf(point[k]) for k in ("a", "w1", "w2"))
         delta = mpmath.mpf(point["eta_w"]) * a ** 2 - mpmath.mpf(point["eta_a"]) * (w1 ** 2 + w2 ** 2)
     return {**point, "delta": delta}
@@ -51,7 +75,7 @@ def with_delta(point: dict) -> dict:
 
 def hp_abs(expr, point: dict) -> float:
     """|expr| at ``point`` (symbol name -> float), 30 digits; inf for a complex value."""
-    expr = sp.sympify(expr)
+    expr = sp.sympify(formula(expr))
     if not expr.free_symbols:
         return float(abs(sp.N(expr, DPS)))
     return float(_compiled(expr)(point))
@@ -63,6 +87,7 @@ def relative(residual, scale, point) -> float:
 
 def flow_rate(quantity: sp.Expr) -> sp.Expr:
     """d quantity/dt along the whitened weight flow Eqs. (14)-(15) (chain rule)."""
+    quantity = sp.sympify(formula(quantity, "quantity"))
     return sum(sp.diff(quantity, s) * f for s, f in S.WEIGHT_FLOW.items())
 
 
@@ -75,7 +100,8 @@ def _rate_residual(quantity, rate):
 def rate_equation_error(quantity: sp.Expr, rate: sp.Expr, point: dict) -> float:
     """Relative error of a printed rate ``d quantity/dt = rate(mu, phi, nu, omega, v, delta, ...)``
     against the chain rule along the weight flow, at a weight point (a, w1, w2, b, eta_a, eta_w)."""
-    return relative(*_rate_residual(sp.sympify(quantity), sp.sympify(rate)), point)
+    return relative(*_rate_residual(sp.sympify(formula(quantity, "quantity")),
+                                    sp.sympify(formula(rate, "rate"))), point)
 
 
 @cache
@@ -86,7 +112,8 @@ def _identity_residual(lhs, rhs):
 
 def identity_error(lhs: sp.Expr, rhs: sp.Expr, point: dict) -> float:
     """Relative error of ``lhs = rhs`` at ``point`` (weights substituted for coordinates)."""
-    return relative(*_identity_residual(sp.sympify(lhs), sp.sympify(rhs)), point)
+    return relative(*_identity_residual(sp.sympify(formula(lhs, "lhs")),
+                                        sp.sympify(formula(rhs, "rhs"))), point)
 
 
 @cache
@@ -98,13 +125,18 @@ def _solution_residual(solution, rate, state):
 def solution_residual(solution: sp.Expr, rate: sp.Expr, state: sp.Symbol, point: dict) -> float:
     """Relative residual of a closed form ``state(t) = solution`` in ``state' = rate`` at ``point``
     (which carries t and the constants)."""
-    return relative(*_solution_residual(sp.sympify(solution), sp.sympify(rate), state), point)
+    if not isinstance(state, sp.Symbol):
+        raise TypeError(f"state must be a sympy Symbol, got {type(state).__name__}")
+    return relative(*_solution_residual(sp.sympify(formula(solution, "solution")),
+                                        sp.sympify(formula(rate, "rate")), state), point)
 
 
 def rate_pair_preconditioner_gap(n: int = 8, seed: int = 0, factors=(2.0, 0.5)) -> float:
     """Largest relative gap between M = eta_w a^2 I + eta_a w w^T at rates (eta_a, eta_w) and at
     (f_a eta_a, f_w eta_w) (``factors``; the default keeps the product), for inits with the same
     beta = a w and delta (GRQ-Conv-WLOG)."""
+    n, seed = size(n, "n"), size(seed, "seed", 0)
+    numbers("factors", factors, positive=True, length=2)
     rng = np.random.default_rng(seed)
     gap = 0.0
     for _ in range(n):
@@ -118,6 +150,7 @@ def rate_pair_preconditioner_gap(n: int = 8, seed: int = 0, factors=(2.0, 0.5)) 
 
 def wlog_points(n=5, seed=0):
     """Fixed weight points at the paper's WLOG rates eta_a eta_w = 1 with eta_a != eta_w."""
+    n, seed = size(n, "n"), size(seed, "seed", 0)
     rng = np.random.default_rng(seed)
     return [{"a": rng.uniform(0.3, 2), "w1": rng.uniform(0.3, 2), "w2": rng.uniform(-2, 2),
              "b": rng.uniform(0.5, 2), "eta_a": float(ea), "eta_w": float(1 / ea)}
@@ -137,15 +170,15 @@ RESCALED = {S.a: sp.sqrt(S.eta_w) * S.a, S.w1: sp.sqrt(S.eta_a) * S.w1,
 def rescaled_rate_error(quantity: sp.Expr, rate: sp.Expr, point: dict) -> float:
     """A unit-rate form ``d quantity/dt = rate`` read in the rescaled variables (RESCALED), against
     the chain rule along the weight flow at the point's (general) rates."""
-    q = sp.sympify(quantity).subs(RESCALED, simultaneous=True)
-    r = sp.sympify(rate).subs(COORDS_UNIT).subs(RESCALED, simultaneous=True)
+    q = sp.sympify(formula(quantity, "quantity")).subs(RESCALED, simultaneous=True)
+    r = sp.sympify(formula(rate, "rate")).subs(COORDS_UNIT).subs(RESCALED, simultaneous=True)
     return rate_equation_error(q, r, point)
 
 
 def closed_form_in_t(expr: sp.Expr, constants: dict, t) -> np.ndarray:
     """A closed form of t evaluated on a grid at 30 digits (constants: symbol name -> value)."""
-    f = _compiled_signed(sp.sympify(expr))
-    return np.array([f({**constants, "t": float(s)}) for s in np.atleast_1d(t)])
+    f = _compiled_signed(sp.sympify(formula(expr)))
+    return np.array([f({**constants, "t": float(s)}) for s in np.atleast_1d(finite_array(t, "t"))])
 
 
 @cache
@@ -153,9 +186,11 @@ def _compiled_signed(expr):
     symbols = tuple(sorted(expr.free_symbols, key=lambda s: s.name))
     f = sp.lambdify(symbols, expr, modules="mpmath")
 
+    names = tuple(s.name for s in symbols)
+
     def evaluate(point):
         with mpmath.workdps(DPS):
-            value = f(*[mpmath.mpf(point[s.name]) for s in symbols])
+            value = f(*_inputs(point, names, "constants"))
             if isinstance(value, mpmath.mpc):
                 return float(value.real) if abs(value.imag) < 1e-20 else float("nan")
             return float(value)
@@ -166,6 +201,7 @@ def basin_prediction(basin_expr: sp.Expr, case: dict, rescaled: bool = False) ->
     """The printed/corrected basin quantity at an initial condition (its sign = sgn a(inf)).
     ``rescaled``: evaluate it in a0' = sqrt(eta_w) a0, omega0' = sqrt(eta_a) c omega0, b' = c b
     (c = sqrt(eta_a eta_w)), the variables of the unit-rate reading of the WLOG."""
+    sns.whitened_case(case)
     bs = np.asarray(case["beta_star"], float)
     w0 = np.asarray(case["w0"], float)
     ea, ew = case["eta_a"], case["eta_w"]
@@ -179,6 +215,9 @@ def basin_prediction(basin_expr: sp.Expr, case: dict, rescaled: bool = False) ->
 def basin_mismatches(basin_expr, cases, margin=0.05, rescaled=False):
     """Inits (delta < 0) whose predicted sign of a(inf) is wrong; those within ``margin``
     (relative) of the separating surface are skipped."""
+    if not cases:
+        raise ValueError("cases is empty: no initial condition to check")
+    margin = number(margin, "margin", nonnegative=True)
     bad, used = [], 0
     for case in cases:
         pred = basin_prediction(basin_expr, case, rescaled)
@@ -196,6 +235,8 @@ def basin_mismatches(basin_expr, cases, margin=0.05, rescaled=False):
 def preconditioner_error(M_of_beta, a, w, eta_a, eta_w) -> float:
     """Relative Frobenius error of ``M_of_beta(beta, delta, eta_a, eta_w)`` against
     ``eta_w a^2 I + eta_a w w^T`` (Eq. 3)."""
+    if not callable(M_of_beta):
+        raise TypeError(f"M_of_beta must be callable, got {type(M_of_beta).__name__}")
     M = sn.preconditioner(a, w, eta_a, eta_w)
     d = sn.delta_of(a, w, eta_a, eta_w)
     return float(np.linalg.norm(M_of_beta(a * np.asarray(w), d, eta_a, eta_w) - M) / np.linalg.norm(M))
@@ -203,6 +244,7 @@ def preconditioner_error(M_of_beta, a, w, eta_a, eta_w) -> float:
 
 def numeric_hessian(fun, beta, h=1e-4):
     """Central-difference Hessian (error O(h^2) ~ 1e-8 relative at h = 1e-4)."""
+    beta, h = _step(beta, h)
     d = beta.size
     H = np.empty((d, d))
     E = np.eye(d) * h
@@ -213,8 +255,14 @@ def numeric_hessian(fun, beta, h=1e-4):
     return H
 
 
+def _step(beta, h):
+    """A finite point beta (d,) and a finite-difference step h > 0."""
+    return finite_array(beta, "beta", ndim=1), number(h, "h", positive=True)
+
+
 def curl_asymmetry(H_of_beta, beta, h=1e-6) -> float:
     """max_{ijk} |dH_ij/dbeta_k - dH_ik/dbeta_j| (Eq. 50) by central differences."""
+    beta, h = _step(beta, h)
     d = beta.size
     dH = np.stack([(H_of_beta(beta + h * e) - H_of_beta(beta - h * e)) / (2 * h) for e in np.eye(d)])
     return float(np.max(np.abs(dH.transpose(1, 2, 0) - dH.transpose(1, 0, 2))))
@@ -222,11 +270,17 @@ def curl_asymmetry(H_of_beta, beta, h=1e-6) -> float:
 
 def implicit_bias_minimiser(potential, linear_coeff, X, y, beta0, guess):
     """argmin ``potential(beta) - linear_coeff * beta0_hat^T beta`` s.t. ``X beta = y``."""
-    b0 = np.asarray(beta0, float) / np.linalg.norm(beta0)
+    beta0 = finite_array(beta0, "beta0", ndim=1)
+    if not np.any(beta0):
+        raise ValueError("beta0 must be nonzero: its direction beta0_hat is undefined")
+    b0 = beta0 / np.linalg.norm(beta0)
     return sn.interpolant_argmin(lambda beta: potential(beta) - linear_coeff * b0 @ beta, X, y, guess)
 
 
 def downstream_inits(n, eta_a, eta_w, seed):
+    """``n`` whitened cases (a0, w0, beta_*, rates) with delta < 0, drawn from ``seed``."""
+    n, seed = size(n, "n"), size(seed, "seed", 0)
+    positive(eta_a, "eta_a"), positive(eta_w, "eta_w")
     rng = np.random.default_rng(seed)
     cases = []
     for _ in range(n):
@@ -241,6 +295,9 @@ def downstream_inits(n, eta_a, eta_w, seed):
 def eq71_residuals(eq71, run, deltas) -> np.ndarray:
     """|Eq. (71)| (``eq71`` in alpha, k, delta, b) at the gradient-flow alpha of the low-rank
     limits ``run`` (``single_neuron_paths.LimitRun``) for ``deltas``."""
+    missing = [d for d in deltas if d not in run.deltas]
+    if missing:
+        raise ValueError(f"deltas {missing} were not run (the run has {list(run.deltas)})")
     f = sp.lambdify([S.alpha, S.k, S.delta, S.b], eq71)
     b_star = np.linalg.pinv(run.X) @ run.y
     v = np.linalg.svd(run.X)[2][-1]
@@ -255,7 +312,8 @@ def eq71_residuals(eq71, run, deltas) -> np.ndarray:
 
 
 def radial_potential(q_expr):
-    f = sp.lambdify([S.r, S.delta], q_expr, "numpy")
+    """``(beta, delta, c) -> q(c ||beta||, delta)`` of a sympy ``q_expr`` in r and delta."""
+    f = sp.lambdify([S.r, S.delta], formula(q_expr, "q_expr"), "numpy")
     return lambda beta, delta, c=1.0: f(c * np.linalg.norm(beta), delta)
 
 
@@ -279,6 +337,9 @@ def _numeric(expr, symbols):
 def beta_flow_error(M_of_weights, X, y, a, w, eta_a, eta_w) -> float:
     """Relative error of ``beta' = a w' + a' w`` (weight flow Eqs. 11-12) against
     ``-M(a, w, eta_a, eta_w) X^T rho`` (Eq. 3/36)."""
+    if not callable(M_of_weights):
+        raise TypeError(f"M_of_weights must be callable, got {type(M_of_weights).__name__}")
+    w = sn.weight_vector(X, w, "w")
     rhs = sn.weight_rhs(X, y, eta_a, eta_w)(0.0, {"a": np.asarray(a), "w": np.asarray(w, float)})
     beta_dot = a * rhs["w"] + rhs["a"] * np.asarray(w, float)
     pred = -M_of_weights(a, w, eta_a, eta_w) @ (X.T @ (X @ (a * np.asarray(w, float)) - y))
@@ -299,7 +360,9 @@ def mirror_flow_residuals(dq_expr, g_expr, X, y, beta0, null_dir, delta, t_end=4
     """Along the unit-rate flow from a balanced init with a0 w0 = beta0 (App A.4.1): the drift of
     grad Phi out of range(X^T), the relative error of ``d/dt grad Phi = -g X^T rho``, and of the
     KKT condition with ``nu = +int g rho`` (printed) and ``nu = -int g rho`` (corrected).
-    ``dq_expr`` = q'(r), ``g_expr`` = g(x = r^2)."""
+    ``dq_expr`` = q'(r), ``g_expr`` = g(x = r^2); n_t >= 201 (100 points at each end are left
+    out of the derivative)."""
+    n_t, t_end = size(n_t, "n_t", 201), number(t_end, "t_end", positive=True)
     a0, w0 = sn.balanced_init(beta0, delta)
     t = np.linspace(0, t_end, n_t)
     flow = sn.integrate(X, y, a0, w0, t_end, t_eval=t, rtol=1e-12)
@@ -324,6 +387,7 @@ def mirror_flow_residuals(dq_expr, g_expr, X, y, beta0, null_dir, delta, t_end=4
 def rescaling_error(X, y, beta0, eta_a, eta_w, delta, y_factor=None, t_end=5.0) -> float:
     """App A.3 L450: ``c beta(t)`` at rates (eta_a, eta_w) against ``beta'(t)`` of the unit-rate
     model on ``y' = y_factor y`` (``c = sqrt(eta_a eta_w)``, the claim's ``y_factor``), same delta."""
+    t_end = number(t_end, "t_end", positive=True)
     c = np.sqrt(eta_a * eta_w)
     y_factor = c if y_factor is None else y_factor
     a0, w0 = sn.balanced_init(beta0, delta, eta_a, eta_w)
@@ -339,6 +403,8 @@ def weight_flow_error(rhs_factory, X, y, a, w, eta_a, eta_w) -> float:
     """Max abs error of ``rhs_factory(X, y, eta_a, eta_w)`` (Eqs. 11-12) against ``-eta * grad`` of
     the 1/2-sum loss by torch autograd (float64)."""
     import torch
+    if not callable(rhs_factory):
+        raise TypeError(f"rhs_factory must be callable, got {type(rhs_factory).__name__}")
     at = torch.tensor(float(a), dtype=torch.float64, requires_grad=True)
     wt = torch.as_tensor(np.asarray(w, float)).clone().requires_grad_(True)
     loss = 0.5 * ((torch.as_tensor(X) @ (at * wt) - torch.as_tensor(y)) ** 2).sum()
@@ -375,6 +441,8 @@ def sign_flips_of_a(case):
 
 def balanced_closed_form_error(phi_expr, mu_expr, c_mu_expr, case, which):
     """Printed balanced (phi, mu)(t) vs the flow; eta_a eta_w = 1 as the paper assumes, a0 > 0."""
+    if which not in ("phi", "mu"):
+        raise ValueError(f"which={which!r} must be 'phi' or 'mu'")
     ref = sns.flow_coordinates(case, FLOW_T_END, 41)
     consts = {"b": float(np.linalg.norm(case["beta_star"])), "c_phi": float(np.arctanh(ref["phi"][0])),
               "mu0": float(ref["mu"][0])}
@@ -398,6 +466,8 @@ def nu_closed_form_error(solution, case, rescaled=False):
 def recover_error(recover_pair, case, rescaled=False):
     """(a, ||w||) from mu by ``recover_pair`` vs the flow; ``rescaled``: the pair is read in
     mu' = c mu and returns a' = sqrt(eta_w) a, ||w'|| = sqrt(eta_a) ||w||."""
+    if len(recover_pair) != 2:
+        raise ValueError(f"recover_pair must be two formulas (a, ||w||) of mu, got {len(recover_pair)}")
     ref = sns.flow_coordinates(case, FLOW_T_END, 41)
     ea, ew = case["eta_a"], case["eta_w"]
     dl = float(sn.delta_of(case["a0"], np.asarray(case["w0"]), ea, ew))

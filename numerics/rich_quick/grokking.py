@@ -9,9 +9,20 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
+from numerics.rich_quick.checks import members as ensemble_members
+from numerics.rich_quick.checks import size
+from numerics.validation import finite_array, number
+
 
 def modular_addition(p: int, train_frac: float, seed: int):
-    """All pairs (a, b) with label (a + b) mod p; inputs are token ids [a, b, p] ('=' is p)."""
+    """All pairs (a, b) with label (a + b) mod p; inputs are token ids [a, b, p] ('=' is p);
+    a share ``train_frac`` in (0, 1) of them (drawn with ``seed``) for training, the rest for
+    testing."""
+    p = size(p, "p", 2)
+    train_frac = number(train_frac, "train_frac")
+    if not 0 < train_frac < 1:
+        raise ValueError(f"train_frac={train_frac!r} must lie in (0, 1): both sets need pairs")
+    seed = size(seed, "seed", 0)
     a, b = np.meshgrid(np.arange(p), np.arange(p), indexing="ij")
     X = np.stack([a.ravel(), b.ravel(), np.full(p * p, p)], 1)
     y = (a.ravel() + b.ravel()) % p
@@ -21,11 +32,14 @@ def modular_addition(p: int, train_frac: float, seed: int):
 
 
 def init(seeds, alphas, vocab: int, d: int = 32, mlp: int = 64, seq: int = 3):
-    """Weights with a leading member axis; embeddings / alpha."""
+    """Weights with a leading member axis, one member per (seed, alpha); embeddings / alpha."""
+    seeds, alphas = ensemble_members(seeds, alphas)
+    vocab, d, mlp, seq = size(vocab, "vocab", 2), size(d, "d"), size(mlp, "mlp"), size(seq, "seq")
     members = []
     for seed, alpha in zip(seeds, alphas):
         g = torch.Generator().manual_seed(int(seed))
-        r = lambda *s, scale: torch.randn(*s, generator=g) * scale
+        def r(*s, scale):
+            return torch.randn(*s, generator=g) * scale
         members.append({"tok": r(vocab, d, scale=1.0) / alpha, "pos": r(seq, d, scale=1.0) / alpha,
                         "q": r(d, d, scale=d ** -0.5), "k": r(d, d, scale=d ** -0.5),
                         "v": r(d, d, scale=d ** -0.5), "o": r(d, d, scale=d ** -0.5),
@@ -39,6 +53,8 @@ def forward(P, X, tau, heads: int = 1):
     attention heads split the model width."""
     h = P["tok"][:, X] + P["pos"][:, None]                       # (K, B, seq, d)
     K, B, S, d = h.shape
+    if heads < 1 or d % heads:
+        raise ValueError(f"heads={heads!r} must divide the model width {d}")
     q, k, v = (torch.einsum("kbsd,kde->kbse", h, P[n]).reshape(K, B, S, heads, d // heads)
                for n in "qkv")
     att = torch.softmax(torch.einsum("kbshe,kbthe->kbhst", q, k) / (d // heads) ** 0.5, -1)
@@ -50,6 +66,8 @@ def forward(P, X, tau, heads: int = 1):
 
 def embedding_fraction(P) -> float:
     """Share of the parameters held by the token and position embeddings."""
+    if not {"tok", "pos"} <= set(P):
+        raise ValueError(f"P must hold 'tok' and 'pos' (the embeddings), got {sorted(P)}")
     total = sum(v[0].numel() for v in P.values())
     return (P["tok"][0].numel() + P["pos"][0].numel()) / total
 
@@ -59,6 +77,18 @@ def train(P, train_set, test_set, *, tau, lr, wd, steps, eval_every, threshold=0
     """AdamW (lr_k = lr / tau_k^2, weight decay wd), full batch or minibatches of ``batch``; returns
     the first step at which train and test accuracy reach ``threshold`` per member (inf if never)
     and the final accuracies."""
+    steps, eval_every, seed = size(steps, "steps"), size(eval_every, "eval_every"), size(seed, "seed", 0)
+    lr, wd = number(lr, "lr", positive=True), number(wd, "wd", nonnegative=True)
+    if not 0 < number(threshold, "threshold") <= 1:
+        raise ValueError(f"threshold={threshold!r} must lie in (0, 1] (an accuracy)")
+    if batch is not None:
+        batch = size(batch, "batch")
+    K = next(iter(P.values())).shape[0]
+    tau_values = finite_array(tau, "tau", ndim=1)
+    if tau_values.shape != (K,):
+        raise ValueError(f"tau has {tau_values.size} entries for {K} members")
+    if np.any(tau_values <= 0):
+        raise ValueError(f"tau must be positive (the learning rate is lr / tau^2), got {tau_values}")
     dev = next(iter(P.values())).device
     (Xtr, ytr), (Xte, yte) = [(torch.as_tensor(a, device=dev), torch.as_tensor(b, device=dev))
                               for a, b in (train_set, test_set)]

@@ -10,6 +10,8 @@ from scipy.optimize import minimize
 from numerics.closed_forms import compiled
 from numerics.rich_quick import linear_flows as lf
 from numerics.rich_quick import linear_nets as ln
+from numerics.rich_quick.checks import formula, parts
+from numerics.validation import finite_array, integer, number
 from theory.rich_quick import deep_linear as dl
 from theory.rich_quick import wide_linear as wl
 
@@ -24,15 +26,22 @@ def _dims(W, A, X=None):
 def matrix_formula(expr, W, A, X=None):
     """A numpy callable ``(A, W, X, eta_a, eta_w) -> matrix`` of a sympy matrix expression in the
     symbols of ``theory.rich_quick.wide_linear`` at the shapes of W, A, X."""
+    formula(expr)
+    ln.wide_shapes(W, A, X)
     concrete = expr.subs(_dims(W, A, X))
     return compiled((wl.A, wl.W, wl.X, wl.eta_a, wl.eta_w), concrete)
 
 
 def scalar_formula(expr, *symbols):
-    return compiled(symbols, expr)
+    """A numpy callable of the scalar sympy ``expr`` in ``symbols``."""
+    return compiled(symbols, formula(expr))
 
 
 def rel(a, b) -> float:
+    """``||a - b|| / ||b||`` of two finite arrays of one shape (``b = 0``: relative to 1e-300)."""
+    a, b = finite_array(a, "a"), finite_array(b, "b")
+    if a.shape != b.shape:
+        raise ValueError(f"a {a.shape} and b {b.shape} must have one shape")
     return float(np.linalg.norm(np.asarray(a) - np.asarray(b)) / max(np.linalg.norm(b), 1e-300))
 
 
@@ -61,9 +70,9 @@ def vec_flow_error(M_expr, W, A, X, Y, eta_a, eta_w) -> float:
 
 def neuron_sum_error(coefs, W, A, eta_a, eta_w) -> float:
     """``sum_i out_i P_i (+) in_i Q_i`` (Thm 4.1 with coefficient formulas ``coefs``) against M."""
-    out = scalar_formula(coefs["out"], wl.delta, wl.r2, wl.eta_a, wl.eta_w)
-    inn = scalar_formula(coefs["in"], wl.delta, wl.r2, wl.eta_a, wl.eta_w)
-    betas, deltas = ln.neuron_terms(W, A, eta_a, eta_w)
+    out, inn = (scalar_formula(f, wl.delta, wl.r2, wl.eta_a, wl.eta_w)
+                for f in parts(coefs, ("out", "in"), "coefs"))
+    betas, deltas = _live(*ln.neuron_terms(W, A, eta_a, eta_w))
     total = 0.0
     for B, dl_ in zip(betas, deltas):
         r2 = np.sum(B ** 2)
@@ -72,12 +81,20 @@ def neuron_sum_error(coefs, W, A, eta_a, eta_w) -> float:
     return rel(total, ln.wide_M(W, A, eta_a, eta_w))
 
 
+def _live(betas, deltas):
+    """The per-neuron terms, each with beta_i != 0 (the formulas divide by ||beta_i||)."""
+    for i, B in enumerate(betas):
+        if not np.any(B):
+            raise ValueError(f"neuron {i} has beta_i = 0: its rank-one terms are undefined")
+    return betas, deltas
+
+
 def neuron_gram_error(formulas, W, A, eta_a, eta_w) -> float:
     """``||a_i||^2``, ``||w_i||^2`` and the outer products ``a_i a_i^T``, ``w_i w_i^T`` from the
     formulas (Eqs. 83-86) against the parameters; also Eqs. (81)-(82)."""
-    fa = scalar_formula(formulas["a_norm2"], wl.delta, wl.r2, wl.eta_a, wl.eta_w)
-    fw = scalar_formula(formulas["w_norm2"], wl.delta, wl.r2, wl.eta_a, wl.eta_w)
-    betas, deltas = ln.neuron_terms(W, A, eta_a, eta_w)
+    fa, fw = (scalar_formula(f, wl.delta, wl.r2, wl.eta_a, wl.eta_w)
+              for f in parts(formulas, ("a_norm2", "w_norm2"), "formulas"))
+    betas, deltas = _live(*ln.neuron_terms(W, A, eta_a, eta_w))
     err = 0.0
     for B, dl_, a, w in zip(betas, deltas, A, W):
         r2 = np.sum(B ** 2)
@@ -92,6 +109,8 @@ def neuron_gram_error(formulas, W, A, eta_a, eta_w) -> float:
 
 
 def numerical_rank(M, rel_tol=1e-9) -> int:
+    """Singular values above ``rel_tol`` times the largest: 0 for the zero matrix."""
+    M, rel_tol = finite_array(M, "M", ndim=2, nonempty=True), number(rel_tol, "rel_tol", positive=True)
     sv = np.linalg.svd(M, compute_uv=False)
     return int(np.sum(sv > rel_tol * sv[0]))
 
@@ -100,6 +119,9 @@ def lazy_limit_ranks(d, h, c, rng, sign=+1):
     """Ranks in the limit ``delta_i -> sign*oo`` (Lemma B.2): of the limiting M, of
     ``sum_i beta_i^T beta_i/||beta_i||^2`` (sign +) or ``sum_i beta_i beta_i^T/||beta_i||^2``
     (sign -), and the sum of the ranks of the h rank-one terms."""
+    d, h, c = integer(d, "d"), integer(h, "h"), integer(c, "c")
+    _sign(sign)
+    ln.generator(rng)
     W, A = rng.standard_normal((h, d)), rng.standard_normal((h, c))
     betas, _ = ln.neuron_terms(W, A, 1.0, 1.0)
     grams = [B.T @ B / np.sum(B ** 2) if sign > 0 else B @ B.T / np.sum(B ** 2) for B in betas]
@@ -108,9 +130,16 @@ def lazy_limit_ranks(d, h, c, rng, sign=+1):
     return numerical_rank(M), numerical_rank(S), sum(numerical_rank(G) for G in grams)
 
 
+def _sign(sign):
+    if sign not in (1, -1):
+        raise ValueError(f"sign={sign!r} must be +1 or -1 (the direction of the limit)")
+
+
 def limit_convergence(d, h, c, D, rng, eta_a=0.6, eta_w=1.7):
     """Relative distance of ``M / D`` (all delta_i = +-D) from the Lemma B.2 limit
     ``sum_i P_i kron I_d`` (+) or ``I_c kron sum_i Q_i`` (-)."""
+    if number(D, "D") == 0:
+        raise ValueError(f"D={D!r} must be nonzero: M / |D| has no limit at D = 0")
     W, A = ln.init_wide(d, h, c, D, 1.0, eta_a, eta_w, rng)
     betas, _ = ln.neuron_terms(W, A, eta_a, eta_w)
     if D > 0:
@@ -122,7 +151,7 @@ def limit_convergence(d, h, c, D, rng, eta_a=0.6, eta_w=1.7):
 
 def balanced_form_error(W, A, eta_a, eta_w) -> float:
     """L718 corrected: at delta_i = 0, ``M = sqrt(eta_a eta_w) sum_i ||beta_i|| (P_i (+) Q_i)``."""
-    betas, _ = ln.neuron_terms(W, A, eta_a, eta_w)
+    betas, _ = _live(*ln.neuron_terms(W, A, eta_a, eta_w))
     total = sum(np.sqrt(eta_a * eta_w) * np.linalg.norm(B)
                 * ln.kron_sum(B.T @ B / np.sum(B ** 2), B @ B.T / np.sum(B ** 2)) for B in betas)
     return rel(total, ln.wide_M(W, A, eta_a, eta_w))
@@ -130,6 +159,8 @@ def balanced_form_error(W, A, eta_a, eta_w) -> float:
 
 def coefficient_limit(coefs, direction) -> dict:
     """``lim M-coefficient / |delta|`` as delta -> direction (+-oo), per coefficient, symbolic."""
+    if direction not in (sp.oo, -sp.oo):
+        raise ValueError(f"direction={direction!r} must be sympy.oo or -sympy.oo")
     return {k: sp.limit(v / sp.Abs(wl.delta), wl.delta, direction) for k, v in coefs.items()}
 
 
@@ -137,6 +168,8 @@ def gram_kron(spec, beta, eta_a, eta_w, delta):
     """Evaluate a Kronecker sum of Gram functions (``wide_linear.gram_kron`` Forms):
     ``left(G1) kron I + I kron right(G2)`` with ``G = beta^T beta`` ('btb') or ``beta beta^T`` ('bbt')."""
     grams = {"btb": beta.T @ beta, "bbt": beta @ beta.T}
+    for slot in ("left_gram", "right_gram"):
+        _gram_name(getattr(spec, slot), f"spec.{slot}")
     F1 = ln.gram_function(grams[spec.left_gram], lambda ev: _vector(spec.left, ev, eta_a, eta_w, delta))
     F2 = ln.gram_function(grams[spec.right_gram], lambda ev: _vector(spec.right, ev, eta_a, eta_w, delta))
     return ln.kron_sum(F1, F2)
@@ -147,14 +180,28 @@ def _vector(expr, ev, eta_a, eta_w, delta):
     return np.broadcast_to(np.asarray(f(ev, eta_a, eta_w, delta), dtype=float), ev.shape)
 
 
+def _gram_name(value, label):
+    if value not in wl.GRAMS:
+        raise ValueError(f"{label}={value!r} must be 'btb' (beta^T beta) or 'bbt' (beta beta^T)")
+
+
+def _square(W, A):
+    if np.ndim(W) != 2 or len({*np.shape(W), *np.shape(A)}) != 1 or np.ndim(A) != 2:
+        raise ValueError(f"W {np.shape(W)} and A {np.shape(A)} must be square and of one size "
+                         "(d = h = c)")
+
+
 def square_M_error(spec, W, A, eta_a, eta_w, delta) -> float:
     """Lemma B.3 / Eq. (102) form ``spec`` against the parameter M of a square network."""
+    _square(W, A)
     return rel(gram_kron(spec, W.T @ A, eta_a, eta_w, delta), ln.wide_M(W, A, eta_a, eta_w))
 
 
 def square_gram_error(form, W, A, eta_a, eta_w, delta) -> float:
     """Eq. (98) (W^T W as a function of beta beta^T) or Eq. (99) (A^T A of beta^T beta); ``form`` is
     a ``wide_linear.gram_function`` Forms."""
+    _square(W, A)
+    _gram_name(form.gram, "form.gram")
     beta = W.T @ A
     G = beta @ beta.T if form.gram == "bbt" else beta.T @ beta
     target = W.T @ W if form.gram == "bbt" else A.T @ A
@@ -164,6 +211,7 @@ def square_gram_error(form, W, A, eta_a, eta_w, delta) -> float:
 def potential_curvature_error(q, eta_a, eta_w, delta, lams) -> float:
     """Max relative error of ``q''(lambda)`` against ``1/sqrt(4 eta_a eta_w lambda^2 + delta^2)``
     (the mirror-flow Hessian ``M_Lambda^{-1}``, Eqs. 112-115)."""
+    lams = finite_array(lams, "lams", nonempty=True)
     q2 = sp.lambdify([wl.lam, wl.eta_a, wl.eta_w, wl.delta], sp.diff(q, wl.lam, 2), "numpy")
     target = 1 / np.sqrt(4 * eta_a * eta_w * lams ** 2 + delta ** 2)
     return float(np.max(np.abs(q2(lams, eta_a, eta_w, delta) - target) / target))
@@ -172,9 +220,12 @@ def potential_curvature_error(q, eta_a, eta_w, delta, lams) -> float:
 def mode_ode_error(rhs_expr, modes, D, s, eta_a, eta_w, delta) -> float:
     """Relative residual of ``lambda_i' = rhs(lambda_i)`` along the simulated modes, with
     ``lambda_i'`` taken from the exact parameter-space velocity (``modes = (lambda, lambda')``)."""
-    f = sp.lambdify([wl.lam, sp.Symbol("s"), sp.Symbol("d_i"), wl.eta_a, wl.eta_w, wl.delta],
-                    rhs_expr, "numpy")
     lams, deriv = modes
+    if np.ndim(lams) != 2 or np.shape(lams) != np.shape(deriv):
+        raise ValueError(f"modes {np.shape(lams)}, {np.shape(deriv)} must be two (modes, T) arrays "
+                         "of one shape: lambda and lambda'")
+    f = sp.lambdify([wl.lam, sp.Symbol("s"), sp.Symbol("d_i"), wl.eta_a, wl.eta_w, wl.delta],
+                    formula(rhs_expr, "rhs_expr"), "numpy")
     pred = f(lams, s[:, None], D[:, None], eta_a, eta_w, delta)
     return float(np.max(np.abs(deriv - pred)) / np.max(np.abs(deriv)))
 
@@ -186,6 +237,9 @@ def gram_poly(poly, G, s, delta, l):
 
 def deep_identity_errors(formulas, Ws, a, delta, l) -> dict:
     """Eqs. (116)-(117) and Lemma B.8 against the parameters: norm2, outer, M."""
+    unknown = sorted(set(formulas) - {"norm2", "outer", "M"}) if isinstance(formulas, dict) else []
+    if unknown:
+        raise ValueError(f"formulas names {unknown}: only 'norm2', 'outer' and 'M' are checked")
     beta = ln.deep_beta(Ws, a)
     G = Ws[0].T @ Ws[0]
     s = a @ a
@@ -203,14 +257,23 @@ def deep_identity_errors(formulas, Ws, a, delta, l) -> dict:
 def rank_one_update(coefs, beta, l):
     """``identity I + outer beta beta^T`` from the coefficient formulas (Forms) in ``r = ||beta||``
     and ``l``."""
-    r = np.linalg.norm(beta)
-    c0, c1 = (float(sp.sympify(cf).subs({dl.l: l, dl.r: r})) for cf in (coefs.identity, coefs.outer))
+    try:
+        identity, outer = coefs.identity, coefs.outer
+    except AttributeError:
+        raise TypeError(f"coefs must be Forms with identity and outer, got {type(coefs).__name__}") from None
+    r = np.linalg.norm(finite_array(beta, "beta", ndim=1))
+    c0, c1 = (float(sp.sympify(cf).subs({dl.l: l, dl.r: r})) for cf in (identity, outer))
     return c0 * np.eye(beta.size) + c1 * np.outer(beta, beta)
 
 
 def implicit_bias_minimiser(objective, X, y, beta0, l):
     """argmin of ``objective(beta; beta0, l)`` on ``{X beta = y}`` (null-space parametrisation,
     BFGS from the min-norm point)."""
+    if not callable(objective):
+        raise TypeError(f"objective must be callable, got {type(objective).__name__}")
+    X, y = finite_array(X, "X", ndim=2), finite_array(y, "y", ndim=1)
+    if X.shape[0] != y.shape[0]:
+        raise ValueError(f"X has {X.shape[0]} rows but y has {y.shape[0]} entries")
     pinv = np.linalg.pinv(X)
     base = pinv @ y
     _, _, Vt = np.linalg.svd(X)
@@ -223,12 +286,13 @@ def implicit_bias_minimiser(objective, X, y, beta0, l):
 def deep_objective(expr):
     """Numerical Q(beta; beta0, l) from a sympy form in ``r = ||beta||``, ``r0 = ||beta0||`` and
     ``b0_dot_beta = beta0^T beta`` (GRQ-Claim-DeepQ)."""
-    f = sp.lambdify([dl.r, sp.Symbol("r0"), sp.Symbol("b0_dot_beta"), dl.l], expr, "numpy")
+    f = sp.lambdify([dl.r, sp.Symbol("r0"), sp.Symbol("b0_dot_beta"), dl.l], formula(expr), "numpy")
     return lambda beta, beta0, l: f(np.linalg.norm(beta), np.linalg.norm(beta0), beta0 @ beta, l)
 
 
 def theorem_b9_data(seed, l, h=3, n=1, scale=0.7):
     """Data and an exactly balanced rank-one chain (delta = 0) for Thm B.9's checks."""
+    seed, n = integer(seed, "seed", 0), integer(n, "n")
     rng = np.random.default_rng(seed)
     X, y = rng.standard_normal((n, h)), rng.standard_normal(n) + 1.0
     Ws, a = ln.deep_balanced_chain(h, l, scale, rng)

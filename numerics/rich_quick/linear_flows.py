@@ -12,6 +12,7 @@ from numerics.ode import integrate_flow
 from numerics.ran import Ran
 from numerics.rich_quick import configs as C
 from numerics.rich_quick import linear_nets as ln
+from numerics.validation import finite_array, integer, number, positive
 
 
 def _rel(a, b) -> float:
@@ -21,6 +22,7 @@ def _rel(a, b) -> float:
 def wide_flow_drift(W, A, X, Y, eta_a, eta_w, t_end, quantity) -> float:
     """Largest drift (relative to max(1, |initial|)) of ``quantity(W, A) -> array`` along the
     wide-network gradient flow over gradient-flow time [0, t_end] (DOP853, rtol 1e-11)."""
+    ln.wide_shapes(W, A, X)
     flow = integrate_flow(ln.wide_rhs(X, Y, eta_a, eta_w), {"W": W, "A": A}, t_end,
                           conserved={"q": lambda p: quantity(p["W"], p["A"])},
                           rtol=1e-11, atol=1e-13, conservation_tol=None)
@@ -31,6 +33,11 @@ def aligned_square_flow(d, delta, eta_a, eta_w, rng, D, t_end=6.0):
     """Task-aligned square network (Ass. B.4-B.5) with ``X^T X = V diag(D) V^T``: returns
     ((Lambda(t), Lambda'(t)) = diag(V^T beta U) and its exact velocity (d, T) each, the largest
     off-diagonal |V^T beta U|, the singular values S of X^T Y, the drift of Delta)."""
+    d, delta, t_end = integer(d, "d"), number(delta, "delta"), number(t_end, "t_end", positive=True)
+    D = finite_array(D, "D", shape=(d,))
+    if np.any(D < 0):
+        raise ValueError(f"D must be non-negative (the eigenvalues of X^T X), got {D}")
+    positive(eta_a, "eta_a"), positive(eta_w, "eta_w"), ln.generator(rng)
     V, U, O = (np.linalg.qr(rng.standard_normal((d, d)))[0] for _ in range(3))
     s = rng.uniform(0.5, 2.0, d)
     lam0 = rng.uniform(0.05, 0.3, d)
@@ -64,6 +71,8 @@ def kernel_movement(d, h, c, delta, rng, beta_scale=0.1, eta_a=1.0, eta_w=1.0):
     """Wide linear net with whitened inputs (X = I_d, so the NTK is M) and all delta_i = delta,
     trained to convergence (t_end = 40 + 12|delta|).  Returns S(0, t_end), S(0, 5/|delta|) (the
     end of the fast lazy phase; S(0, 5) at delta = 0) and the final relative error of beta."""
+    d, h, c = integer(d, "d"), integer(h, "h"), integer(c, "c")
+    delta, beta_scale = number(delta, "delta"), number(beta_scale, "beta_scale", positive=True)
     W, A = ln.init_wide(d, h, c, delta, beta_scale, eta_a, eta_w, rng)
     X = np.eye(d)
     Y = rng.standard_normal((d, c))
@@ -104,7 +113,17 @@ def regime_table(config) -> RegimeRun:
     return RegimeRun(table, tuple(config.deltas), ran)
 
 
+def _depth(Ws, a, l):
+    """``Ws`` holds ``l`` chained matrices that fit ``a``."""
+    if integer(l, "l") != len(Ws):
+        raise ValueError(f"l={l} but Ws holds {len(Ws)} matrices: one per layer")
+    ln.deep_shapes(Ws, a)
+
+
 def deep_flow_limit(Ws, a, X, y, l, t_end=60.0):
+    """beta(t_end) of the deep-network gradient flow (rates 1, DOP853 at rtol 1e-11) from
+    ``Ws``, ``a`` (gradient-flow time)."""
+    _depth(Ws, a, l)
     rhs, names = ln.deep_rhs(X, y, l)
     params = {k: W for k, W in zip(names, Ws)}
     params["a"] = a
@@ -117,6 +136,7 @@ def deep_flow_limit(Ws, a, X, y, l, t_end=60.0):
 def deep_flow_drift(Ws, a, X, y, l, quantity, t_end):
     """Largest drift (relative to max(1, |initial|)) of ``quantity(Ws, a) -> array`` along the
     deep-network gradient flow over gradient-flow time [0, t_end] (DOP853, rtol 1e-11)."""
+    _depth(Ws, a, l)
     rhs, names = ln.deep_rhs(X, y, l)
     flow = integrate_flow(rhs, dict(zip(names, Ws), a=a), t_end,
                           conserved={"q": lambda p: quantity([p[k] for k in names], p["a"])},

@@ -8,6 +8,8 @@ import sympy as sp
 
 from numerics.closed_forms import compiled
 from numerics.rich_quick import piecewise as pw
+from numerics.rich_quick.checks import parts, size
+from numerics.validation import number
 from theory.rich_quick import piecewise as tpw
 
 
@@ -18,8 +20,8 @@ def _f(expr, *syms):
 def beta_dynamics_error(M_coefs, W, a, X, y, gamma, eta_a, eta_w) -> dict:
     """Eq. (8)/(125): ``beta_i' = -(c_I I + c_ww w_i w_i^T) xi_i`` against autograd velocities;
     and the NTK ``K_jk = sum_i c_ij x_j^T M_i x_k c_ik`` against the autograd NTK."""
-    cI = _f(M_coefs["I"], sp.Symbol("a"), tpw.eta_a, tpw.eta_w)
-    cw = _f(M_coefs["ww"], sp.Symbol("a"), tpw.eta_a, tpw.eta_w)
+    cI, cw = (_f(c, sp.Symbol("a"), tpw.eta_a, tpw.eta_w)
+              for c in parts(M_coefs, ("I", "ww"), "M_coefs"))
     C, _, _, xi = pw.two_layer_parts(W, a, X, y, gamma)
     W_dot, a_dot, K_auto = pw.two_layer_autograd(W, a, X, y, gamma, eta_a, eta_w)
     beta_dot = a_dot[:, None] * W + a[:, None] * W_dot
@@ -33,9 +35,13 @@ def beta_dynamics_error(M_coefs, W, a, X, y, gamma, eta_a, eta_w) -> dict:
 
 
 def preconditioner_error(M_coefs, W, a, eta_a, eta_w) -> float:
-    """Eq. (126): ``M_i`` from ``(delta_i, ||beta_i||^2)`` against ``eta_w a_i^2 I + eta_a w_i w_i^T``."""
-    cI = _f(M_coefs["I"], tpw.delta, tpw.r2, tpw.eta_a, tpw.eta_w)
-    cb = _f(M_coefs["bb"], tpw.delta, tpw.r2, tpw.eta_a, tpw.eta_w)
+    """Eq. (126): ``M_i`` from ``(delta_i, ||beta_i||^2)`` against ``eta_w a_i^2 I + eta_a w_i w_i^T``
+    (every unit with beta_i != 0: the form divides by ||beta_i||^2)."""
+    cI, cb = (_f(c, tpw.delta, tpw.r2, tpw.eta_a, tpw.eta_w)
+              for c in parts(M_coefs, ("I", "bb"), "M_coefs"))
+    for i, (ai, wi) in enumerate(zip(a, W)):
+        if ai == 0 or not np.any(wi):
+            raise ValueError(f"unit {i} has beta_i = 0: Eq. (126) is undefined there")
     err = 0.0
     for ai, wi in zip(a, W):
         beta = ai * wi
@@ -50,9 +56,12 @@ def preconditioner_error(M_coefs, W, a, eta_a, eta_w) -> float:
 def spherical_error(eq9, W, a, X, y, gamma, eta_a, eta_w) -> float:
     """Eq. (9)/(127): ``mu_i'`` and ``bhat_i'`` from the formula against the chain rule applied to
     autograd velocities (``mu_i = a_i ||w_i||``, ``bhat_i = w_i/||w_i||``)."""
-    rad = _f(eq9["radial"], tpw.mu, tpw.delta, tpw.eta_a, tpw.eta_w)
-    ang = _f(eq9["angular"], tpw.mu, tpw.delta, tpw.eta_a, tpw.eta_w)
+    rad, ang = (_f(f, tpw.mu, tpw.delta, tpw.eta_a, tpw.eta_w)
+                for f in parts(eq9, ("radial", "angular"), "eq9"))
     _, _, _, xi = pw.two_layer_parts(W, a, X, y, gamma)
+    for i, wi in enumerate(np.asarray(W, float)):
+        if not np.any(wi):
+            raise ValueError(f"unit {i} has w_i = 0: its direction bhat_i is undefined")
     W_dot, a_dot, _ = pw.two_layer_autograd(W, a, X, y, gamma, eta_a, eta_w)
     mu_err, bh_err, mu_scale, bh_scale = [], [], [], []
     for ai, wi, ad, wd, x in zip(a, W, a_dot, W_dot, xi):
@@ -84,6 +93,9 @@ def crossing_statistics(net: pw.DeepReLU, rng, lines: int = 6, radius: float = 3
     """Along random chords of the disc/ball of ``radius``: for every located boundary crossing,
     the Hamming distance of the patterns on its two sides, whether the parity flips, and the
     alignment |cos| between the predictor jump and the flipped unit's boundary normal."""
+    if not isinstance(net, pw.DeepReLU):
+        raise TypeError(f"net must be a numerics.rich_quick.piecewise.DeepReLU, got {type(net).__name__}")
+    lines, radius = size(lines, "lines"), number(radius, "radius", positive=True)
     d = net.weights[0].shape[1]
     hams, flips, aligns, degenerate = [], [], [], 0
     for _ in range(lines):
@@ -110,6 +122,7 @@ def crossing_statistics(net: pw.DeepReLU, rng, lines: int = 6, radius: float = 3
 def fixed_setting_drift(s, eta_a, eta_w) -> float:
     """The drift of all delta_i along ReLU gradient flow (``numerics.rich_quick.piecewise``) of
     the setting ``s`` (W, a, X, y) at rates (eta_a, eta_w)."""
+    parts(s, ("W", "a", "X", "y"), "s")
     return pw.delta_drift(s["W"], s["a"], s["X"], s["y"], 0.0, eta_a, eta_w)
 
 

@@ -65,6 +65,10 @@ def one_step_delta_change(run: XorRun, member: int = 0):
     """One full-batch GD step (the run's learning rate, the 1/2-sum loss) from the initial
     weights of ``member``: the per-neuron delta_i = a_i^2 - ||w_i||^2 before and after, and the
     change ``lr^2 ((w_i . xi_i)^2 - a_i^2 ||xi_i||^2)`` a discrete step predicts (Eq. 8's xi)."""
+    _xor_run(run)
+    members = len(run.W1[0])
+    if isinstance(member, bool) or not isinstance(member, (int, np.integer)) or not 0 <= member < members:
+        raise ValueError(f"member={member!r} must index one of the run's {members} members")
     W, a = run.W1[0][member].astype(float), run.W2[0][member, 0].astype(float)
     model = rt.scaled_ensemble([(W, a)], [(1.0, 0.0)])
     lr = run.ran["learning rate"]
@@ -76,11 +80,18 @@ def one_step_delta_change(run: XorRun, member: int = 0):
     return before, after, lr ** 2 * (np.sum(W * xi, 1) ** 2 - a ** 2 * np.sum(xi ** 2, 1))
 
 
+def _xor_run(run):
+    if not isinstance(run, XorRun):
+        raise TypeError(f"run must be a numerics.rich_quick.relu_regimes.XorRun, got "
+                        f"{type(run).__name__}")
+
+
 def xor_numbers(run) -> dict:
     """Per delta (downstream, balanced, upstream), per seed: the time the loss first falls below
     10% of L(0) (``t_fit``), the Hamming distance then (``ham_at_fit``), the largest Hamming
     distance while max|f| < 0.1 (``ham_while_f_small``), the time the Hamming distance passes 0.1
     (``t_ham``, inf if never), the final kernel distance, parameter distance and relative loss."""
+    _xor_run(run)
     T = run.trajectory
     t = np.asarray(T.time)
     n_s = len(run.seeds)

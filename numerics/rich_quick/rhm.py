@@ -18,6 +18,10 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
+from numerics.rich_quick.checks import members as ensemble_members
+from numerics.rich_quick.checks import size
+from numerics.validation import number
+
 
 def rhm_rules(L: int, n_c: int, m: int, s: int, v: int, seed: int):
     """The rules of one RHM, as ``sample_hierarchical_rules(v, L, m, n_c, s, seed)`` draws them
@@ -55,6 +59,10 @@ def rhm_data_checks(X, y, n_c: int) -> dict:
     X, y = np.asarray(X), np.asarray(y)
     if X.ndim != 2 or y.shape != (X.shape[0],):
         raise ValueError(f"X {X.shape} must be (inputs, features) and y {y.shape} (inputs,)")
+    if len(y) == 0:
+        raise ValueError("X has no inputs: an RHM generates at least one")
+    if not np.issubdtype(y.dtype, np.integer) or y.min() < 0 or y.max() >= n_c:
+        raise ValueError(f"y must hold labels in [0, {n_c}) (integers), got {y.min()}..{y.max()}")
     _, inverse = np.unique(X, axis=0, return_inverse=True)
     inverse = inverse.ravel()
     pairs = np.unique(inverse * (int(y.max()) + 1) + y) // (int(y.max()) + 1)
@@ -66,6 +74,9 @@ def rhm_data_checks(X, y, n_c: int) -> dict:
 
 def rhm_all_data(top, levels):
     """Every input the RHM can generate (one per choice of synonyms): X (P_max, s^L * v), y."""
+    top = np.asarray(top)
+    if top.ndim != 3 or top.size == 0:
+        raise ValueError(f"top {top.shape} must be (n_c, m, s): each class's m tuples of s symbols")
     n_c, m, s = top.shape
     v = levels[0].shape[0] if levels else int(top.max()) + 1
     seqs = [(c, top[c, j]) for c in range(n_c) for j in range(m)]
@@ -91,6 +102,9 @@ def mlp_init(seeds, alphas, d_in: int, width: int, depth: int, n_out: int,
     scales live in :func:`mlp_forward`."""
     if parametrisation not in PARAMETRISATIONS:
         raise ValueError(f"parametrisation={parametrisation!r} is not one of {PARAMETRISATIONS}")
+    seeds, alphas = ensemble_members(seeds, alphas)
+    d_in, width, n_out = size(d_in, "d_in"), size(width, "width"), size(n_out, "n_out")
+    depth = size(depth, "depth", 0)
     Ws = []
     for seed, alpha in zip(seeds, alphas):
         g = torch.Generator().manual_seed(int(seed))
@@ -108,6 +122,8 @@ def mlp_forward(Ws, X, parametrisation: str = "standard"):
     """X (B, d) shared by the K members, or (K, B, d) one batch each -> (K, B, n_out).  'ntk'
     divides each hidden layer's pre-activation by sqrt(fan-in) and the readout by its fan-in
     (the width), as Petrini et al.'s code does."""
+    if X.shape[-1] != Ws[0].shape[-1]:
+        raise ValueError(f"X has {X.shape[-1]} features but the first layer takes {Ws[0].shape[-1]}")
     h = X.expand(Ws[0].shape[0], *X.shape) if X.ndim == 2 else X
     ntk = parametrisation == "ntk"
     for W in Ws[:-1]:
@@ -127,6 +143,12 @@ def train_mlp(Ws, X, y, *, lr, epochs, batch, momentum, seed, decay_frac=1.0,
     multiple of ``check_every`` where its mean training loss over that epoch is below
     ``stop_loss`` (the released main.py: zero_loss_threshold 0.01, checked every 10 epochs).
     Returns (Ws, the epochs each member trained)."""
+    lr, decay_frac = number(lr, "lr", positive=True), number(decay_frac, "decay_frac", positive=True)
+    momentum = number(momentum, "momentum", nonnegative=True)
+    epochs, batch, seed = size(epochs, "epochs"), size(batch, "batch"), size(seed, "seed", 0)
+    check_every = size(check_every, "check_every")
+    if stop_loss is not None:
+        number(stop_loss, "stop_loss", positive=True)
     dev, dtype = Ws[0].device, Ws[0].dtype
     K = Ws[0].shape[0]
     X, y = torch.as_tensor(X, dtype=dtype, device=dev), torch.as_tensor(y, device=dev)
@@ -168,6 +190,8 @@ def train_mlp(Ws, X, y, *, lr, epochs, batch, momentum, seed, decay_frac=1.0,
 
 def mlp_accuracy(Ws, X, y, parametrisation: str = "standard", data_of=None) -> np.ndarray:
     """Per member: the share of (its own data set's, with ``data_of``) inputs classified right."""
+    if np.shape(X)[:-1] != np.shape(y):
+        raise ValueError(f"X has {np.shape(X)[-2]} samples but y has {np.shape(y)[-1]}")
     X = torch.as_tensor(X, dtype=Ws[0].dtype, device=Ws[0].device)
     y = torch.as_tensor(y, device=Ws[0].device)
     with torch.no_grad():

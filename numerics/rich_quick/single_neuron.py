@@ -20,18 +20,38 @@ from scipy.integrate import solve_ivp
 from scipy.optimize import minimize
 
 from numerics.metrics import kernel_distance
-from numerics.ode import integrate_flow
-from numerics.validation import finite_array, positive
+from numerics.ode import IntegrationFailed, integrate_flow
+from numerics.validation import finite_array, integer, number, positive
 
 
 def _rates(eta_a, eta_w):
     return float(positive(eta_a, "eta_a")), float(positive(eta_w, "eta_w"))
 
 
+def weight_vector(X, w, name: str = "w0") -> np.ndarray:
+    """``w`` as a finite weight vector (d,) that fits the d columns of ``X`` (a ValueError naming
+    ``name`` otherwise)."""
+    w = finite_array(w, name, ndim=1)
+    if w.shape[0] != np.shape(X)[1]:
+        raise ValueError(f"{name} has {w.shape[0]} entries but X has {np.shape(X)[1]} columns")
+    return w
+
+
+def _target(beta_star, w, name: str = "w0"):
+    """(beta_star, ||beta_star||) for a nonzero beta_star of ``w``'s length."""
+    beta_star = finite_array(beta_star, "beta_star", ndim=1)
+    b = float(np.linalg.norm(beta_star))
+    if b == 0:
+        raise ValueError("beta_star must be nonzero (phi is undefined)")
+    if np.shape(w)[0] != beta_star.size:
+        raise ValueError(f"{name} has {np.shape(w)[0]} entries but beta_star has {beta_star.size}")
+    return beta_star, b
+
+
 def delta_of(a, w, eta_a=1.0, eta_w=1.0):
     """Conserved quantity (Eq. 13) ``eta_w a^2 - eta_a ||w||^2``; ``w`` has its vector on axis 0."""
     eta_a, eta_w = _rates(eta_a, eta_w)
-    a, w = np.asarray(a, float), np.asarray(w, float)
+    a, w = finite_array(a, "a"), finite_array(w, "w")
     return eta_w * a ** 2 - eta_a * np.sum(w ** 2, axis=0)
 
 
@@ -57,10 +77,8 @@ def integrate(X, y, a0, w0, t_end, *, eta_a=1.0, eta_w=1.0, t_eval=None, rtol=1e
     rtol 1e-12 (DOP853): the closed forms are compared at ~1e-8, so the reference must be tighter.
     ``method="RK45", rtol=1e-6`` is the paper's own setting (App D.2 L972).
     """
-    w0 = finite_array(w0, "w0", ndim=1)
-    if w0.shape[0] != np.shape(X)[1]:
-        raise ValueError(f"w0 has {w0.shape[0]} entries but X has {np.shape(X)[1]} columns")
-    atol = 1e-14 * max(1.0, abs(float(a0)), float(np.linalg.norm(w0)))
+    w0, a0 = weight_vector(X, w0), number(a0, "a0")
+    atol = 1e-14 * max(1.0, abs(a0), float(np.linalg.norm(w0)))
     return integrate_flow(
         weight_rhs(X, y, eta_a, eta_w), {"a": np.asarray(float(a0)), "w": w0}, t_end,
         t_eval=t_eval, rtol=rtol, atol=atol, conservation_tol=conservation_tol, events=events,
@@ -73,44 +91,56 @@ def integrate_with_a_sq_integral(X, y, a0, w0, t_end, *, eta_a=1.0, eta_w=1.0, t
     on whitened data the part of ``w`` orthogonal to ``beta_*`` decays as ``exp(-eta_w A(t))``
     (Sec 3 L64).  Time is the gradient-flow time ``t``."""
     rhs = weight_rhs(X, y, eta_a, eta_w)
-    w0 = finite_array(w0, "w0", ndim=1)
+    w0, a0 = weight_vector(X, w0), number(a0, "a0")
     return integrate_flow(lambda t, p: {**rhs(t, p), "A": p["a"] ** 2},
-                          {"a": np.asarray(float(a0)), "w": w0, "A": np.asarray(0.0)}, t_end,
+                          {"a": np.asarray(a0), "w": w0, "A": np.asarray(0.0)}, t_end,
                           t_eval=t_eval, rtol=1e-12, atol=1e-14)
 
 
 def gradient_descent(X, y, a0, w0, lr, steps):
     """Plain full-batch GD on the 1/2-sum loss with one step size ``lr`` for both layers;
-    ``steps`` steps approximate the flow at gradient-flow time ``t = lr * steps``.  Returns (a, w)."""
+    ``steps`` steps approximate the flow at gradient-flow time ``t = lr * steps``.  Returns (a, w);
+    a FloatingPointError when they diverge (lr too large)."""
     X = finite_array(X, "X", ndim=2)
     y = finite_array(y, "y", ndim=1)
     positive(lr, "lr")
-    a, w = float(a0), finite_array(w0, "w0", ndim=1).copy()
-    for _ in range(int(steps)):
-        g = X.T @ (X @ (a * w) - y)
-        a, w = a - lr * w @ g, w - lr * a * g
+    a, w = number(a0, "a0"), weight_vector(X, w0).copy()
+    steps = integer(steps, "steps", 0)
+    with np.errstate(over="ignore", invalid="ignore"):
+        for _ in range(steps):
+            g = X.T @ (X @ (a * w) - y)
+            a, w = a - lr * w @ g, w - lr * a * g
+    if not (np.isfinite(a) and np.all(np.isfinite(w))):
+        raise FloatingPointError(f"lr={lr!r} is too large: gradient descent diverged within "
+                                 f"{steps} steps (take a smaller step)")
     return a, w
 
 
 def integrate_coordinates(rate, y0, t_eval, rtol=1e-12, atol=1e-14):
     """Integrate a small autonomous system ``y' = rate(y)`` (e.g. the (mu, phi) ODE, Eq. 2) on the
-    grid ``t_eval`` (gradient-flow time, starting at ``t_eval[0]``); DOP853.  Returns (len(y0), T)."""
+    grid ``t_eval`` (gradient-flow time, starting at ``t_eval[0]``); DOP853.  Returns (len(y0), T);
+    an ``IntegrationFailed`` when the integrator stops early (a rate that blows up)."""
+    if not callable(rate):
+        raise TypeError(f"rate must be callable (y -> y'), got {type(rate).__name__}")
     t_eval = finite_array(t_eval, "t_eval", ndim=1)
+    if t_eval.size < 2 or np.any(np.diff(t_eval) <= 0):
+        raise ValueError(f"t_eval must be an increasing grid of at least two times, got {t_eval}")
+    y0 = finite_array(y0, "y0", ndim=1)
     sol = solve_ivp(lambda t, y: rate(y), (t_eval[0], t_eval[-1]), list(y0), t_eval=t_eval,
                     method="DOP853", rtol=rtol, atol=atol)
     if not sol.success:
-        raise RuntimeError(f"integrate_coordinates: {sol.message}")
+        raise IntegrationFailed(f"integrate_coordinates: the rate stopped at t={sol.t[-1]:.6g} "
+                                f"before t={t_eval[-1]:.6g}: {sol.message}")
     return sol.y
 
 
 def mu_phi(a, w, beta_star):
     """``mu = a ||w||`` and ``phi = w^T beta_* / (||w|| ||beta_*||)`` (Eq. 2); ``w`` (d, ...)."""
-    beta_star = finite_array(beta_star, "beta_star", ndim=1)
-    b = np.linalg.norm(beta_star)
-    if b == 0:
-        raise ValueError("beta_star must be nonzero (phi is undefined)")
+    beta_star, b = _target(beta_star, w, "w")
     a, w = np.asarray(a, float), np.asarray(w, float)
     nw = np.linalg.norm(w, axis=0)
+    if not np.all(nw):
+        raise ValueError("w has a zero column: phi is undefined where w = 0")
     return a * nw, np.tensordot(beta_star, w, axes=(0, 0)) / (nw * b)
 
 
@@ -118,13 +148,13 @@ def preconditioner(a, w, eta_a=1.0, eta_w=1.0):
     """``M = eta_w a^2 I + eta_a w w^T`` (Eq. 3) from the weights."""
     eta_a, eta_w = _rates(eta_a, eta_w)
     w = finite_array(w, "w", ndim=1)
-    return eta_w * float(a) ** 2 * np.eye(w.size) + eta_a * np.outer(w, w)
+    return eta_w * number(a, "a") ** 2 * np.eye(w.size) + eta_a * np.outer(w, w)
 
 
 def preconditioner_from_beta(beta, delta, eta_a=1.0, eta_w=1.0):
     """``M(beta, delta)`` of Eq. (4): ``(k+delta)/2 I + (k-delta)/2 bb^T/||b||^2``."""
     eta_a, eta_w = _rates(eta_a, eta_w)
-    beta = finite_array(beta, "beta", ndim=1)
+    beta, delta = finite_array(beta, "beta", ndim=1), number(delta, "delta")
     n2 = float(beta @ beta)
     if n2 == 0:
         raise ValueError("beta must be nonzero: Eq. (4) needs ||beta|| > 0")
@@ -137,9 +167,12 @@ def preconditioner_from_beta(beta, delta, eta_a=1.0, eta_w=1.0):
 def riccati(t, x0, P, Q, S):
     """Solution of ``x' = P + Q x - S x^2`` (the form of Eqs. 26 and 31), written with tanh so
     that it does not overflow: ``[2R x0 + (2P + Q x0) T] / [2R + (2S x0 - Q) T]``, ``T = tanh Rt``,
-    ``R = sqrt(Q^2 + 4PS)/2``."""
+    ``R = sqrt(Q^2 + 4PS)/2``, real: ``Q^2 + 4PS >= 0``."""
+    x0, P, Q, S = (number(v, n) for v, n in ((x0, "x0"), (P, "P"), (Q, "Q"), (S, "S")))
+    if Q ** 2 + 4 * P * S < 0:
+        raise ValueError(f"Q^2 + 4 P S = {Q ** 2 + 4 * P * S!r} must be non-negative (a real R)")
     R = 0.5 * np.sqrt(Q ** 2 + 4 * P * S)
-    T = np.tanh(R * np.asarray(t, float))
+    T = np.tanh(R * finite_array(t, "t"))
     return (2 * R * x0 + (2 * P + Q * x0) * T) / (2 * R + (2 * S * x0 - Q) * T)
 
 
@@ -181,6 +214,8 @@ def changes_sign(a0, omega0, b, delta, eta_a=1.0, eta_w=1.0) -> bool:
     quantity ``eta_a omega0 + (a0/2)(delta + sqrt(delta^2 + 4 eta_a eta_w b^2))`` has the sign
     opposite to ``a0`` (or ``a0 = 0``)."""
     eta_a, eta_w = _rates(eta_a, eta_w)
+    a0, omega0, b, delta = (number(v, n) for v, n in ((a0, "a0"), (omega0, "omega0"), (b, "b"),
+                                                      (delta, "delta")))
     s = eta_a * omega0 + a0 / 2 * (delta + np.sqrt(delta ** 2 + 4 * eta_a * eta_w * b ** 2))
     return bool(a0 == 0 or np.sign(s) != np.sign(a0))
 
@@ -193,15 +228,16 @@ def exact_solution(t, a0, w0, beta_star, eta_a=1.0, eta_w=1.0) -> ExactSolution:
     form.  Route "v" (``a`` crosses zero, delta < 0; Lemma A.1 keeps omega's sign):
     ``v = a/omega`` solves ``v' = eta_a + delta v - eta_w b^2 v^2`` and ``z = omega^{-2}`` a
     linear ODE.  With ``eta_a = eta_w = 1`` these are the paper's Eqs. (26)-(28), (31)-(32).
+    Both routes are written so that nothing overflows: finite for every t >= 0 (gradient-flow
+    time).
     """
     eta_a, eta_w = _rates(eta_a, eta_w)
     t = finite_array(t, "t")
+    if np.any(t < 0):
+        raise ValueError(f"t must be non-negative (gradient-flow time from the init), got min {t.min()}")
     w0 = finite_array(w0, "w0", ndim=1)
-    beta_star = finite_array(beta_star, "beta_star", ndim=1)
-    b = float(np.linalg.norm(beta_star))
-    if b == 0:
-        raise ValueError("beta_star must be nonzero")
-    a0 = float(a0)
+    beta_star, b = _target(beta_star, w0)
+    a0 = number(a0, "a0")
     omega0 = float(w0 @ beta_star)
     delta = float(eta_w * a0 ** 2 - eta_a * w0 @ w0)
     if changes_sign(a0, omega0, b, delta, eta_a, eta_w):
@@ -236,14 +272,17 @@ def recover_weights(mu, phi, w0, beta_star, delta, eta_a=1.0, eta_w=1.0):
     ``||w||^2 = (k-delta)/(2 eta_a)``, ``k = sqrt(delta^2 + 4 eta_a eta_w mu^2)``;
     ``w = c1 beta_*/b + c2 P_perp w0/||P_perp w0||`` with ``c1 = ||w|| phi``, ``c2 >= 0``."""
     eta_a, eta_w = _rates(eta_a, eta_w)
-    mu, phi = np.asarray(mu, float), np.asarray(phi, float)
-    beta_star = finite_array(beta_star, "beta_star", ndim=1)
-    b = np.linalg.norm(beta_star)
+    mu, phi, delta = finite_array(mu, "mu"), finite_array(phi, "phi"), number(delta, "delta")
+    # a rounding error above 1 is harmless (c2 is clipped at 0); more is not a direction cosine
+    if np.any(np.abs(phi) > 1 + 1e-9):
+        raise ValueError(f"phi must lie in [-1, 1] (a cosine), got max |phi| {np.abs(phi).max()}")
+    w0 = finite_array(w0, "w0", ndim=1)
+    beta_star, b = _target(beta_star, w0)
     kappa = np.sqrt(delta ** 2 + 4 * eta_a * eta_w * mu ** 2)
     a = np.sign(mu) * np.sqrt((kappa + delta) / (2 * eta_w))
     nw = np.sqrt(np.maximum(kappa - delta, 0) / (2 * eta_a))
     u = beta_star / b
-    perp = np.asarray(w0, float) - (u @ w0) * u
+    perp = w0 - (u @ w0) * u
     n_perp = np.linalg.norm(perp)
     e2 = perp / n_perp if n_perp > 0 else np.zeros_like(u)
     c1 = nw * phi
@@ -256,22 +295,32 @@ def recover_weights(mu, phi, w0, beta_star, delta, eta_a=1.0, eta_w=1.0):
 def interpolant_argmin(objective, X, y, beta_guess):
     """``argmin objective(beta) s.t. X beta = y`` over the affine solution set, parametrised by a
     null-space basis of ``X`` (BFGS, gtol 1e-12)."""
+    if not callable(objective):
+        raise TypeError(f"objective must be callable (beta -> float), got {type(objective).__name__}")
     X = finite_array(X, "X", ndim=2)
     y = finite_array(y, "y", ndim=1)
+    if X.shape[0] != y.shape[0]:
+        raise ValueError(f"X has {X.shape[0]} rows but y has {y.shape[0]} entries")
+    if not np.any(X):
+        raise ValueError("X is the zero matrix: X beta = y has no solution set to search")
+    beta_guess = weight_vector(X, beta_guess, "beta_guess")
     beta_min_norm = np.linalg.pinv(X) @ y
     _, s, vt = np.linalg.svd(X)
     rank = int(np.sum(s > 1e-12 * s[0]))
     N = vt[rank:].T
     if N.shape[1] == 0:
         return beta_min_norm
-    c0 = N.T @ (np.asarray(beta_guess, float) - beta_min_norm)
+    c0 = N.T @ (beta_guess - beta_min_norm)
     res = minimize(lambda c: objective(beta_min_norm + N @ c), c0, method="BFGS",
                    options={"gtol": 1e-12, "maxiter": 2000})
     return beta_min_norm + N @ res.x
 
 
 def eq72_alpha(k, delta, b):
-    """Eq. (72): ``alpha = k sqrt((k^2+delta)/2 + sqrt(((k^2+delta)/2)^2 + b^2))``."""
+    """Eq. (72): ``alpha = k sqrt((k^2+delta)/2 + sqrt(((k^2+delta)/2)^2 + b^2))``, ``b`` a norm."""
+    k, delta, b = finite_array(k, "k"), finite_array(delta, "delta"), finite_array(b, "b")
+    if np.any(b < 0):
+        raise ValueError(f"b must be non-negative (it is ||beta_*||), got {b}")
     h = (k ** 2 + delta) / 2
     return k * np.sqrt(h + np.sqrt(h ** 2 + b ** 2))
 
@@ -279,7 +328,9 @@ def eq72_alpha(k, delta, b):
 def balanced_init(beta0, delta, eta_a=1.0, eta_w=1.0, sign=1.0):
     """``(a0, w0)`` with ``a0 w0 = beta0``, conserved ``delta`` and ``sgn(a0) = sign`` (Eq. 37)."""
     eta_a, eta_w = _rates(eta_a, eta_w)
-    beta0 = finite_array(beta0, "beta0", ndim=1)
+    beta0, delta = finite_array(beta0, "beta0", ndim=1), number(delta, "delta")
+    if sign not in (1, -1):
+        raise ValueError(f"sign={sign!r} must be +1 or -1 (the sign of a0)")
     n = np.linalg.norm(beta0)
     a0 = sign * np.sqrt((np.sqrt(delta ** 2 + 4 * eta_a * eta_w * n ** 2) + delta) / (2 * eta_w))
     if a0 == 0:
@@ -291,7 +342,9 @@ def kernel_distance_path(a, w, eta_a=1.0, eta_w=1.0):
     """``S(0, t)`` along a path ``a (T,)``, ``w (d, T)`` with whitened data, from ``M`` alone
     (``<X M0 X^T, X Mt X^T> = tr(M0 Mt)`` when ``X^T X = I``)."""
     eta_a, eta_w = _rates(eta_a, eta_w)
-    a, w = np.asarray(a, float), np.asarray(w, float)
+    a, w = finite_array(a, "a"), finite_array(w, "w")
+    if a.ndim != 1 or w.ndim != 2 or w.shape[1] != a.size:
+        raise ValueError(f"a {a.shape} and w {w.shape} must be (T,) and (d, T)")
     d = w.shape[0]
     M = eta_w * a[:, None, None] ** 2 * np.eye(d) + eta_a * np.einsum("it,jt->tij", w, w)
     return kernel_distance(M[0], M)
@@ -302,9 +355,10 @@ def ntk_autograd(X, a, w, eta_a=1.0, eta_w=1.0) -> np.ndarray:
     (float64), for the rows x_i of ``X``."""
     import torch
     eta_a, eta_w = _rates(eta_a, eta_w)
-    Xt = torch.as_tensor(finite_array(X, "X", ndim=2), dtype=torch.float64)
-    at = torch.tensor(float(a), dtype=torch.float64, requires_grad=True)
-    wt = torch.as_tensor(finite_array(w, "w", ndim=1), dtype=torch.float64).clone().requires_grad_(True)
+    X = finite_array(X, "X", ndim=2)
+    Xt = torch.as_tensor(X, dtype=torch.float64)
+    at = torch.tensor(number(a, "a"), dtype=torch.float64, requires_grad=True)
+    wt = torch.as_tensor(weight_vector(X, w, "w"), dtype=torch.float64).clone().requires_grad_(True)
     rows = []
     for i in range(Xt.shape[0]):
         ga, gw = torch.autograd.grad(at * (wt @ Xt[i]), (at, wt))
@@ -315,7 +369,7 @@ def ntk_autograd(X, a, w, eta_a=1.0, eta_w=1.0) -> np.ndarray:
 
 def flow_end(X, y, seed: int, t_end: float, eta_a=1.0, eta_w=1.0) -> np.ndarray:
     """beta(t_end) of the flow from a0 ~ N(0, 1), w0 ~ N(0, I) drawn from ``seed`` (rtol 1e-10)."""
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(integer(seed, "seed", 0))
     flow = integrate(X, y, rng.standard_normal(), rng.standard_normal(np.shape(X)[1]), t_end,
                      eta_a=eta_a, eta_w=eta_w, t_eval=[0, t_end], rtol=1e-10)
     return flow.states["a"][-1] * flow.states["w"][:, -1]
@@ -324,7 +378,7 @@ def flow_end(X, y, seed: int, t_end: float, eta_a=1.0, eta_w=1.0) -> np.ndarray:
 def flow_drift(X, y, seed: int, t_end: float, eta_a=1.0, eta_w=1.0) -> float:
     """The drift of delta (relative to max(1, |delta0|)) along the flow from a0 ~ 2 N(0, 1),
     w0 ~ N(0, I) drawn from ``seed``."""
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(integer(seed, "seed", 0))
     flow = integrate(X, y, rng.standard_normal() * 2, rng.standard_normal(np.shape(X)[1]), t_end,
                      eta_a=eta_a, eta_w=eta_w, conservation_tol=None)
     return float(flow.drift["delta"])
@@ -340,6 +394,7 @@ def surface_components(delta, d, eta_a=1.0, eta_w=1.0, n=80) -> int:
     if d not in (1, 2):
         raise ValueError(f"d={d!r} must be 1 or 2")
     eta_a, eta_w = _rates(eta_a, eta_w)
+    delta, n = number(delta, "delta"), integer(n, "n", 2)
     rho = np.sqrt(max(-delta, 0) / eta_a) + np.linspace(0, 0.8, n)
     ang = np.linspace(0, 2 * np.pi, n, endpoint=False)
     u = np.array([[1.0], [-1.0]]) if d == 1 else np.column_stack([np.cos(ang), np.sin(ang)])

@@ -13,24 +13,49 @@ import numpy as np
 from numerics.ran import Ran
 from numerics.rich_quick import configs as C
 from numerics.rich_quick import single_neuron as sn
+from numerics.rich_quick.checks import numbers
+from numerics.validation import finite_array, integer, number
 
 REFERENCE = "DOP853 rtol 1e-12"
 PAPER_INTEGRATOR = "RK45 rtol 1e-6"
 
 
+#: the keys of a whitened case (an initial condition of the single neuron with its rates)
+CASE_KEYS = ("a0", "w0", "beta_star", "eta_a", "eta_w")
+
+
+def whitened_case(case: dict) -> dict:
+    """``case`` (a0, w0, beta_star, eta_a, eta_w) checked: finite, w0 and beta_star of one
+    length, beta_star nonzero, positive rates; a ValueError naming the entry otherwise."""
+    if not isinstance(case, dict):
+        raise TypeError(f"case must be a dict with keys {CASE_KEYS}, got {type(case).__name__}")
+    missing = sorted(set(CASE_KEYS) - set(case))
+    if missing:
+        raise ValueError(f"case misses {missing}: a whitened case needs {CASE_KEYS}")
+    number(case["a0"], "case['a0']")
+    for name in ("eta_a", "eta_w"):
+        number(case[name], f"case[{name!r}]", positive=True)
+    w0 = finite_array(case["w0"], "case['w0']", ndim=1)
+    bs = finite_array(case["beta_star"], "case['beta_star']", shape=w0.shape)
+    if not np.any(bs):
+        raise ValueError("case['beta_star'] must be nonzero")
+    return case
+
+
 def whitened_data(beta_star, seed: int = 0):
     """X with orthonormal columns (n = d + 2 rows, so X^T X = I_d) and y with X^T y = beta_*."""
-    beta_star = np.asarray(beta_star, float)
+    beta_star = finite_array(beta_star, "beta_star", ndim=1, nonempty=True)
     d = beta_star.size
-    X = np.linalg.qr(np.random.default_rng(seed).standard_normal((d + 2, d)))[0]
+    X = np.linalg.qr(np.random.default_rng(integer(seed, "seed", 0)).standard_normal((d + 2, d)))[0]
     return X, X @ beta_star
 
 
 def whitened_flow(case: dict, t_end: float, n_t: int = 81, paper_integrator: bool = False):
     """Weight flow of a whitened case (a0, w0, beta_star, eta_a, eta_w); returns (t, a (T,),
     w (d, T), drift of delta).  ``paper_integrator``: RK45 at rtol 1e-6 as App. D.2 (L972)."""
+    whitened_case(case)
+    t = np.linspace(0, _horizon(t_end), integer(n_t, "n_t", 2))
     X, y = whitened_data(case["beta_star"])
-    t = np.linspace(0, t_end, n_t)
     how = dict(method="RK45", rtol=1e-6, conservation_tol=None) if paper_integrator else {}
     flow = sn.integrate(X, y, case["a0"], np.asarray(case["w0"], float), t_end,
                         eta_a=case["eta_a"], eta_w=case["eta_w"], t_eval=t, **how)
@@ -48,13 +73,27 @@ def flow_coordinates(case: dict, t_end: float, n_t: int = 81, paper_integrator: 
             "S": sn.kernel_distance_path(a, w, case["eta_a"], case["eta_w"]), "drift": drift}
 
 
+def _horizon(t_end) -> float:
+    """A gradient-flow horizon: finite and > 0."""
+    return number(t_end, "t_end", positive=True)
+
+
 def trajectory_error(predicted: dict, reference: dict) -> float:
     """Largest error of predicted coordinates against the reference: relative to each
-    coordinate's range (phi and S, bounded by 1, absolute)."""
+    coordinate's range (phi and S, bounded by 1, absolute); inf when a prediction is not finite
+    (a closed form that overflows or leaves its domain)."""
+    if not predicted:
+        raise ValueError("predicted is empty: name at least one coordinate to compare")
+    unknown = sorted(set(predicted) - set(reference))
+    if unknown:
+        raise ValueError(f"predicted names {unknown}, not in the reference ({sorted(reference)})")
     errs = []
     for name, value in predicted.items():
         ref = np.asarray(reference[name], float)
         value = np.asarray(value, float)
+        if value.shape != ref.shape:
+            raise ValueError(f"predicted[{name!r}] {value.shape} and the reference {ref.shape} "
+                             "must have one shape")
         if not np.all(np.isfinite(value)):
             return float("inf")
         scale = 1.0 if name in ("phi", "S") else max(1e-300, float(np.max(np.abs(ref))))
@@ -71,6 +110,7 @@ def _final_sign(key: str, t_end: float) -> float:
 def final_sign_of_a(case: dict, t_end: float = 80.0) -> float:
     """sgn a(t_end) of the whitened flow of ``case``, t_end long enough for the (single, Lemma
     A.1) crossing (each initial condition is integrated once per process)."""
+    whitened_case(case)
     return _final_sign(json.dumps({k: (list(map(float, v)) if np.ndim(v) else float(v))
                                    for k, v in case.items()}, sort_keys=True), t_end)
 
@@ -127,6 +167,7 @@ def paths(config) -> PathRun:
 
 def limit_time(delta) -> float:
     """A horizon at which the low-rank flow has converged (slow downstream, 1/|delta| rates)."""
+    delta = number(delta, "delta")
     return 400.0 if delta < 0 else 60.0
 
 
@@ -136,7 +177,7 @@ def flow_limit(X, y, beta0, delta, eta_a=1.0, eta_w=1.0, paper_integrator=False,
     beta0 and conserved delta (``paper_integrator``: D.2's RK45 at rtol 1e-6, else DOP853 at
     rtol 1e-11)."""
     a0, w0 = sn.balanced_init(np.asarray(beta0, float), delta, eta_a, eta_w, sign)
-    t_end = limit_time(delta) if t_end is None else float(t_end)
+    t_end = limit_time(delta) if t_end is None else _horizon(t_end)
     how = (dict(method="RK45", rtol=1e-6, conservation_tol=None) if paper_integrator
            else dict(rtol=1e-11))
     flow = sn.integrate(np.asarray(X, float), np.asarray(y, float), a0, w0, t_end, eta_a=eta_a,
@@ -205,7 +246,13 @@ class Timescales:
 
 def timescales(deltas=(10.0, 30.0, 100.0), mu0s=(1e-2, 1e-4, 1e-6), rates=(0.5, 1.6),
                beta_star=(0.0, 1.3), beta0=(0.5, 0.2)) -> Timescales:
-    ea, ew = rates
+    """The :class:`Timescales` at ``deltas`` (> 0: each is run upstream and downstream),
+    balanced scales ``mu0s`` (> 0) and ``rates``."""
+    numbers("deltas", deltas, positive=True)
+    numbers("mu0s", mu0s, positive=True)
+    ea, ew = numbers("rates", rates, positive=True, length=2)
+    if not np.any(numbers("beta_star", beta_star)):
+        raise ValueError(f"beta_star={beta_star!r} must be nonzero")
     bs, b0 = np.asarray(beta_star, float), np.asarray(beta0, float)
     up, down = [], []
     for D in deltas:
@@ -236,6 +283,8 @@ def conserved_surface_flows(deltas=(-1.0, 0.0, 1.0), t_end=15.0, points=61):
     """GRQ Fig. 2: gradient flow from a0 w0 = 0.6 [-1, 0] (beta_* = [0, 1], unit rates) with
     both signs of a0 at each delta: {(delta, sign): flow coordinates (with the drift of
     delta)}."""
+    numbers("deltas", deltas)
+    t_end, points = _horizon(t_end), integer(points, "points", 2)
     bs, beta0 = np.array([0.0, 1.0]), np.array([-1.0, 0.0]) * 0.6
     out = {}
     for d in deltas:

@@ -40,7 +40,7 @@ from numerics.models import default_device, torch_threads
 from numerics.ran import Ran
 from numerics.rich_quick import configs as C
 from numerics.trajectory import Trajectory
-from numerics.validation import finite_array, positive
+from numerics.validation import finite_array, integer, number, positive, seed_list
 from theory.rich_quick.conventions_rich_quick import EXPERIMENT_LOSS
 
 F64 = torch.float64
@@ -73,6 +73,12 @@ class Task:
 
 
 def relu_net(X, W, a):
+    """``f(X) = relu(X W^T) a``: X (n, d), W (h, d), a (h,)."""
+    X, W, a = finite_array(X, "X", ndim=2), finite_array(W, "W", ndim=2), finite_array(a, "a", ndim=1)
+    if W.shape[1] != X.shape[1]:
+        raise ValueError(f"W {W.shape} must be (h, {X.shape[1]}): X has {X.shape[1]} columns")
+    if a.shape != (W.shape[0],):
+        raise ValueError(f"a {a.shape} must be ({W.shape[0]},): one readout per neuron of W")
     return np.maximum(X @ W.T, 0) @ a
 
 
@@ -149,7 +155,8 @@ def make_task(seed: int, d: int, h: int, k: int, n: int, n_test: int, *,
     bw, ba = _student_base(gen, d, h)
     X = _sphere(gen, n, d)
     X_test = _sphere(torch.Generator().manual_seed(test_seed), n_test, d)
-    f64 = lambda t: np.float64(t.numpy())
+    def f64(t):
+        return np.float64(t.numpy())
     return Task(f64(X), _labels(X, tw, ta), f64(X_test), _labels(X_test, tw, ta), f64(tw), f64(ta),
                 f64(bw), f64(ba))
 
@@ -171,6 +178,10 @@ class GridRun:
 def ntk(X, W, a):
     """Unweighted NTK (single learning rate) ``H H^T + (X X^T) * (D diag(a^2) D^T)``, batched:
     X (n, d), W (K, h, d), a (K, h) -> (K, n, n)."""
+    if X.ndim != 2 or W.ndim != 3 or a.ndim != 2 or W.shape[2] != X.shape[1] \
+            or tuple(a.shape) != tuple(W.shape[:2]):
+        raise ValueError(f"X {tuple(X.shape)}, W {tuple(W.shape)} and a {tuple(a.shape)} must be "
+                         "(n, d), (K, h, d), (K, h)")
     pre = torch.einsum("nd,khd->knh", X, W)
     H, D = pre.clamp_min(0), (pre > 0).to(X.dtype)
     return H @ H.transpose(1, 2) + (X @ X.T)[None] * ((D * a[:, None, :] ** 2) @ D.transpose(1, 2))
@@ -181,7 +192,12 @@ def train(tasks, taus, deltas, *, lr, steps: int, record_steps, keep_weights=Fal
     """Train every (task, (tau, delta)) student: ``tasks`` one per seed, ``taus``, ``deltas``,
     ``lr`` arrays (G,) of the grid shared by all seeds; members are ordered seed-major.
     ``record_steps``: the steps (0 and ``steps`` included automatically) at which losses, the
-    kernel distance S(0, t) and (with ``keep_weights``) the weights are recorded."""
+    kernel distance S(0, t) and (with ``keep_weights``) the weights are recorded; a
+    FloatingPointError when the training loss turns non-finite (lr too large)."""
+    if not tasks:
+        raise ValueError("tasks must be a non-empty list of Task (one per seed)")
+    if len({(t.X.shape, t.base_w.shape, t.X_test.shape) for t in tasks}) > 1:
+        raise ValueError("tasks must share their sizes (d, h, n, n_test): one batched program")
     taus, deltas = positive(taus, "taus"), finite_array(deltas, "deltas")
     if taus.ndim != 1 or deltas.shape != taus.shape:
         raise ValueError(f"taus {taus.shape} and deltas {deltas.shape} must be equal 1-d grids")
@@ -210,7 +226,8 @@ class _Diagnostics:
     BLOCK = 24
 
     def __init__(self, tasks, s_w, s_a, dev):
-        T = lambda v: torch.as_tensor(v, dtype=F64, device=dev)
+        def T(v):
+            return torch.as_tensor(v, dtype=F64, device=dev)
         self.X = [T(t.X) for t in tasks]
         self.y = [T(t.y) for t in tasks]
         self.Xt = [T(t.X_test) for t in tasks]
@@ -251,7 +268,8 @@ def _train(tasks, taus, deltas, lr, steps, marks, keep_weights, dtype, progress)
     n = tasks[0].X.shape[0]
     dev = default_device()
     alpha = geometry_alpha(taus, deltas)
-    T = lambda v: torch.as_tensor(np.asarray(v), dtype=dtype, device=dev)
+    def T(v):
+        return torch.as_tensor(np.asarray(v), dtype=dtype, device=dev)
     W = T(np.stack([t.base_w for t in tasks])[:, None] * (taus / alpha)[None, :, None, None])   # (S, G, h, d)
     a = T(np.stack([t.base_a for t in tasks])[:, None] * (taus * alpha)[None, :, None])        # (S, G, h)
     diag = _Diagnostics(tasks, taus / alpha, taus * alpha, dev)
@@ -266,6 +284,9 @@ def _train(tasks, taus, deltas, lr, steps, marks, keep_weights, dtype, progress)
         t0 = time.perf_counter()
         for k, v in zip(("train", "test", "S"), diag(W.reshape(S_, G, h, d), a)):
             records[k].append(v)
+        if not np.all(np.isfinite(records["train"][-1])):
+            raise FloatingPointError(f"lr up to {lr.max():g}: the training loss is non-finite "
+                                     f"by step {done} (take a smaller step)")
         if keep_weights:
             records["W"].append(W.reshape(S_ * G, h, d).to(F64, copy=True).cpu().numpy())
             records["a"].append(a.reshape(S_ * G, h).to(F64, copy=True).cpu().numpy())
@@ -314,14 +335,29 @@ FIG1B_FULL = dict(taus=tuple(np.logspace(-1, 0.3, 17)), deltas=tuple(np.linspace
                   base_lr=5e-3, steps=100_000, marks=(10, 100, 1000, 10_000), dtype="float64")
 
 
+def _grid_config(cfg: dict, *keys) -> dict:
+    """``cfg`` (a Fig. 1(b) grid, like FIG1B_FULL) with ``keys`` present; its steps (a positive
+    integer) and seeds (non-negative integers) checked where named."""
+    missing = sorted(set(keys) - set(cfg))
+    if missing:
+        raise ValueError(f"cfg misses {missing}: a Fig. 1(b) grid names {sorted(FIG1B_FULL)}")
+    if "steps" in keys:
+        integer(cfg["steps"], "cfg['steps']", 1)
+    if "seeds" in keys:
+        seed_list(cfg["seeds"], "cfg['seeds']")
+    return cfg
+
+
 def fig1b_flop_per_step(cfg: dict) -> float:
     """FLOP of one GD step of one (seed, cell) run: the two (n x d) by (d x h) products, forward
     and backward, 2 n d h each (elementwise work, O(n h), is below 1%)."""
+    _grid_config(cfg, "n", "d", "h")
     return 4.0 * cfg["n"] * cfg["d"] * cfg["h"]
 
 
 def fig1b_cost(cfg: dict) -> str:
     """Runs x steps x FLOP per step of a Fig. 1(b) configuration, as text."""
+    _grid_config(cfg, "seeds", "taus", "deltas", "steps", "dtype")
     runs = len(cfg["seeds"]) * len(cfg["taus"]) * len(cfg["deltas"])
     flop = runs * cfg["steps"] * fig1b_flop_per_step(cfg)
     return (f"{runs:,} runs x {cfg['steps']:,} steps x {fig1b_flop_per_step(cfg):.1e} FLOP = "
@@ -351,7 +387,7 @@ def fig1b_chunk(config: dict, cells, seeds) -> dict:
     in every chunk.  Returns arrays of shape (seeds, cells, records) at steps 0, ``marks`` and
     ``steps`` (GD steps at lr ``base_lr / tau^2`` on EXPERIMENT_LOSS): kernel distance S(0, t),
     test MSE and training loss."""
-    cells = np.asarray(cells, dtype=float).reshape(-1, 2)
+    cells, seeds = _grid_cells(cells), seed_list(seeds)
     steps = int(config["steps"])
     tasks = [make_task(int(s), d=config["d"], h=config["h"], k=config["k"], n=config["n"],
                        n_test=config["n_test"],
@@ -362,8 +398,16 @@ def fig1b_chunk(config: dict, cells, seeds) -> dict:
     return _by_seed_and_cell(run.trajectory, len(seeds))
 
 
+def _grid_cells(cells) -> np.ndarray:
+    cells = np.asarray(cells, dtype=float)
+    if cells.size == 0 or cells.size % 2:
+        raise ValueError(f"cells must be (tau, delta) pairs, got {cells.size} numbers")
+    return cells.reshape(-1, 2)
+
+
 def fig1b_steps(cfg: dict) -> np.ndarray:
     """The record steps of a Fig. 1(b) run: 0, the marks, the last step."""
+    _grid_config(cfg, "steps", "marks")
     return np.union1d([0, cfg["steps"]], [m for m in cfg["marks"] if m <= cfg["steps"]])
 
 
@@ -375,8 +419,10 @@ def fig1b_sweep(cfg: dict, fraction: float = 1.0, *, out_dir=None, executor=None
     ``executor`` (local, or Dask at ``address`` / $DASK_SCHEDULER_ADDRESS).
 
     ``fraction`` in (0, 1] runs only that share of the steps (for timing: every step costs the
-    same).  Returns (steps, S, test, sweep) with S and test as (records, seeds, tau, delta)."""
+    same; at least one step is run).  Returns (steps, S, test, sweep) with S and test as (records,
+    seeds, tau, delta)."""
     from numerics.sweep import run_sweep
+    _grid_config(cfg, *FIG1B_FULL)
     if not 0 < fraction <= 1:
         raise ValueError(f"fraction={fraction} must lie in (0, 1]")
     run_cfg = dict(cfg, steps=max(int(round(cfg["steps"] * fraction)), 1))
@@ -394,7 +440,8 @@ def fig1a_chunk(config: dict, cells, seeds) -> dict:
     each seed's task (one teacher for all when ``config['teacher_seed']`` is set), GD at
     ``config['lr']`` for ``config['steps']`` steps, weights kept at ``config['records']`` + 1
     evenly spaced steps.  Arrays (seeds, cells, records, ...): train, test, S, W, a."""
-    cells = np.asarray(cells, dtype=float).reshape(-1, 2)
+    cells, seeds = _grid_cells(cells), seed_list(seeds)
+    integer(config["records"], "config['records']", 1)
     steps = int(config["steps"])
     tasks = [make_task(int(s), d=config["d"], h=config["h"], k=config["k"], n=config["n"],
                        n_test=1, teacher_seed=config["teacher_seed"]) for s in seeds]
@@ -527,15 +574,28 @@ def fig1b(config, *, out_dir=None, compute: bool = True, workers: int | None = N
 def angular_movement(W0, W1, a1):
     """Per member: the contribution-weighted mean angle (rad) between w_i(0) and w_i(T),
     weights ``|a_i(T)| ||w_i(T)||``; W (K, h, d), a (K, h)."""
+    W0, W1, a1 = (finite_array(v, n) for v, n in ((W0, "W0"), (W1, "W1"), (a1, "a1")))
+    if W0.ndim != 3 or W0.shape != W1.shape or a1.shape != W0.shape[:2]:
+        raise ValueError(f"W0 {W0.shape}, W1 {W1.shape} and a1 {a1.shape} must be (K, h, d), "
+                         "(K, h, d), (K, h)")
+    _no_zero_neuron(W0, "W0")
+    _no_zero_neuron(W1, "W1")
     cos = np.einsum("khd,khd->kh", W0, W1) / (np.linalg.norm(W0, axis=-1) * np.linalg.norm(W1, axis=-1))
     weight = np.abs(a1) * np.linalg.norm(W1, axis=-1)
     return (np.arccos(np.clip(cos, -1, 1)) * weight).sum(-1) / weight.sum(-1)
+
+
+def _no_zero_neuron(W, name):
+    if not np.all(np.linalg.norm(W, axis=-1)):
+        raise ValueError(f"{name} has a zero neuron: its direction is undefined")
 
 
 def teacher_alignment(W, a, teacher_w, degrees: float = 5.0):
     """Per member: the share of the student's weight ``sum_i |a_i| ||w_i||`` carried by neurons
     within ``degrees`` of some teacher direction; W (K, h, d), a (K, h), teacher_w (K, k, d)."""
     W, a, teacher_w = np.asarray(W), np.asarray(a), np.asarray(teacher_w)
+    degrees = number(degrees, "degrees", nonnegative=True)
+    _no_zero_neuron(W, "W")
     norms = np.linalg.norm(W, axis=-1)
     cos = np.einsum("khd,kjd->khj", W / norms[..., None], teacher_w).max(-1)
     weight = np.abs(a) * norms
@@ -545,6 +605,9 @@ def teacher_alignment(W, a, teacher_w, degrees: float = 5.0):
 def cell_arrays(run, name):
     """(T, seeds, cells) array of record ``name`` ('loss' for the training loss)."""
     T = run.trajectory
+    if name != "loss" and name not in T.records:
+        raise KeyError(f"name={name!r} is not a record of the run: 'loss' or one of "
+                       f"{sorted(T.records)}")
     v = np.asarray(T.loss if name == "loss" else T.records[name])
     return v.reshape(v.shape[0], len(run.seeds), len(run.cells), *v.shape[2:])
 
@@ -556,7 +619,8 @@ def fig1a_numbers(run, align_degrees: float = 20.0) -> dict:
     W, a = cell_arrays(run, "W"), cell_arrays(run, "a")
     n_s, n_c = W.shape[1:3]
     teacher = np.repeat(run.teacher_w, n_c, axis=0)
-    flat = lambda v: v.reshape(n_s * n_c, *v.shape[2:])
+    def flat(v):
+        return v.reshape(n_s * n_c, *v.shape[2:])
     gain = (teacher_alignment(flat(W[-1]), flat(a[-1]), teacher, align_degrees)
             - teacher_alignment(flat(W[0]), flat(a[0]), teacher, align_degrees))
     move = angular_movement(flat(W[0]), flat(W[-1]), flat(a[-1]))

@@ -34,7 +34,7 @@ FIG1B_PAPER = dict(
     **{"test inputs": ("stated", 10_000, "App. D.1 L962"),
        "test-input seed": ("released", 201, f"{RELEASED}/run_grid.py (test_one_hidden_layer_relu "
                                         "test_seed=201)"),
-       "cells (tau, delta)": ("stated", 
+       "cells (tau, delta)": ("stated",
            ((0.1, -1.0), (0.1, 0.0), (0.1, 1.0), (1.9952623149688795, 0.0),
             (1.9952623149688795, 1.0)),
            "caption L24 with App. D.1 L963: the corners of the tau range [0.1, 2] (released "

@@ -33,4 +33,8 @@ V_OF_WEIGHTS = a / (w1 * b)
 
 def kappa(m, c2=eta_a * eta_w):
     """``sqrt(delta^2 + 4 c2 m^2)`` (Eqs. 4, 16-18)."""
+    for name, value in (("m", m), ("c2", c2)):
+        if isinstance(value, bool) or not isinstance(value, (sp.Basic, int, float)):
+            raise TypeError(f"{name} must be a sympy expression or a number, got "
+                            f"{type(value).__name__}")
     return sp.sqrt(delta ** 2 + 4 * c2 * m ** 2)

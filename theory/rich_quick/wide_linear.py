@@ -29,19 +29,36 @@ kappa = sp.sqrt(delta ** 2 + 4 * eta_a * eta_w * r2)
 KP = sp.KroneckerProduct
 
 
+GRAMS = ("btb", "bbt")
+
+
+def _gram_of(f, f_name, gram, gram_name):
+    """``f`` a sympy expression in ``x`` and ``gram`` one of GRAMS."""
+    if not isinstance(f, sp.Basic):
+        raise TypeError(f"{f_name} must be a sympy expression in x, got {type(f).__name__}")
+    if gram not in GRAMS:
+        raise ValueError(f"{gram_name}={gram!r} must be 'btb' or 'bbt' (beta^T beta or beta beta^T)")
+
+
 def gram_kron(left, left_gram, right, right_gram):
     """``left(G1) (x) I + I (x) right(G2)``: scalar functions of ``x`` applied to the Grams named
     by ``left_gram`` / ``right_gram`` ('btb' = beta^T beta, 'bbt' = beta beta^T)."""
+    _gram_of(left, "left", left_gram, "left_gram")
+    _gram_of(right, "right", right_gram, "right_gram")
     return Forms(left=left, left_gram=left_gram, right=right, right_gram=right_gram)
 
 
 def gram_function(f, gram):
     """``f(G)``: a scalar function of ``x`` applied to the Gram named by ``gram``."""
+    _gram_of(f, "f", gram, "gram")
     return Forms(f=f, gram=gram)
 
 
 def kron_sum(P, Q, left=c, right=d):
     """``P (+) Q = P kron I_right + I_left kron Q`` (footnote 4)."""
+    if not all(isinstance(M, (sp.MatrixExpr, sp.MatrixBase)) for M in (P, Q)):
+        raise TypeError(f"P and Q must be sympy matrices, got {type(P).__name__} and "
+                        f"{type(Q).__name__}")
     return KP(P, sp.Identity(right)) + KP(sp.Identity(left), Q)
 
 
