@@ -6,7 +6,7 @@ Samples mutants of the papers' theory packages (one change each: a numeric const
 ``+`` and ``-`` swapped, ``*`` and ``/`` swapped, a unary minus dropped, an exponent changed),
 writes each into a fresh copy of the repository at commit ``--ref`` (``git archive``: what is
 committed, with its paper-scale records, not a half-edited work tree), and runs that paper's checks
-there (``pytest tests/<key> verify/<key> verify/shared --paper <key> -x --no-pdf``).  The unmutated copy runs
+there (``pytest tests/<key> -x``, then ``pytest verify/<key> verify/shared --paper <key> -x``).  The unmutated copy runs
 first for every sampled paper; a paper whose checks fail unmutated stops the script (every mutant
 would count as killed).  A mutant is killed when the run fails.  A survivor whose change leaves every registered encoding of the paper identical
 (compared by ``sympy.srepr`` after ``simplify`` of the difference) is reported as equivalent; the
@@ -152,17 +152,23 @@ def copy_repo(into: Path, ref: str) -> Path:
 
 
 def run_checks(repo: Path, paper: str) -> tuple[bool, str]:
-    """(killed, last lines) of the paper's checks on the mutated copy."""
-    # the rejection tests first: they are quick, and -x stops at the first failure
-    # verify/shared holds checks of claims of several papers; --paper keeps this paper's
-    targets = [p for p in (f"tests/{paper}", f"verify/{paper}", "verify/shared") if (repo / p).exists()]
-    done = subprocess.run(
-        [sys.executable, "-m", "pytest", *targets, "--paper", paper, "-x", "-q", "--no-pdf",
-         "-p", "no:cacheprovider", "-p", "no:xdist", f"--reports-dir={repo / 'reports'}"],
-        cwd=repo, env={**os.environ, "PYTHONPATH": str(repo)}, capture_output=True, text=True,
-        timeout=1800)
-    lines = (done.stdout + done.stderr).strip().splitlines()
-    return done.returncode != 0, [l for l in lines if l.startswith(("FAILED", "ERROR"))][:3] + lines[-1:]
+    """(killed, failing tests and last line) of the paper's checks on the mutated copy: its
+    rejection tests first (quick; run without ``--paper``, which keeps only claim-tied tests),
+    then its verify checks, verify/shared included (checks of claims several papers share)."""
+    runs = [[p for p in (f"tests/{paper}",) if (repo / p).exists()],
+            [p for p in (f"verify/{paper}", "verify/shared") if (repo / p).exists()]
+            + ["--paper", paper, "--no-pdf", f"--reports-dir={repo / 'reports'}"]]
+    lines = []
+    for targets in (r for r in runs if r and not r[0].startswith("--")):
+        done = subprocess.run(
+            [sys.executable, "-m", "pytest", *targets, "-x", "-q", "-p", "no:cacheprovider",
+             "-p", "no:xdist"],
+            cwd=repo, env={**os.environ, "PYTHONPATH": str(repo)}, capture_output=True, text=True,
+            timeout=1800)
+        lines = (done.stdout + done.stderr).strip().splitlines()
+        if done.returncode != 0:
+            return True, [l for l in lines if l.startswith(("FAILED", "ERROR"))][:3] + lines[-1:]
+    return False, lines[-1:]
 
 
 def paper_of(path: str) -> str:
