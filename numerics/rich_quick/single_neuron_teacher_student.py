@@ -301,7 +301,10 @@ def _train(tasks, taus, deltas, lr, steps, marks, keep_weights, dtype, progress)
             t0 = time.perf_counter()
             for _ in range(mark - done):
                 H = torch.bmm(X, W.transpose(1, 2)).clamp_min_(0)                     # (S, n, G h)
-                f = (H.view(S_, n, G, 1, h) @ a.view(S_, 1, G, h, 1)).view(S_, n, G)
+                # one (n x h) @ (h x 1) product per student, not a broadcast of a over samples
+                # (that expanded a to H's size and ran n G products of 1 x h x 1): same sums
+                f = torch.bmm(H.view(S_, n, G, h).transpose(1, 2).reshape(S_ * G, n, h),
+                              a.view(S_ * G, h, 1)).view(S_, G, n).transpose(1, 2)    # (S, n, G)
                 r = (f - y[:, :, None]) * step_r                                     # lr * dL/df
                 # relu'(pre) * r in place of H; then P = (relu' r)^T X gives both gradients:
                 # lr dL/dW = a P and lr dL/da = <w, P> (since relu(pre) = relu'(pre) w.x)
