@@ -342,7 +342,7 @@ SHARED = [
     bad(sw.local_executor, "workers zero", 0, match=r"\bworkers=0 must be"),
     bad(sw.fingerprint, "config object", sweep_fn, {"x": object()}, [1], [0], 1, 1, error=TypeError,
         match=r"is not a plain setting"),
-    # numerics.models (being optimised elsewhere: see PENDING)
+    # numerics.models
     bad(mo.TwoLayerEnsemble.init, "seed fraction", [1.7], 2, 3, 1, match=r"\bseeds?\b.*1.7.*integer"),
     bad(mo.TwoLayerEnsemble.init, "no seeds", [], 2, 3, 1, match=r"\bseeds\b.*(empty|at least one)"),
     bad(mo.TwoLayerEnsemble.init, "bias strength NaN", [0], 2, 3, 1, bias_strength=nan,
@@ -351,7 +351,7 @@ SHARED = [
     bad(mo.TwoLayerEnsemble.init, "init_std NaN", [0], 2, 3, 1, init_std=nan, match=r"\binit_std=nan must be"),
     bad(mo.TwoLayerEnsemble.init, "activation", [0], 2, 3, 1, activation="tanh", match=r"\bactivation='tanh'"),
     bad(mo.as_tensor, "NaN", [nan], "X", match=r"\bX contains non-finite"),
-    # numerics.train (being optimised elsewhere: see PENDING)
+    # numerics.train
     bad(tr.train, "lr negative", tiny_net(), X22, Y12, lr=-1.0, steps=2, paper="bias", match=r"\blr=-1.0 must be positive"),
     bad(tr.train, "lr NaN", tiny_net(), X22, Y12, lr=nan, steps=2, paper="bias", match=r"\blr=nan must be positive"),
     bad(tr.train, "steps negative", tiny_net(), X22, Y12, lr=0.1, steps=-5, paper="bias", match=r"\bsteps=-5 must be"),
@@ -1532,15 +1532,6 @@ RICH = [
 
 
 CASES = SHARED + THEORY + BIAS + HASTE + LAZY + RICH
-#: cases of numerics/models.py and numerics/train.py that still fail: those files are being
-#: optimised by another engineer and are out of this harness's reach (strict: a fix makes the
-#: case pass and this entry must then go)
-_MODELS = ("numerics/models.py is being optimised by another engineer: TwoLayerEnsemble.init must "
-           "validate its seeds and bias_strength there")
-_TRAIN = ("numerics/train.py is being optimised by another engineer: a run whose loss turns NaN or inf "
-          "must stop with a named error there")
-_SWEEP = "numerics/sweep.py is outside this task's files: plan/run_sweep must check their sizes first"
-PENDING: dict[str, str] = {}
 
 
 # ------------------------------------------------------------------------------ running a case
@@ -1636,8 +1627,7 @@ def _origin(exc) -> str:
     return module.split(".")[0]
 
 
-@pytest.mark.parametrize("case", [pytest.param(c, id=c.id, marks=[pytest.mark.xfail(
-    reason=PENDING[c.id], strict=True)] if c.id in PENDING else []) for c in CASES])
+@pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
 def test_bad_input_gets_a_named_error_or_its_documented_result(case):
     outcome, value = call(case)
     problem = diagnosis(case, outcome, value)
@@ -1692,12 +1682,6 @@ def test_every_runner_and_configuration_of_a_paper_has_a_case(paper):
     abstract = {f"numerics.{paper}.configs.LazyRichConfig"}
     missing = sorted(configs - abstract - covered)
     assert not missing, f"configurations of numerics/{paper} without a bad-field case: {missing}"
-
-
-def test_pending_cases_exist():
-    """Every PENDING entry names a case of the table (a fixed case's entry is removed)."""
-    ids = {c.id for c in CASES}
-    assert not set(PENDING) - ids, sorted(set(PENDING) - ids)
 
 
 def test_a_hang_fails_its_case_within_the_deadline():
