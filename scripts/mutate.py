@@ -126,8 +126,10 @@ for c in load_all():
         form = object.__getattribute__(c, side)
         parts = dict(form.items()) if hasattr(form, "items") else {"": form}
         for k, v in parts.items():
-            if isinstance(v, (sp.Basic, sp.MatrixBase)):
-                out[f"{c.id}.{side}.{k}"] = sp.srepr(v)
+            named = object.__getattribute__(v, "_named") if type(v).__name__ == "Forms" else {"": v}
+            for j, w in named.items():
+                if isinstance(w, (sp.Basic, sp.MatrixBase)):
+                    out[f"{c.id}.{side}.{k}.{j}"] = sp.srepr(w)
 print(json.dumps(out))
 """
 

@@ -13,6 +13,7 @@ from theory.registry import REGISTRY, Forms, load_all
 from theory.rich_quick import deep_linear as dl
 from theory.rich_quick import piecewise as tpw
 from theory.rich_quick import wide_linear as wl
+from verify.rich_quick.evidence import linear as lin
 
 load_all()
 EA, EW = 0.3, 2.5
@@ -108,6 +109,15 @@ def test_inverse_preconditioner_check_rejects_a_dropped_factor():
     bad = Forms(identity=good.identity, outer=good.outer * (dl.l + 1) / dl.l)
     assert le.rel(M @ le.rank_one_update(good, beta, 2), np.eye(3)) < 1e-10
     assert le.rel(M @ le.rank_one_update(bad, beta, 2), np.eye(3)) > 1e-2
+
+
+@pytest.mark.rejects("GRQ-ThmB.9")
+def test_the_erratum_of_eq_122_is_the_outer_sign_alone():
+    printed, corrected = (REGISTRY["GRQ-ThmB.9"].printed["M^-1 (122)"],
+                          REGISTRY["GRQ-ThmB.9"].corrected["M^-1 (122)"])
+    assert lin.parts_beyond_the_sign(printed, corrected) == 0
+    shifted = Forms(identity=printed.identity * dl.r, outer=printed.outer)
+    assert lin.parts_beyond_the_sign(shifted, corrected) == 1
 
 
 @pytest.mark.rejects("GRQ-LemB.3")

@@ -328,6 +328,13 @@ def isotropic_init(delta=-0.7, h=4, l=3) -> dict:
                               "matrix); a = 0, W_i = alpha O_i: beta(0) = 0"}
 
 
+def parts_beyond_the_sign(printed_inv, corrected_inv) -> int:
+    """GRQ-ThmB.9, Eq. (122): how many parts of the printed M^-1 differ from the corrected one
+    other than by the sign of the outer part (0: the erratum is that sign alone)."""
+    return sum(sp.simplify(d) != 0 for d in (printed_inv.identity - corrected_inv.identity,
+                                              printed_inv.outer + corrected_inv.outer))
+
+
 def rich_limit(printed, corrected, deep_q) -> dict:
     """GRQ-ThmB.9: Eqs. (120)-(122) at balanced chains, M^-1 = g Hess Phi, and gradient flow's
     limit against the Eq. (119) argmin (``deep_q``): {'shared', 'printed', 'corrected', 'note'}."""
@@ -351,6 +358,10 @@ def rich_limit(printed, corrected, deep_q) -> dict:
         gf = max(gf, np.linalg.norm(end - arg) / np.linalg.norm(arg))
         rows.append(f"l={l}: GF beta(inf)={np.round(end, 5)}, Eq.(119) argmin={np.round(arg, 5)}")
     return {"shared": [measure("Eq. (120) rel err", e120, "<=", 1e-10, source=DEEP_ROUND),
+                       measure("parts of Eq. (122) as printed that differ from the corrected form "
+                               "other than by the outer part's sign",
+                               parts_beyond_the_sign(printed["M^-1 (122)"], corrected["M^-1 (122)"]), "==", 0,
+                               source=exact("sympy simplify of the two forms' parts")),
                        measure("Eq. (121) vs autograd M, rel err", e121, "<=", 1e-10,
                                source=DEEP_ROUND),
                        measure("M^-1 = g Hess Phi, rel err", hess, "<=", 1e-10, source=DEEP_ROUND),
