@@ -91,6 +91,9 @@ def test_contextual_closed_form(claim, sec45):
                                  source=SYM),
                    claim.measure("corrected B(0) - B0 simplifies to 0",
                                  is_zero(form.corrected.subs(t, 0) - tc.B0), "==", True, source=SYM),
+                   claim.measure("the printed form's error is the one named: B(0)/B0 - (C - 1) "
+                                 "simplifies to 0", is_zero(init_p - (tc.C - 1)), "==", True,
+                                 source=SYM),
                    E.contextual_closed_form_fit({C: sec45("ci", "reln", C) for C in CS})],
         counterexample=f"printed: B(0) = {init_p} B0 and exp(+2St/tau) sends B -> 0")
 
