@@ -24,7 +24,7 @@ from functools import partial
 import numpy as np
 import torch
 
-from numerics.models import as_tensor, torch_threads
+from numerics.models import as_tensor, intra_op_threads, trainer_backend
 from numerics.train import as_data, check_lr, check_schedule, descend
 from numerics.trajectory import Trajectory
 from numerics.validation import finite_array
@@ -245,9 +245,10 @@ def train(net: GatedNet, X, Y, *, lr, steps: int, loss: LossNorm = SUM_HALF, spl
         raise ValueError("lr must be one rate for the ensemble: the trajectory has one clock")
     if clock not in CLOCKS:
         raise ValueError(f"clock={clock!r} must be one of {CLOCKS}")
-    # one thread: on this shared 2-core CPU a second intra-op thread made the 420-420 depth step
-    # 18x slower under load (8 seeds: 124 ms against 6.8 ms), and the small nets never gain
-    with torch_threads(1), torch.no_grad():
+    # one thread unless CLAIMS_TORCH_THREADS says more: on this shared 2-core CPU a second
+    # intra-op thread made the 420-420 depth step 18x slower under load (8 seeds: 124 ms against
+    # 6.8 ms), and the small nets never gain
+    with trainer_backend(intra_op_threads()), torch.no_grad():
         trace = descend(partial(GatedNet.step, net, split=split),
                         net.losses, X, Y, lr=float(lr),
                         loss=loss, steps=steps, record_every=record_every,
