@@ -360,7 +360,8 @@ def test_show_opens_with_a_summary_and_quotes_each_source_once(rendered):
     shown = run_module("verify", "show", "BL-Fig2", f"--reports-dir={reports}")
     assert shown.returncode == 0, shown.stderr
     lines = shown.stdout.splitlines()
-    assert lines[0].startswith("BL-Fig2: not-reproduced at paper scale (ci: supported) (expected holds)")
+    assert lines[0].startswith("BL-Fig2: not-reproduced at paper scale (ci: supported) "
+                               f"(expected {REGISTRY['BL-Fig2'].expected})")
     assert shown.stdout.count("a long quotation of the paper") == 1
     assert "absolute values: {mean a: 1, mean b: 0.9}" in shown.stdout
     assert "Setup 1 of 2:" in shown.stdout and "panel (b)" in shown.stdout
