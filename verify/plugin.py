@@ -45,6 +45,8 @@ PLUGIN = "claims-session"
 SESSION = pytest.StashKey["ClaimsSession"]()
 FIGURES = pytest.StashKey[list]()
 VERDICT = pytest.StashKey["VerdictPayload"]()
+#: seconds a test's setup took (the fixtures' training runs it paid for), for its paper-scale record
+SETUP_S = pytest.StashKey[float]()
 
 
 class VerdictRegression(Exception):
@@ -425,6 +427,8 @@ class ClaimsSession:
         # Setup counts too: module-scoped fixtures (shared training runs) are paid for there.
         for cid in ids:
             self.results.setdefault(cid, ClaimResult(cid)).seconds += call.duration
+        if call.when == "setup":
+            item.stash[SETUP_S] = call.duration
         if call.when == "call" and report.failed and call.excinfo is not None:
             ClaimRecorder(self.results, ids, test=item.name).inconclusive(
                 f"test {item.name} raised {call.excinfo.typename}: {str(call.excinfo.value)[:200]}")
@@ -448,7 +452,7 @@ class ClaimsSession:
                                               REGISTRY[cid].paper))
         if claims:
             P.write_record(self.reports_dir, experiment=item.nodeid, name=slug(item.name),
-                           claims=claims, wall_s=call.duration,
+                           claims=claims, wall_s=item.stash.get(SETUP_S, 0.0) + call.duration,
                            started=R.now() if call.start is None else _iso(call.start),
                            code=P.code_hashes(sorted(files)))
 

@@ -6,6 +6,7 @@ import pytest
 from numerics.lazy_rich import configs, empirical
 from numerics.lazy_rich.tasks import ITEMS
 from numerics.trajectory import Trajectory
+from theory.lazy_rich import applications as ap
 from theory.registry import REGISTRY
 from verify.lazy_rich import evidence
 
@@ -96,6 +97,8 @@ def test_transfer_decision_rejects_a_loss_that_grows_with_lambda(decide):
     reversed_lambdas = empirical.TransferRun(run.task, run.lams, run.trained_item, run.W1, run.predictions[::-1], None)
     assert decide(*evidence.transfer(reversed_lambdas, ratio)) != "holds"
     assert len(ITEMS) == run.predictions.shape[1]
+    assert evidence.mode_ratio_error(run, ratio) < 1e-8
+    assert evidence.mode_ratio_error(run, ratio.subs(ap.sb, 2 * ap.sb)) > 1e-2   # the smaller mode misread
 
 
 def _fine_tuning(loss_of_lambda, same=1e-12):

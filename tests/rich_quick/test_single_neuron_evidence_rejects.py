@@ -9,13 +9,14 @@ from numerics.rich_quick import formula_errors as fe
 from numerics.rich_quick import single_neuron as sn
 from numerics.rich_quick import single_neuron_paths as sns
 from numerics.rich_quick.single_neuron_paths import exact_path
+from theory.registry import REGISTRY
 from theory.rich_quick import single_neuron_exact as SNE
 from theory.rich_quick import single_neuron_function_space as SNF
 from theory.rich_quick import single_neuron_implicit_bias as B
 from theory.rich_quick import single_neuron_symbols as S
 from theory.rich_quick.single_neuron_model import ntk_expression
 from verify.rich_quick.evidence.implicit_bias import D2_BETA0, D2_V, D2_X, D2_Y
-from verify.rich_quick.evidence.model import as_ntk, general_flow_in_plane
+from verify.rich_quick.evidence.model import as_ntk, gd_follows_the_flow, general_flow_in_plane
 
 POINT = {"a": 0.7, "w1": 1.3, "w2": -0.4, "b": 1.7, "eta_a": 0.3, "eta_w": 2.5}
 SOL_POINT = {"t": 0.8, "b": 1.7, "c_phi": 0.3, "mu0": 0.6, "nu0": 0.4, "delta": 0.9, "eta_a": 0.3,
@@ -311,3 +312,11 @@ def test_rate_pair_check_rejects_a_changed_product():
     another product does not."""
     assert fe.rate_pair_preconditioner_gap() < 1e-12
     assert fe.rate_pair_preconditioner_gap(factors=(2.0, 1.0)) > 1e-3
+
+
+@pytest.mark.rejects("GRQ-Conv-GF")
+def test_loss_convention_check_rejects_a_sum_of_squared_sums():
+    printed = REGISTRY["GRQ-Conv-GF"].printed
+    y_i = next(s for s in printed.atoms(sp.Symbol) if s.name == "y_i")
+    assert gd_follows_the_flow(printed, np.random.default_rng(0))[0].passed
+    assert not gd_follows_the_flow(printed.subs(y_i, -y_i), np.random.default_rng(0))[0].passed

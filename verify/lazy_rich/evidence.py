@@ -1750,6 +1750,21 @@ TRUTHS = {"true of the two fish only (the trained item's own leaf)": np.array([1
               np.array([1, 1, 1, 1, 0, 0, 0, 0.0])}
 
 
+def mode_ratio_error(run, ratio) -> float:
+    """LR-D.3 (App D.3): the printed mode-weight ratio at the task's distinct singular values against
+    the ratios of the distinct eigenvalues of the converged W1^T W1 (both in decreasing order: the
+    weight sqrt(s^2 + lambda^2/4) - lambda/2 grows with s), worst relative error over lambdas and pairs."""
+    f = sp.lambdify((sy.lam, ap.sa, ap.sb), ratio, "numpy")
+    s = np.unique(np.round(np.linalg.svd(run.task.syx, compute_uv=False), 9))[::-1]
+    s = s[s > 1e-9]
+    eig = np.linalg.eigvalsh(np.einsum("lji,ljk->lik", run.W1, run.W1))[:, ::-1]
+    # a mode's repeated eigenvalues agree to round-off: a relative gap above 1e-6 starts the next mode
+    weights = np.stack([[c.mean() for c in np.split(e, np.flatnonzero(np.abs(np.diff(e)) > 1e-6 * e[1:]) + 1)]
+                        [:len(s)] for e in eig])
+    return max(float(np.max(np.abs(f(run.lams, s[a], s[b]) / (weights[:, a] / weights[:, b]) - 1)))
+               for a in range(len(s)) for b in range(len(s)) if a != b)
+
+
 def transfer(run, ratio) -> list[Measurement]:
     """LR-D.3, Sec 6 l.115: the generalisation loss on the untrained items decreases with lambda,
     under each reading of the new feature's ground truth; the mode-weight ratio ``ratio`` (sympy in
@@ -1772,6 +1787,9 @@ def transfer(run, ratio) -> list[Measurement]:
     formula = (X[:, item] @ G @ X) / (X[:, item] @ G @ X[:, item])[:, None]
     low = int(np.argmin(run.lams))
     return out + [
+        measure("the mode-weight ratio against the converged W1^T W1's eigenvalue ratios, every pair of its "
+                "distinct modes at every lambda: max rel err", mode_ratio_error(run, ratio), "<=", 1e-8,
+                source=exact("eigenvalues of the converged W1^T W1 (Thm C.3 Grams), float64")),
         measure("d/dlambda of the mode-weight ratio (mu_a - lambda/2)/(mu_b - lambda/2), s~ = (1, 0.5), (0.7, 0.5), "
                 "lambda in [-30, 30]", np.concatenate([slope(grid, 1.0, 0.5), slope(grid, 0.7, 0.5)]), ">", 0,
                 source=reading("transfer of the hierarchy read as the weight of the larger mode", "Sec 6 l.115",

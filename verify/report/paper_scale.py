@@ -2,8 +2,9 @@
 ``<reports-dir>/paper_scale/`` and committed from the repository's ``reports/paper_scale/``.
 
 A record: ``{"experiment", "claims": {ID: {"verdict", "faithful", "measurements", "setups"}},
-"device", "wall_s", "started", "commit", "dirty", "code"}``.  ``wall_s`` is the test's own call
-time in seconds; ``code`` maps each file that decides the claims (the test module, the runners
+"device", "wall_s", "started", "commit", "dirty", "code"}``.  ``wall_s`` is the test's setup and
+call time in seconds (its fixtures' runs where this test was the first to use them: a run shared by
+several tests is paid for, and recorded, once); ``code`` maps each file that decides the claims (the test module, the runners
 named by the setups, the paper's evidence module) to a hash of its text, so a report can say when
 the record predates the code that decides it.  :func:`write_data` writes the heavier experiments'
 figure data and FLOP counts beside, under ``paper_scale/data/`` (same field names).

@@ -131,12 +131,14 @@ def test_balanced_mu_printed_and_corrected(claim):
            for b in (0.4, 0.8, 1.3, 2.5)]
     forms = (printed.mu, printed.c_mu, printed.rate)
     claim.erratum(
-        printed=[chk.hp_worst("Eq. (25) residual in Eq. (24) and |mu(0) - mu0|, ||beta_*|| = 1",
-                              chk.bernoulli_residual, *forms,
-                              p=balanced_points.map(lambda p: {**p, "b": 1.0})),
-                 chk.hp_worst_at("the same at ||beta_*|| = 0.4, 0.8, 1.3, 2.5",
-                                 chk.bernoulli_residual, *forms, points=pts)],
-        corrected=[chk.hp_worst("corrected Eq. (25) (factor ||beta_*||) residual, any ||beta_*||",
+        printed=[chk.hp_worst_at("Eq. (25) residual in Eq. (24) and |mu(0) - mu0| at "
+                                 "||beta_*|| = 0.4, 0.8, 1.3, 2.5", chk.bernoulli_residual, *forms,
+                                 points=pts)],
+        # the erratum is the missing factor alone: as printed it solves Eq. (24) at ||beta_*|| = 1
+        corrected=[chk.hp_worst("the same as printed at ||beta_*|| = 1 (the Fig. 3 setting)",
+                                chk.bernoulli_residual, *forms,
+                                p=balanced_points.map(lambda p: {**p, "b": 1.0})),
+                   chk.hp_worst("corrected Eq. (25) (factor ||beta_*||) residual, any ||beta_*||",
                                 chk.bernoulli_residual, corrected.mu, corrected.c_mu, printed.rate,
                                 p=balanced_points),
                    chk.flow_worst("corrected Eq. (25) vs the weight flow, eta_a eta_w = 1 unequal",
