@@ -1,6 +1,6 @@
 """Mutation testing of theory/: does some check fail when an encoding changes?
 
-    python scripts/mutate.py [--mutants 40] [--seed 0] [--paper KEY ...] [--ref HEAD] [--out F]
+    python scripts/mutate.py [--mutants 40] [--seed 0] [--paper KEY ...] [--ref HEAD] [--out F] [--rerun F]
 
 Samples mutants of the papers' theory packages (one change each: a numeric constant changed,
 ``+`` and ``-`` swapped, ``*`` and ``/`` swapped, a unary minus dropped, an exponent changed),
@@ -184,6 +184,8 @@ def main(argv=None) -> int:
     parser.add_argument("--paper", action="append", default=[])
     parser.add_argument("--ref", default="HEAD", help="the commit whose theory/ is mutated")
     parser.add_argument("--out", type=Path, default=None, help="write the outcomes as JSON here")
+    parser.add_argument("--rerun", type=Path, default=None,
+                        help="an earlier --out file: run its survivors again (after closing gaps)")
     args = parser.parse_args(argv)
     if args.mutants < 1:
         parser.error(f"--mutants {args.mutants}: sample at least one mutant")
@@ -196,7 +198,18 @@ def main(argv=None) -> int:
                   for m in sites(path)]
     if not candidates:
         parser.error("no mutation sites found")
-    sample = random.Random(args.seed).sample(candidates, min(args.mutants, len(candidates)))
+    if args.rerun:
+        try:
+            earlier = {o["mutant"] for o in json.loads(args.rerun.read_text())["outcomes"]
+                       if o["outcome"] != "killed"}
+        except (OSError, ValueError, KeyError, TypeError) as err:
+            parser.error(f"--rerun {args.rerun}: not an outcomes file of this script ({err})")
+        sample = [m for m in candidates if m.describe() in earlier]
+        if len(sample) != len(earlier):
+            parser.error(f"--rerun {args.rerun}: {len(earlier) - len(sample)} survivors no longer "
+                         "name a mutation site (theory/ changed since)")
+    else:
+        sample = random.Random(args.seed).sample(candidates, min(args.mutants, len(candidates)))
     print(f"{len(sample)} mutants sampled from {len(candidates)} sites in theory/ "
           f"({', '.join(chosen)}), seed {args.seed}", flush=True)
     outcomes = []
