@@ -6,11 +6,11 @@ Samples mutants of the papers' theory packages (one change each: a numeric const
 ``+`` and ``-`` swapped, ``*`` and ``/`` swapped, a unary minus dropped, an exponent changed),
 writes each into a fresh copy of the repository at commit ``--ref`` (``git archive``: what is
 committed, with its paper-scale records, not a half-edited work tree), and runs that paper's checks
-there (``pytest tests/<key> -x``, then ``pytest verify/<key> verify/shared --paper <key> -x``).  The unmutated copy runs
-first for every sampled paper; a paper whose checks fail unmutated stops the script (every mutant
-would count as killed).  A mutant is killed when the run fails.  A survivor whose change leaves every registered encoding of the paper identical
-(compared by ``sympy.srepr`` after ``simplify`` of the difference) is reported as equivalent; the
-rest are the survivors to look at.  Prints each mutant's outcome, the kill rate over the
+there (``pytest tests/<key> -x``, then ``pytest verify/<key> verify/shared --paper <key> -x``).
+The unmutated copy runs first for every sampled paper; a paper whose checks fail unmutated stops
+the script (every mutant would count as killed).  A mutant is killed when the run fails.  A
+survivor whose change leaves every registered encoding of the paper identical (compared by
+``sympy.srepr``) is reported as possibly equivalent; the rest are the survivors to look at.  Prints each mutant's outcome, the kill rate over the
 non-equivalent mutants, and the survivors with their file, line and change.  Time: one paper
 run per mutant (10 s to 2 min on 2 cores).  Whether a survivor is equivalent (a change no
 behaviour can show) is for a person to judge; the script only says whether it changed a
@@ -237,7 +237,11 @@ def main(argv=None) -> int:
             shutil.rmtree(repo)
     killed = sum(o["outcome"] == "killed" for o in outcomes)
     survivors = [o for o in outcomes if o["outcome"] != "killed"]
+    equivalent = sum(o["outcome"] == "survived, encodings unchanged" for o in outcomes)
+    judged = len(outcomes) - equivalent
     print(f"\nkilled {killed} of {len(outcomes)} mutants ({killed / len(outcomes):.0%}); "
+          f"{killed} of the {judged} that change an encoding "
+          f"({killed / judged if judged else 1:.0%}); "
           f"{len(survivors)} survived (judge each: equivalent, or a gap in the checks):")
     for o in survivors:
         print(f"  {o['outcome']}: {o['mutant']}")
