@@ -210,8 +210,9 @@ def main(argv=None) -> int:
                          "name a mutation site (theory/ changed since)")
     else:
         sample = random.Random(args.seed).sample(candidates, min(args.mutants, len(candidates)))
-    print(f"{len(sample)} mutants sampled from {len(candidates)} sites in theory/ "
-          f"({', '.join(chosen)}), seed {args.seed}", flush=True)
+    origin = f"the survivors of {args.rerun}" if args.rerun else f"seed {args.seed}"
+    print(f"{len(sample)} mutants of {len(candidates)} sites in theory/ ({', '.join(chosen)}), "
+          f"{origin}", flush=True)
     outcomes = []
     with tempfile.TemporaryDirectory() as tmp:
         clean = copy_repo(Path(tmp), args.ref)
