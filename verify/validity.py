@@ -38,6 +38,9 @@ from theory.registry import unlogged
 #: colour floor of the log scale, as a fraction of the tolerance: errors this far below it (round-off,
 #: exact zeros) are drawn in the lowest colour
 FLOOR = 1e-6
+#: top of the colour scale, as a multiple of the tolerance: larger errors (a diverging iteration)
+#: are drawn in the top colour; a colour bar reaching float64's end cannot be labelled
+CEILING = 1e30
 SCALES = ("log", "linear", "symlog", "discrete")
 OPS = {"<=": np.less_equal, "<": np.less, ">=": np.greater_equal, ">": np.greater}
 
@@ -381,7 +384,7 @@ def _norm(vmap: ValidityMap):
     from matplotlib.colors import LogNorm
     threshold = float(vmap.spec.criterion[1])
     finite = np.concatenate([v[np.isfinite(v)] for v in vmap.values])
-    top = max(float(finite.max()) if finite.size else threshold, threshold * 10)
+    top = min(max(float(finite.max()) if finite.size else threshold, threshold * 10), threshold * CEILING)
     floor = max(threshold * FLOOR, min(float(finite[finite > 0].min()) if np.any(finite > 0) else top,
                                        threshold / 10))
     return LogNorm(vmin=floor, vmax=top)
