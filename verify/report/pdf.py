@@ -494,7 +494,10 @@ def _bench_page(pages: Pages, bench: dict, name: str):
                     (PAGE[0] - 2 * MARGIN) / PAGE[0], (height + 0.01) / PAGE[1],
                     transform=pages.fig.transFigure, color="#f2f2f2", zorder=0))
             baseline = pages.y - 0.8 * FONT / 72  # cells on one baseline, whatever their glyphs
-            pages.put(MARGIN, baseline, "\n".join(left), va="baseline")
-            pages.put(val_x, baseline, "\n".join(right), va="baseline")
+            # one put per wrapped line: matplotlib aligns a multi-line text's last baseline, which
+            # pushed a wrapped value up over the row above
+            for x, cell in ((MARGIN, left), (val_x, right)):
+                for i, line in enumerate(cell):
+                    pages.put(x, baseline - i * step, line, va="baseline")
             pages.y -= height
     pages.continued = ""
