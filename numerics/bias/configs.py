@@ -51,14 +51,8 @@ class ToyConfig(Config):
     def __post_init__(self):
         super().__post_init__()
         spec = task(self.task)
-        for name in ("lr", "horizon", "init_var"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0 \
-                    or value == float("inf"):
-                raise ValueError(f"{name}={value!r} must be a positive finite number")
-        if not self.seeds or not all(isinstance(s, int) and not isinstance(s, bool)
-                                     for s in self.seeds):
-            raise ValueError(f"seeds={self.seeds!r} must be a non-empty tuple of integers")
+        _positive_finite(self, "lr", "horizon", "init_var")
+        _seed_ints(self.seeds)
         _strengths(self.cs)
         if spec.margin != bool(self.deltas) or not all(np.isfinite(d) and d >= 0 for d in self.deltas):
             raise ValueError(f"deltas={self.deltas!r}: a margin task needs finite non-negative "
@@ -77,6 +71,19 @@ def _strengths(cs):
     if not cs or not all(isinstance(c, (int, float)) and not isinstance(c, bool) and np.isfinite(c)
                          and c >= 0 for c in cs):
         raise ValueError(f"cs={cs!r} must be finite non-negative bias strengths")
+
+
+def _positive_finite(config, *names):
+    for name in names:
+        value = getattr(config, name)
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0 \
+                or value == float("inf"):
+            raise ValueError(f"{name}={value!r} must be a positive finite number")
+
+
+def _seed_ints(seeds):
+    if not seeds or not all(isinstance(s, int) and not isinstance(s, bool) for s in seeds):
+        raise ValueError(f"seeds={seeds!r} must be a non-empty tuple of integers")
 
 
 def _counts(config, *names):
@@ -181,14 +188,8 @@ class ImageConfig(Config):
             if getattr(self, name) not in allowed:
                 raise ValueError(f"{name}={getattr(self, name)!r} is not one of {allowed}")
         _counts(self, "n_train", "n_test", "n_hid", "records", "records_per_epoch")
-        for name in ("lr", "init_var"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0 \
-                    or value == float("inf"):
-                raise ValueError(f"{name}={value!r} must be a positive finite number")
-        if not self.seeds or not all(isinstance(s, int) and not isinstance(s, bool)
-                                     for s in self.seeds):
-            raise ValueError(f"seeds={self.seeds!r} must be a non-empty tuple of integers")
+        _positive_finite(self, "lr", "init_var")
+        _seed_ints(self.seeds)
         _strengths(self.cs)
         if self.optimiser == "full-batch GD" and not self.horizon > 0:
             raise ValueError("full-batch GD needs a positive horizon (t/tau)")
