@@ -53,9 +53,8 @@ def test_filter_smoothness_against_alpha(claim, grq, scale, report_figure):
 def test_rhm_sample_complexity_against_alpha(claim, grq, scale, report_figure):
     run = _panel(claim, grq, "c", scale)
     if run is not None:
-        claim.reproduced(*E.fig6c_data(run), *E.fig6c(run),
-                         setup=E.fig6_setup(run, "c", {"training sizes":
-                                                       E.fig6c_size_sensitivity(run)}),
+        measurements, setup = E.fig6c_decision(run)
+        claim.reproduced(*measurements, setup=setup,
                          note=f"{run.compute_seconds:.0f} s of compute in its chunks")
         report_figure(*F.fig6c(run))
 
@@ -67,9 +66,8 @@ def test_rhm_from_the_committed_paper_scale_run(claim, grq, report_figure):
         claim.untested("the paper-scale RHM run is not stored under reports/paper_scale/data "
                        "(pytest verify/rich_quick --scale=full -k rhm computes it)")
         return
-    claim.reproduced(*E.fig6c_data(run), *E.fig6c(run),
-                     setup=E.fig6_setup(run, "c", {"training sizes":
-                                                   E.fig6c_size_sensitivity(run)}),
+    measurements, setup = E.fig6c_decision(run)
+    claim.reproduced(*measurements, setup=setup,
                      note=f"read from the committed run ({run.compute_seconds:.0f} s of compute)")
     report_figure(*F.fig6c(run))
 

@@ -424,6 +424,13 @@ def fig6_setup(run, panel: str, sensitivity=None) -> Setup:
                  name=f"Fig. 6({panel})")
 
 
+def fig6c_decision(run) -> tuple[list, Setup]:
+    """GRQ-Exp-Fig6c, for a ci or a stored paper-scale run alike: the data checks and the
+    comparisons over alpha, and the setup with the training sizes' sensitivity check."""
+    return ([*fig6c_data(run), *fig6c(run)],
+            fig6_setup(run, "c", {"training sizes": fig6c_size_sensitivity(run)}))
+
+
 # ---- Fig. 5, Sec. 5 and the conclusion: the XOR-like ReLU runs (L151-175) --------------------
 
 def _regimes(numbers):
