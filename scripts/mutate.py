@@ -153,15 +153,16 @@ def copy_repo(into: Path, ref: str) -> Path:
     return repo
 
 
-def run_checks(repo: Path, paper: str) -> tuple[bool, str]:
+def run_checks(repo: Path, paper: str) -> tuple[bool, list[str]]:
     """(killed, failing tests and last line) of the paper's checks on the mutated copy: its
     rejection tests first (quick; run without ``--paper``, which keeps only claim-tied tests),
     then its verify checks, verify/shared included (checks of claims several papers share)."""
-    runs = [[p for p in (f"tests/{paper}",) if (repo / p).exists()],
-            [p for p in (f"verify/{paper}", "verify/shared") if (repo / p).exists()]
-            + ["--paper", paper, "--no-pdf", f"--reports-dir={repo / 'reports'}"]]
+    rejection = [p for p in (f"tests/{paper}",) if (repo / p).exists()]
+    checks = [p for p in (f"verify/{paper}", "verify/shared") if (repo / p).exists()]
+    runs = ([rejection] if rejection else []) + ([checks + [
+        "--paper", paper, "--no-pdf", f"--reports-dir={repo / 'reports'}"]] if checks else [])
     lines = []
-    for targets in (r for r in runs if r and not r[0].startswith("--")):
+    for targets in runs:
         done = subprocess.run(
             [sys.executable, "-m", "pytest", *targets, "-x", "-q", "-p", "no:cacheprovider",
              "-p", "no:xdist"],
