@@ -15,6 +15,8 @@ Time is the gradient-flow time t of the paper (Sec 1 Notation, rates inside the 
 """
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 from scipy.integrate import solve_ivp
 
@@ -40,6 +42,16 @@ def wlog_boundary() -> Boundary:
 
 #: float64 evaluation of closed forms with O(1) terms
 ROUND = 1e-12
+CHAIN_RULE = "the chain rule along the whitened weight flow (Eqs. 14-15) at general rates"
+
+
+def _rate_map(claim_id, error, forms, quantity, tol, reference=CHAIN_RULE, fixed=None) -> MapSpec:
+    """A map over the rates (eta_a, eta_w), bounded by the printed WLOG: ``forms`` pairs each
+    field's label with the form that ``error(form, eta_a, eta_w)`` measures; ``fixed`` defaults
+    to the weight point ``POINT``."""
+    return MapSpec(claim_id, RATES_X, RATES_Y,
+                   tuple(Field(label, partial(error, f)) for label, f in forms), quantity,
+                   wlog_boundary(), ("<=", tol), reference, fixed=fixed or _fixed())
 
 
 # --- the whitened single-neuron flow (App A.2 Eqs. 14-15): the reference -------------------------
@@ -68,6 +80,11 @@ def _at_point(eta_a, eta_w, **point):
     return _weights(eta_a, eta_w, *(point.get(k, POINT[k]) for k in ("a", "w1", "w2", "b")))
 
 
+def _fixed(**point) -> str:
+    p = {**POINT, **point}
+    return "a = {a:.3g}, w = ({w1:.3g}, {w2:.3g}), ||beta*|| = {b:.3g}".format(**p)
+
+
 # --- the WLOG claims -----------------------------------------------------------------------------
 
 def spec_conv_wlog() -> MapSpec:
@@ -77,26 +94,17 @@ def spec_conv_wlog() -> MapSpec:
     # (16)-(17) hold the rates only through their product: the printed WLOG is product 1
     unit = {k.name: form(v) for k, v in REG["GRQ-Eq(16)-(18)"].printed.mu_phi_ode.items()}
 
-    def error(eta_a, eta_w, rescaled):
+    def error(rescaled, eta_a, eta_w):
         g = _at_point(eta_a, eta_w)
         c = np.sqrt(eta_a * eta_w) if rescaled else 1.0
         args = dict(mu=c * g["mu"], phi=g["phi"], b=c * g["b"], delta=g["delta"], eta_a=1.0,
                     eta_w=1.0)
         return np.maximum(_rel(unit["mu"](**args), c * g["dmu"]), _rel(unit["phi"](**args), g["dphi"]))
 
-    return MapSpec(
-        "GRQ-Conv-WLOG", RATES_X, RATES_Y,
-        (Field("unit-rate (19)-(20) read in mu = a||w||", lambda eta_a, eta_w: error(eta_a, eta_w, False)),
-         Field("read in mu' = sqrt(eta_a eta_w) mu, beta*' (L324)",
-               lambda eta_a, eta_w: error(eta_a, eta_w, True))),
-        "rel. error of (mu', phi') rates", wlog_boundary(), ("<=", ROUND),
-        "the chain rule along the whitened weight flow (Eqs. 14-15) at general rates",
-        fixed=_fixed())
-
-
-def _fixed(**point) -> str:
-    p = {**POINT, **point}
-    return "a = {a:.3g}, w = ({w1:.3g}, {w2:.3g}), ||beta*|| = {b:.3g}".format(**p)
+    return _rate_map("GRQ-Conv-WLOG", error,
+                     (("unit-rate (19)-(20) read in mu = a||w||", False),
+                      ("read in mu' = sqrt(eta_a eta_w) mu, beta*' (L324)", True)),
+                     "rel. error of (mu', phi') rates", ROUND)
 
 
 def _riccati_nu(t, nu0, b, delta, eta_a, eta_w):
@@ -112,23 +120,19 @@ def _riccati_nu(t, nu0, b, delta, eta_a, eta_w):
 def spec_eq26_27() -> MapSpec:
     """GRQ-Eq(26)-(27) (App A.2.3): the nu(t) solution, Eq. (27), over t in [0, 3]."""
     claim = REG["GRQ-Eq(26)-(27)"]
-    printed, corrected = form(claim.printed.solution), form(claim.corrected.solution)
     t = np.linspace(0.0, 3.0, 16)[:, None, None]
 
-    def error(f):
-        def err(eta_a, eta_w):
-            g = _at_point(eta_a, eta_w)
-            ref = _riccati_nu(t, g["nu"], g["b"], g["delta"], eta_a, eta_w)
-            got = f(t=t, nu0=g["nu"], b=g["b"], delta=g["delta"], eta_a=eta_a, eta_w=eta_w)
-            return np.max(_rel(got, ref), axis=0)
-        return err
+    def error(f, eta_a, eta_w):
+        g = _at_point(eta_a, eta_w)
+        ref = _riccati_nu(t, g["nu"], g["b"], g["delta"], eta_a, eta_w)
+        got = f(t=t, nu0=g["nu"], b=g["b"], delta=g["delta"], eta_a=eta_a, eta_w=eta_w)
+        return np.max(_rel(got, ref), axis=0)
 
-    return MapSpec("GRQ-Eq(26)-(27)", RATES_X, RATES_Y,
-                   (Field("printed Eq. (27) in a, w", error(printed)),
-                    Field("corrected (general rates)", error(corrected))),
-                   "max over t in [0, 3] of the rel. error of nu(t)", wlog_boundary(), ("<=", 1e-10),
-                   "the linearised Riccati equation at the given rates (nu = u'/(eta_a u))",
-                   fixed=_fixed())
+    return _rate_map("GRQ-Eq(26)-(27)", error,
+                     (("printed Eq. (27) in a, w", form(claim.printed.solution)),
+                      ("corrected (general rates)", form(claim.corrected.solution))),
+                     "max over t in [0, 3] of the rel. error of nu(t)", 1e-10,
+                     "the linearised Riccati equation at the given rates (nu = u'/(eta_a u))")
 
 
 def _rate_spec(claim_id: str, parts: dict, quantity: str) -> MapSpec:
@@ -136,23 +140,17 @@ def _rate_spec(claim_id: str, parts: dict, quantity: str) -> MapSpec:
     maps the registry part (or "" for a bare form) to the reference key of :func:`_weights`."""
     claim = REG[claim_id]
 
-    def side(name):
-        obj = getattr(claim, name)
+    def side(obj):
         return {ref: form(obj if part == "" else obj[part]) for part, ref in parts.items()}
 
-    def error(fs):
-        def err(eta_a, eta_w):
-            g = _at_point(eta_a, eta_w)
-            args = {**g, "eta_a": eta_a, "eta_w": eta_w}
-            return np.max([_rel(f(**args), g[ref]) for ref, f in fs.items()], axis=0)
-        return err
+    def error(fs, eta_a, eta_w):
+        g = _at_point(eta_a, eta_w)
+        args = {**g, "eta_a": eta_a, "eta_w": eta_w}
+        return np.max([_rel(f(**args), g[ref]) for ref, f in fs.items()], axis=0)
 
-    return MapSpec(claim_id, RATES_X, RATES_Y,
-                   (Field("printed (unit rates) in a, w", error(side("printed"))),
-                    Field("corrected (general rates)", error(side("corrected")))),
-                   quantity, wlog_boundary(), ("<=", ROUND),
-                   "the chain rule along the whitened weight flow (Eqs. 14-15) at general rates",
-                   fixed=_fixed())
+    return _rate_map(claim_id, error, (("printed (unit rates) in a, w", side(claim.printed)),
+                                       ("corrected (general rates)", side(claim.corrected))),
+                     quantity, ROUND)
 
 
 def spec_eq28() -> MapSpec:
@@ -171,56 +169,42 @@ def spec_eq33() -> MapSpec:
     w0^T beta_* below which a changes sign (delta < 0; for delta >= 0 the basin is sgn(a0) in both)."""
     claim = REG["GRQ-Eq(33)"]
     point = dict(a=0.6, w1=-0.8, w2=1.2, b=0.5)
-    printed, corrected = form(claim.printed), form(claim.corrected)
 
-    def threshold(f, g, eta_a, eta_w):
+    def error(f, eta_a, eta_w):
+        g = _at_point(eta_a, eta_w, **point)
+        # reference: a changes sign iff eta_a nu0 < r_-, the smaller growth rate of the
+        # linearised Eq. (26) (eigenvalues of its companion matrix)
+        companion = np.zeros(eta_a.shape + (2, 2))
+        companion[..., 0, 1] = 1.0
+        companion[..., 1, 0] = eta_a * eta_w * g["b"] ** 2
+        companion[..., 1, 1] = -g["delta"]
+        r_minus = np.linalg.eigvals(companion).real.min(axis=-1)
+        ref = g["a"] * r_minus / eta_a
         # the surface is f(omega0) = 0 and f is affine in omega0
         args = dict(a0=g["a"], b=g["b"], delta=g["delta"], eta_a=eta_a, eta_w=eta_w)
         f0, f1 = f(omega0=0.0, **args), f(omega0=1.0, **args)
-        return -f0 / (f1 - f0)
+        rel = np.abs(-f0 / (f1 - f0) - ref) / np.abs(ref)
+        return np.where(g["delta"] < 0, rel, 0.0)
 
-    def error(f):
-        def err(eta_a, eta_w):
-            g = _at_point(eta_a, eta_w, **point)
-            # reference: a changes sign iff eta_a nu0 < r_-, the smaller growth rate of the
-            # linearised Eq. (26) (eigenvalues of its companion matrix)
-            companion = np.zeros(eta_a.shape + (2, 2))
-            companion[..., 0, 1] = 1.0
-            companion[..., 1, 0] = eta_a * eta_w * g["b"] ** 2
-            companion[..., 1, 1] = -g["delta"]
-            r_minus = np.linalg.eigvals(companion).real.min(axis=-1)
-            ref = g["a"] * r_minus / eta_a
-            rel = np.abs(threshold(f, g, eta_a, eta_w) - ref) / np.abs(ref)
-            return np.where(g["delta"] < 0, rel, 0.0)
-        return err
-
-    return MapSpec("GRQ-Eq(33)", RATES_X, RATES_Y,
-                   (Field("printed Eq. (33) in a0, w0", error(printed)),
-                    Field("corrected (general rates)", error(corrected))),
-                   "rel. error of the basin threshold on w0'beta*", wlog_boundary(), ("<=", 1e-10),
-                   "the separatrix of the linearised Eq. (26): eta_a nu0 = r_-, the smaller "
-                   "eigenvalue of its companion matrix",
-                   fixed=_fixed(**point) + "; 0 where delta >= 0")
+    return _rate_map("GRQ-Eq(33)", error, (("printed Eq. (33) in a0, w0", form(claim.printed)),
+                                           ("corrected (general rates)", form(claim.corrected))),
+                     "rel. error of the basin threshold on w0'beta*", 1e-10,
+                     "the separatrix of the linearised Eq. (26): eta_a nu0 = r_-, the smaller "
+                     "eigenvalue of its companion matrix", _fixed(**point) + "; 0 where delta >= 0")
 
 
 def spec_eq34_35() -> MapSpec:
     """GRQ-Eq(34)-(35) (App A.2.6): a and ||w|| recovered from (mu, delta)."""
     claim = REG["GRQ-Eq(34)-(35)"]
 
-    def error(side):
-        fa, fw = form(side.a), form(side.w_norm)
+    def error(side, eta_a, eta_w):
+        g = _at_point(eta_a, eta_w)
+        args = dict(mu=g["mu"], delta=g["delta"], eta_a=eta_a, eta_w=eta_w)
+        return np.maximum(_rel(form(side.a)(**args), g["a"]), _rel(form(side.w_norm)(**args), g["w"]))
 
-        def err(eta_a, eta_w):
-            g = _at_point(eta_a, eta_w)
-            args = dict(mu=g["mu"], delta=g["delta"], eta_a=eta_a, eta_w=eta_w)
-            return np.maximum(_rel(fa(**args), g["a"]), _rel(fw(**args), g["w"]))
-        return err
-
-    return MapSpec("GRQ-Eq(34)-(35)", RATES_X, RATES_Y,
-                   (Field("printed Eq. (34) in a, w", error(claim.printed)),
-                    Field("corrected (general rates)", error(claim.corrected))),
-                   "rel. error of a and ||w|| (max)", wlog_boundary(), ("<=", ROUND),
-                   "the weights themselves", fixed=_fixed())
+    return _rate_map("GRQ-Eq(34)-(35)", error, (("printed Eq. (34) in a, w", claim.printed),
+                                                ("corrected (general rates)", claim.corrected)),
+                     "rel. error of a and ||w|| (max)", ROUND, "the weights themselves")
 
 
 # --- Thm 3.1: the implicit bias, GF limit against the printed argmin ------------------------------
@@ -276,27 +260,24 @@ def spec_thm31() -> MapSpec:
     Psi, psi, psi_c = form(claim.printed.Psi), form(claim.printed.psi), form(claim.corrected.psi)
     n0, b0_hat = np.linalg.norm(BETA0_D2), BETA0_D2 / np.linalg.norm(BETA0_D2)
 
-    def limit_error(corrected):
-        def err(c2, delta):
-            c = np.sqrt(c2)
-            d, cc = delta[..., None], c[..., None]
+    def limit_error(corrected, c2, delta):
+        d, cc = delta[..., None], np.sqrt(c2)[..., None]
 
-            def objective(beta):
-                r = np.linalg.norm(beta, axis=-1)
-                lin = beta @ b0_hat
-                if corrected:
-                    return Psi(r=cc * r, delta=d) - psi_c(c=cc, n0=n0, delta=d) * cc * lin
-                return Psi(r=r, delta=d) - psi(n0=n0, delta=d) * lin
-            argmin = _argmin_on_line(objective, c2.shape)
-            return np.linalg.norm(_gf_limit(c2, delta) - argmin, axis=-1)
-        return err
+        def objective(beta):
+            r = np.linalg.norm(beta, axis=-1)
+            lin = beta @ b0_hat
+            if corrected:
+                return Psi(r=cc * r, delta=d) - psi_c(c=cc, n0=n0, delta=d) * cc * lin
+            return Psi(r=r, delta=d) - psi(n0=n0, delta=d) * lin
+        argmin = _argmin_on_line(objective, c2.shape)
+        return np.linalg.norm(_gf_limit(c2, delta) - argmin, axis=-1)
 
     return MapSpec(
         "GRQ-Thm3.1",
         Axis("c2", r"$\eta_a\eta_w$", 0.1, 10.0, 9), Axis("delta", r"$\delta$", -3.0, 3.0, 9,
                                                            scale="linear"),
-        (Field("printed Eq. (5) in beta", limit_error(False)),
-         Field("corrected (Psi(c beta), psi'(c))", limit_error(True))),
+        (Field("printed Eq. (5) in beta", partial(limit_error, False)),
+         Field("corrected (Psi(c beta), psi'(c))", partial(limit_error, True))),
         "|beta_GF(inf) - argmin|", Boundary(r"$\eta_a\eta_w = 1$ (the WLOG of App A.3 L450)",
                                             level=lambda c2, delta: 1.0 - c2),
         ("<=", 1e-6), "the gradient flow of beta (Eqs. 3-4, DOP853 rtol 1e-11 to t = 400)",
@@ -352,6 +333,15 @@ def _inverse_M(beta, delta):
     return np.linalg.inv(M)
 
 
+def _per_dimension(values, dims, one):
+    """``one(values[rows], dim)`` on the grid rows of each dimension of the discrete axis ``dims``."""
+    out = np.zeros_like(values)
+    for dim in np.unique(dims).astype(int):
+        rows = dims[:, 0] == dim
+        out[rows] = one(values[rows], dim)
+    return out
+
+
 def spec_eq50_54() -> MapSpec:
     """GRQ-Eq(50)-(54) (App A.4.2): M^-1 is not a Hessian map, from 2f' + h != 0 (Eq. 54); the
     curl asymmetry max |d_k H_ij - d_j H_ik| of H = M^-1 must be > 0."""
@@ -362,37 +352,26 @@ def spec_eq50_54() -> MapSpec:
         v = direction[:d]
         return v / np.linalg.norm(v)
 
-    def asymmetry(delta, d):
-        out = np.zeros_like(delta)
+    def asymmetry(delta, dim):
+        beta = np.broadcast_to(beta_of(dim), delta.shape + (dim,)).copy()
         h = 1e-5
-        for dim in np.unique(d).astype(int):
-            rows = d[:, 0] == dim
-            beta = np.broadcast_to(beta_of(dim), delta[rows].shape + (dim,)).copy()
-            grads = []
-            for k in range(dim):
-                e = np.zeros(dim)
-                e[k] = h
-                grads.append((_inverse_M(beta + e, delta[rows]) - _inverse_M(beta - e, delta[rows])) / (2 * h))
-            G = np.stack(grads, axis=-1)                        # [..., i, j, k] = d_k H_ij
-            out[rows] = np.abs(G - np.swapaxes(G, -1, -2)).max(axis=(-3, -2, -1))
-        return out
+        G = np.stack([(_inverse_M(beta + e, delta) - _inverse_M(beta - e, delta)) / (2 * h)
+                      for e in h * np.eye(dim)], axis=-1)        # [..., i, j, k] = d_k H_ij
+        return np.abs(G - np.swapaxes(G, -1, -2)).max(axis=(-3, -2, -1))
 
-    def predicted(delta, d):
-        out = np.zeros_like(delta)
-        for dim in np.unique(d).astype(int):
-            rows = d[:, 0] == dim
-            beta = beta_of(dim)
-            eye = np.eye(dim)
-            pattern = np.abs(beta[None, None, :] * eye[:, :, None] - beta[None, :, None] * eye[:, None, :])
-            out[rows] = np.abs(two_f_h(delta=delta[rows], x=1.0)) * pattern.max()
-        return out
+    def predicted(delta, dim):
+        beta, eye = beta_of(dim), np.eye(dim)
+        pattern = np.abs(beta[None, None, :] * eye[:, :, None] - beta[None, :, None] * eye[:, None, :])
+        return np.abs(two_f_h(delta=delta, x=1.0)) * pattern.max()
 
     return MapSpec(
         "GRQ-Eq(50)-(54)",
         Axis("delta", r"$\delta$", -3.0, 3.0, 61, scale="linear"),
         Axis("d", "dimension d", values=(1, 2, 3, 4), scale="discrete"),
-        (Field("curl asymmetry of M^-1 (finite differences)", asymmetry),
-         Field("predicted by Eq. (54): |2f'+h| max|b_k d_ij - b_j d_ik|", predicted)),
+        (Field("curl asymmetry of M^-1 (finite differences)",
+               lambda delta, d: _per_dimension(delta, d, asymmetry)),
+         Field("predicted by Eq. (54): |2f'+h| max|b_k d_ij - b_j d_ik|",
+               lambda delta, d: _per_dimension(delta, d, predicted))),
         "max |d_k H_ij - d_j H_ik| (not a Hessian where > 0)",
         Boundary("d = 1.5 (the condition d >= 2)", curve=((-3.0, 3.0), (1.5, 1.5))),
         (">", 1e-6), "M^-1 by a matrix inverse of Eq. (4) at unit rates, central differences h = 1e-5",
@@ -403,21 +382,18 @@ def spec_def_b7() -> MapSpec:
     """GRQ-DefB.7 (App B.2): W_l W_l^T = a a^T - delta I_h must be a Gram matrix (PSD)."""
     a_norm2 = 0.25
 
-    def violation(delta, h):
-        out = np.zeros_like(delta)
-        for dim in np.unique(h).astype(int):
-            rows = h[:, 0] == dim
-            a = np.zeros(dim)
-            a[0] = np.sqrt(a_norm2)
-            G = np.outer(a, a) - delta[rows][..., None, None] * np.eye(dim)
-            out[rows] = np.maximum(0.0, -np.linalg.eigvalsh(G)[..., 0])
-        return out
+    def violation(delta, dim):
+        a = np.zeros(dim)
+        a[0] = np.sqrt(a_norm2)
+        G = np.outer(a, a) - delta[..., None, None] * np.eye(dim)
+        return np.maximum(0.0, -np.linalg.eigvalsh(G)[..., 0])
 
     return MapSpec(
         "GRQ-DefB.7",
         Axis("delta", r"$\delta$", -1.0, 1.0, 41, scale="linear"),
         Axis("h", "hidden width h", values=(1, 2, 3, 4, 5), scale="discrete"),
-        (Field("required W_l W_l^T = a a^T - delta I_h", violation),),
+        (Field("required W_l W_l^T = a a^T - delta I_h",
+               lambda delta, h: _per_dimension(delta, h, violation)),),
         "negative part of the smallest eigenvalue",
         Boundary(r"$\delta \leq 0$ for $h \geq 2$ ($\delta \leq ||a||^2$ at h = 1)",
                  curve=((a_norm2, a_norm2, 0.0, 0.0), (0.5, 1.5, 1.5, 5.5))),
@@ -454,6 +430,12 @@ def _regime(delta, scale):
     return np.where(delta > 2 * scale, 1, np.where(delta < -2 * scale, -1, 0))
 
 
+def _by_regime(reg, minus, zero, plus):
+    """At each grid point the value of its regime ``reg`` (-1, 0, +1 of :func:`_regime`)."""
+    index, *values = np.broadcast_arrays(reg + 1, minus, zero, plus)
+    return np.choose(index, values)
+
+
 DELTA_AXIS = Axis("delta", r"$\delta$", -1e3, 1e3, 61, scale="symlog", linthresh=1e-2)
 
 
@@ -462,19 +444,16 @@ def spec_mlimits() -> MapSpec:
     (I + bb^T/||b||^2) (delta = 0), |delta| bb^T/||b||^2 (delta << 0), each in its regime."""
     p = REG["GRQ-Claim-Mlimits"].printed
     eta_a, eta_w = 0.3, 2.5
-    forms_ = {k: tuple(form(e) for e in p[k]) for k in ("delta_to_plus_inf", "delta_zero",
-                                                          "delta_to_minus_inf")}
+    forms_ = [tuple(form(e) for e in p[k]) for k in ("delta_to_minus_inf", "delta_zero",
+                                                      "delta_to_plus_inf")]
 
     def error(delta, r):
         # reference: M = eta_w a^2 I + eta_a w w^T at the weights realising (beta, delta)
         a2 = (delta + np.sqrt(delta ** 2 + 4 * eta_a * eta_w * r ** 2)) / (2 * eta_w)
         perp, along = eta_w * a2, eta_w * a2 + eta_a * r ** 2 / a2
-        c = np.sqrt(eta_a * eta_w)
-        key = np.where(_regime(delta, c * r) > 0, 0, np.where(_regime(delta, c * r) < 0, 2, 1))
-        names = ("delta_to_plus_inf", "delta_zero", "delta_to_minus_inf")
+        reg = _regime(delta, np.sqrt(eta_a * eta_w) * r)
         args = dict(delta=delta, r=r, eta_a=eta_a, eta_w=eta_w)
-        got = [np.choose(key, [np.broadcast_to(forms_[n][i](**args), delta.shape) for n in names])
-               for i in (0, 1)]
+        got = [_by_regime(reg, *(f[i](**args) for f in forms_)) for i in (0, 1)]
         return np.sqrt((got[0] - perp) ** 2 + (got[1] - along) ** 2) / np.sqrt(perp ** 2 + along ** 2)
 
     return MapSpec(
@@ -495,32 +474,25 @@ def spec_eq92_96() -> MapSpec:
     eta_a, eta_w, c_out = 0.3, 2.5, 3
     exact = {k: form(v) for k, v in claim.printed["M"].items()}
 
-    def limits(side):
-        table = {k: dict(claim.printed[k]) for k in ("-oo", "0", "+oo")}
-        if side == "corrected":
-            table["-oo"] = dict(claim.corrected["-oo"])
-        return {k: {part: form(v) for part, v in parts.items()} for k, parts in table.items()}
+    def limits(minus):
+        """The forms of the regimes -oo (``minus``), 0 and +oo."""
+        return [{part: form(v) for part, v in dict(t).items()}
+                for t in (minus, claim.printed["0"], claim.printed["+oo"])]
 
-    def error(side):
-        fs = limits(side)
-
-        def err(delta, r2):
-            args = dict(delta=delta, r2=r2, eta_a=eta_a, eta_w=eta_w)
-            p, i = exact["P"](**args), exact["I"](**args)
-            reg = _regime(delta, np.sqrt(eta_a * eta_w * r2))
-            key = np.where(reg > 0, 2, np.where(reg < 0, 0, 1))
-            names = ("-oo", "0", "+oo")
-            gp = np.choose(key, [np.broadcast_to(fs[n]["P"](**args), delta.shape) for n in names])
-            gi = np.choose(key, [np.broadcast_to(fs[n]["I"](**args), delta.shape) for n in names])
-            # M = p P + i I_c with P a rank-one projector: Frobenius norms over the c eigenvalues
-            num = np.sqrt((gp + gi - p - i) ** 2 + (c_out - 1) * (gi - i) ** 2)
-            return num / np.sqrt((p + i) ** 2 + (c_out - 1) * i ** 2)
-        return err
+    def error(fs, delta, r2):
+        args = dict(delta=delta, r2=r2, eta_a=eta_a, eta_w=eta_w)
+        p, i = exact["P"](**args), exact["I"](**args)
+        reg = _regime(delta, np.sqrt(eta_a * eta_w * r2))
+        gp, gi = (_by_regime(reg, *(f[part](**args) for f in fs)) for part in ("P", "I"))
+        # M = p P + i I_c with P a rank-one projector: Frobenius norms over the c eigenvalues
+        num = np.sqrt((gp + gi - p - i) ** 2 + (c_out - 1) * (gi - i) ** 2)
+        return num / np.sqrt((p + i) ** 2 + (c_out - 1) * i ** 2)
 
     return MapSpec(
         "GRQ-Eq(92)-(96)", DELTA_AXIS, Axis("r2", r"$||\beta||^2$", 1e-3, 1e3),
-        (Field("printed Eq. (96), form of the regime", error("printed")),
-         Field("corrected (|delta| I_c as delta -> -oo)", error("corrected"))),
+        (Field("printed Eq. (96), form of the regime", partial(error, limits(claim.printed["-oo"]))),
+         Field("corrected (|delta| I_c as delta -> -oo)",
+               partial(error, limits(claim.corrected["-oo"])))),
         "rel. error of M (Frobenius)",
         Boundary(r"$|\delta| = 2\sqrt{\eta_a\eta_w}||\beta||$ (regime crossovers)",
                  level=lambda delta, r2: np.abs(delta) - 2 * np.sqrt(eta_a * eta_w * r2)),
@@ -560,28 +532,22 @@ def spec_eq102() -> MapSpec:
                                   lambda x: np.broadcast_to(fn(x=x, eta_a=eta_a, eta_w=eta_w), x.shape))
         return _kron_sum(side(spec.left, spec.left_gram), side(spec.right, spec.right_gram))
 
-    def error(side_name):
-        table = getattr(claim, side_name)
-
-        def err(delta, s):
-            # reference: M = sqrt(c beta^T beta + delta^2/4) (x) I + I (x) sqrt(c beta beta^T + delta^2/4),
-            # the Kronecker sum eta_w A^T A (+) eta_a W^T W of the weights with Delta = delta I
-            root = lambda x: np.sqrt(c * x + delta[..., None] ** 2 / 4)   # noqa: E731
-            M = _kron_sum(_gram_function(V_btb, s[..., None] ** 2 * lam_btb, root),
-                          _gram_function(V_bbt, s[..., None] ** 2 * lam_bbt, root))
-            smax = s * np.sqrt(lam_btb.max())
-            reg = _regime(delta, np.sqrt(c) * smax)
-            eye = np.eye(M.shape[-1])
-            inf_form = {k: form(table[k])(delta=delta)[..., None, None] * eye for k in ("-oo", "+oo")}
-            approx = np.where((reg > 0)[..., None, None], inf_form["+oo"],
-                              np.where((reg < 0)[..., None, None], inf_form["-oo"], zero_form(table["0"], s)))
-            return np.linalg.norm(approx - M, axis=(-2, -1)) / np.linalg.norm(M, axis=(-2, -1))
-        return err
+    def error(table, delta, s):
+        # reference: M = sqrt(c beta^T beta + delta^2/4) (x) I + I (x) sqrt(c beta beta^T + delta^2/4),
+        # the Kronecker sum eta_w A^T A (+) eta_a W^T W of the weights with Delta = delta I
+        root = lambda x: np.sqrt(c * x + delta[..., None] ** 2 / 4)   # noqa: E731
+        M = _kron_sum(_gram_function(V_btb, s[..., None] ** 2 * lam_btb, root),
+                      _gram_function(V_bbt, s[..., None] ** 2 * lam_bbt, root))
+        reg = _regime(delta, np.sqrt(c) * (s * np.sqrt(lam_btb.max())))
+        eye = np.eye(M.shape[-1])
+        minus, plus = (form(table[k])(delta=delta)[..., None, None] * eye for k in ("-oo", "+oo"))
+        approx = _by_regime(reg[..., None, None], minus, zero_form(table["0"], s), plus)
+        return np.linalg.norm(approx - M, axis=(-2, -1)) / np.linalg.norm(M, axis=(-2, -1))
 
     return MapSpec(
         "GRQ-Eq(102)", DELTA_AXIS, Axis("s", r"$||\beta||_2$", 1e-2, 1e2),
-        (Field("printed Eq. (102), form of the regime", error("printed")),
-         Field("corrected (|delta| I; sqrt grams)", error("corrected"))),
+        (Field("printed Eq. (102), form of the regime", partial(error, claim.printed)),
+         Field("corrected (|delta| I; sqrt grams)", partial(error, claim.corrected))),
         "rel. error of M (Frobenius)",
         Boundary(r"$|\delta| = 2\sqrt{\eta_a\eta_w}||\beta||_2$ (regime crossovers)",
                  level=lambda delta, s: np.abs(delta) - 2 * np.sqrt(c) * s),
