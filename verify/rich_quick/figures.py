@@ -20,12 +20,9 @@ def fig1a(run):
         lim = np.abs(P[-1]).max() * 1.2
         for w in run.teacher_w[0]:
             ax.plot([0, lim * w[0]], [0, lim * w[1]], "k:", lw=0.8)
-        ax.set_xlim(-lim, lim)
-        ax.set_ylim(-lim, lim)
+        ax.set(xlim=(-lim, lim), ylim=(-lim, lim), xticks=[], yticks=[])
         tau, delta = run.cells[m]
         ax.set_title(rf"$\tau={tau:g}, \delta={delta:g}$", fontsize=8)
-        ax.set_xticks([])
-        ax.set_yticks([])
     steps = int(run.trajectory.steps[-1])
     return fig, (f"Fig. 1(a), {run.ran.scale} run, seed {run.seeds[0]}: trajectories of |a_i| w_i "
                  f"(lines, end markers coloured by sgn a_i) of the 50-neuron student over "
@@ -43,8 +40,7 @@ def fig1b(run):
         axs[0].plot(steps, S[:, j], style + "o", ms=3, label=label)
         axs[1].plot(steps, test[:, j], style + "o", ms=3, label=label)
     for ax, name in zip(axs, ("kernel distance S(0, t)", "test MSE")):
-        ax.set_xscale("log")
-        ax.set_xlabel("GD steps")
+        ax.set(xscale="log", xlabel="GD steps")
         ax.set_title(name, fontsize=9)
     axs[1].set_yscale("log")
     axs[0].legend(fontsize=6)
@@ -54,10 +50,9 @@ def fig1b(run):
 
 
 def _alpha_axis(ax, alphas):
-    ax.set_xscale("log")
+    ax.set(xscale="log", xlabel="alpha (upstream > 1)")
     ax.set_xticks(alphas, [f"{a:g}" for a in alphas])
     ax.minorticks_off()
-    ax.set_xlabel("alpha (upstream > 1)")
 
 
 def fig6a(run):
@@ -87,9 +82,7 @@ def fig6c(run):
     fig, ax = plt.subplots(figsize=(4.5, 3))
     for k, a in enumerate(run.alphas):
         ax.plot(run.sizes, run.accuracy[:, :, k].mean(0), "o-", ms=3, label=f"alpha={a:g}")
-    ax.set_xscale("log")
-    ax.set_xlabel("training set size")
-    ax.set_ylabel("test accuracy")
+    ax.set(xscale="log", xlabel="training set size", ylabel="test accuracy")
     ax.legend(fontsize=6)
     return fig, (f"Fig. 6(c), {run.ran.scale} run: RHM with L = {run.ran['RHM levels L']}, test "
                  f"accuracy against training size per alpha (seed means over {len(run.seeds)} "
@@ -102,9 +95,7 @@ def regimes(run):
         ax.plot(run.deltas, np.maximum(v[:, 0], 1e-8), mk, label=f"{name}: S(0, end)")
         ax.plot(run.deltas, np.maximum(v[:, 1], 1e-8), mk, mfc="none", alpha=0.5,
                 label=f"{name}: S(0, 5/|delta|)")
-    ax.set_yscale("log")
-    ax.set_xlabel("delta_i (all neurons)")
-    ax.set_ylabel("kernel distance")
+    ax.set(yscale="log", xlabel="delta_i (all neurons)", ylabel="kernel distance")
     ax.legend(fontsize=6)
     return fig, ("Funnel (d > h >= c) networks are lazy (S -> 0) as delta -> +oo, inverted funnels "
                  "as delta -> -oo, square networks both ways; the opposite limits are delayed rich "
@@ -126,9 +117,8 @@ def fig5_curves(run):
     for ax in axes:
         ax.set_xscale("symlog", linthresh=1e-2)
         ax.set_xlabel("t (gradient-flow time)")
-    axes[1].set_yscale("log")
     axes[0].set_ylabel("Hamming distance of patterns from init")
-    axes[1].set_ylabel("loss / L(0)")
+    axes[1].set(yscale="log", ylabel="loss / L(0)")
     axes[0].legend(fontsize=7)
     return fig, (f"Fig. 5 (XOR-like task, 20 ReLU units, tau = {run.ran['scale tau']:g}, "
                  f"{n_s} seeds, markers = seed means): the partition is frozen downstream and moves "
@@ -158,11 +148,8 @@ def fig5_surfaces(run):
                 ax.plot([-u[1], u[1]], [u[0], -u[0]], "k-", lw=0.5)
             ax.scatter(run.X[0], run.X[1], c=run.y, cmap="coolwarm", s=8, edgecolors="k",
                        linewidths=0.2)
-            ax.set_xlim(-2, 2)
-            ax.set_ylim(-2, 2)
+            ax.set(xlim=(-2, 2), ylim=(-2, 2), xticks=[], yticks=[])
             ax.set_title(f"delta {run.deltas[col]:g}, {label} (max|f| {vmax:.2g})", fontsize=7)
-            ax.set_xticks([])
-            ax.set_yticks([])
     return fig, ("Fig. 5, first seed: network output (colour, scaled per panel), unit boundaries "
                  "(lines) and data (markers) at init and after training; downstream keeps its "
                  "boundaries, balanced and upstream rotate them onto the data.")
@@ -178,8 +165,7 @@ def fig3(run):
                     label=rf"$\delta={d:g}$")
             ax.plot(p["flow"]["t"], p["flow"][name], "o", color=col, ms=3)
     for ax, name in zip(axs, (r"$\mu$", r"$\phi$", r"$S(0,t)$")):
-        ax.set_xlabel("t")
-        ax.set_ylabel(name)
+        ax.set(xlabel="t", ylabel=name)
     axs[0].legend(fontsize=6)
     return fig, ("Fig. 3: mu, phi, S(0,t) for X^T X = I, beta_* = [0,1], beta0 = [-1,0], a0 > 0, "
                  f"rates {run.ran['rates (eta_a, eta_w)']}; exact solution (lines) vs gradient "
@@ -194,8 +180,7 @@ def fig4(run):
         ax.plot(*np.asarray(p["flow"]["beta"]), "o", color=col, ms=3, label="GF")
     ax.plot(*run.beta0s[0], "k^")
     ax.plot(*run.ran["beta_*"], "k*")
-    ax.set_xlabel(r"$\beta_1$")
-    ax.set_ylabel(r"$\beta_2$")
+    ax.set(xlabel=r"$\beta_1$", ylabel=r"$\beta_2$")
     ax.legend(fontsize=6)
     return fig, ("Fig. 4 (left): beta(t) for X^T X = I, beta_* = [0,1], beta0 = [-1,0], unit "
                  "rates: exact (mu, phi) solution (lines) vs gradient flow (markers)")
@@ -227,8 +212,7 @@ def fig4_lowrank(run, predicted):
                     label="GF limit")
     fig.colorbar(sc, ax=ax, label=r"$\delta$")
     ax.plot(*run.beta0, "k^", label=r"$\beta_0$")
-    ax.set_xlabel(r"$\beta_1$")
-    ax.set_ylabel(r"$\beta_2$")
+    ax.set(xlabel=r"$\beta_1$", ylabel=r"$\beta_2$")
     ax.legend(fontsize=7)
     return fig, ("Fig. 4 (right): low-rank D.2 data X = [[0.5, 1]], y = 1.1, beta0 = [0.4, 0.05]; "
                  "Eq. (72) limits (squares) and gradient-flow limits (dots, coloured by delta), "
@@ -240,8 +224,7 @@ def s3_downstream(ts):
     for (D, c), style in zip(ts.curves.items(), ("-", "--")):
         ax.plot(c["t"] / D, c["S"], "k" + style, label=rf"theory $\delta=-{D:g}$")
         ax.plot(c["flow_t"] / D, c["flow_S"], "o", ms=3, label=rf"GF $\delta=-{D:g}$")
-    ax.set_xlabel(r"$t/|\delta|$")
-    ax.set_ylabel(r"$S(0,t)$")
+    ax.set(xlabel=r"$t/|\delta|$", ylabel=r"$S(0,t)$")
     ax.legend(fontsize=7)
     return fig, ("Sec 3 downstream regime: S(0,t) against t/|delta| collapses (delay ~ |delta|); "
                  f"eta_a, eta_w = {ts.rates}, ||beta_*|| = {ts.b:g}; theory lines, gradient-flow "
@@ -278,8 +261,7 @@ def potentials(potential, symbols):
     fig, ax = plt.subplots(figsize=(5, 3.5))
     for d in (-4.0, -1.0, 0.0, 1.0, 4.0):
         ax.plot(r, q(r, d), "-", label=rf"$\Phi_\delta$, $\delta={d:g}$")
-    ax.set_xlabel(r"$\|\beta\|$")
-    ax.set_ylabel(r"$\Phi_\delta$")
+    ax.set(xlabel=r"$\|\beta\|$", ylabel=r"$\Phi_\delta$")
     ax.legend(fontsize=7)
     return fig, ("Potentials Phi_delta(||beta||) of Eq. (67) (theory only): l2-like for delta > 0, "
                  "l1-like cone for delta < 0")
@@ -301,34 +283,33 @@ def potential_curvatures(printed, eta_a, eta_w):
             f = sp.lambdify([wl.lam], sp.diff(printed[key], wl.lam, 2).subs(
                 {wl.eta_a: eta_a, wl.eta_w: eta_w, wl.delta: delta}), "numpy")
             ax.plot(lams, f(lams), mk, color=col, label=f"{key}'' (printed), delta={delta:+}")
-    ax.set_xlabel("singular value x")
-    ax.set_ylabel("q''(x)")
+    ax.set(xlabel="singular value x", ylabel="q''(x)")
     ax.legend(fontsize=6)
     return fig, ("Theorem B.6 / Eq. (114) potentials: target curvature (lines) vs the printed q'' "
                  f"(markers) at eta_a={eta_a}, eta_w={eta_w}; the corrected q matches the lines.")
 
 
-def depth_alignment(cos, depths):
-    fig, ax = plt.subplots(figsize=(5, 3.2))
-    for name, mk in zip(cos, "os"):
-        ax.plot(depths, cos[name], mk + "-", label=name)
-    ax.set_xscale("log")
-    ax.set_xlabel("depth l")
-    ax.set_ylabel("cos(beta(inf), beta0)")
+def _series(x, series: dict, figsize, **axes):
+    """Each of ``series`` (label: values) against ``x``, markers joined by lines; ``axes`` set
+    the axes (scales, labels)."""
+    fig, ax = plt.subplots(figsize=figsize)
+    for (label, v), mk in zip(series.items(), "os^"):
+        ax.plot(x, v, mk + "-", label=label)
+    ax.set(**axes)
     ax.legend(fontsize=7)
-    return fig, ("Depth and direction preservation of the corrected Eq. (119) bias (lines join the "
-                 "minimisers): increases with l only when y/(X beta0) > 0.")
+    return fig
+
+
+def depth_alignment(cos, depths):
+    return (_series(depths, cos, (5, 3.2), xscale="log", xlabel="depth l",
+                    ylabel="cos(beta(inf), beta0)"),
+            "Depth and direction preservation of the corrected Eq. (119) bias (lines join the "
+            "minimisers): increases with l only when y/(X beta0) > 0.")
 
 
 def expressivity(fit, widths):
-    fig, ax = plt.subplots(figsize=(4.5, 3))
-    for (k, v), mk in zip(fit.items(), "os^"):
-        ax.plot(widths, v, mk + "-", label=k)
-    ax.set_xscale("log")
-    ax.set_yscale("log")
-    ax.set_xlabel("hidden width h")
-    ax.set_ylabel("rel. test error")
-    ax.legend(fontsize=7)
+    fig = _series(widths, fit, (4.5, 3), xscale="log", yscale="log", xlabel="hidden width h",
+                  ylabel="rel. test error")
     return fig, ("Expressivity of bias-free ReLU networks (L923): random-feature fits (markers) reach "
                  "1-homogeneous targets with a linear odd part, not r cos(3 theta) nor x1^2.")
 
@@ -343,7 +324,6 @@ def fig9():
         ax.imshow((net.patterns(G).sum(0) % 2).reshape(300, 300), origin="lower",
                   extent=(-3, 3, -3, 3), cmap="Greys", interpolation="nearest")
         ax.set_title(f"3-layer ReLU, 20/layer, {'with' if biases else 'without'} biases", fontsize=8)
-        ax.set_xlabel("x1")
-        ax.set_ylabel("x2")
+        ax.set(xlabel="x1", ylabel="x2")
     return fig, ("Fig. 9 reproduction: activation regions of a 3-layer ReLU net at init coloured by "
                  "the parity of active units (polytopes with biases, cones without).")
