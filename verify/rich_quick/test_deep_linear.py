@@ -12,9 +12,7 @@ CASES = [(4, 3, -0.7), (3, 2, -0.2), (5, 1, -1.3), (4, 4, -2.0)]      # (h = d, 
 
 @pytest.mark.claim("GRQ-DefB.7")
 def test_isotropic_init_exists_only_for_nonpositive_delta(claim):
-    e = lc.isotropic_init()
-    claim.holds_if(REGISTRY["GRQ-DefB.7"].condition, under=e["under"], without=e["without"],
-                   counterexample=e["counterexample"])
+    claim.holds_if(REGISTRY["GRQ-DefB.7"].condition, **lc.isotropic_init())
 
 
 @pytest.mark.claim("GRQ-Eq(116)-(117)", "GRQ-LemB.8")
@@ -26,16 +24,13 @@ def test_polynomial_identities_and_deep_preconditioner(claim):
 @pytest.mark.claim("GRQ-ThmB.9")
 def test_rich_limit_preconditioner_and_implicit_bias(claim):
     r = REGISTRY["GRQ-ThmB.9"]
-    e = lc.rich_limit(r.printed, r.corrected, REGISTRY["GRQ-Claim-DeepQ"].corrected)
-    claim.erratum(printed=e["shared"] + e["printed"], corrected=e["shared"] + e["corrected"],
-                  note=e["note"])
+    claim.erratum(**lc.rich_limit(r.printed, r.corrected, REGISTRY["GRQ-Claim-DeepQ"].corrected))
 
 
 @pytest.mark.claim("GRQ-Claim-DeepQ")
 def test_main_text_exponent_and_depth_claim(claim, report_figure):
     rq = REGISTRY["GRQ-Claim-DeepQ"]
-    e = lc.deep_exponent(rq.printed, rq.corrected)
-    claim.erratum(printed=e["printed"], corrected=e["corrected"], counterexample=e["counterexample"],
+    claim.erratum(**lc.deep_exponent(rq.printed, rq.corrected),
                   note="GF from balanced rank-one chains (delta = 0, d = 3, n = 1)")
     d = lc.depth_alignment(rq.corrected)
     claim.holds_if("y/(X beta0) > 0 (the ray through beta0 meets the interpolating set)",

@@ -45,9 +45,7 @@ def test_ntk_and_vec_dynamics_match_autograd(claim):
 @pytest.mark.claim("GRQ-Eq(73)-(80)")
 def test_eq78_identity_sizes_and_appendix_delta(claim):
     r = REGISTRY["GRQ-Eq(73)-(80)"]
-    e = lc.eq78_and_appendix_delta(r.printed, r.corrected, ETA_A, ETA_W)
-    claim.erratum(printed=e["printed"], corrected=e["corrected"], counterexample=e["counterexample"],
-                  note=e["note"])
+    claim.erratum(**lc.eq78_and_appendix_delta(r.printed, r.corrected, ETA_A, ETA_W))
 
 
 @pytest.mark.claim("GRQ-Thm4.1", "GRQ-LemB.1")
@@ -62,48 +60,37 @@ def test_M_is_the_sum_of_per_neuron_preconditioners(claim):
 @pytest.mark.claim("GRQ-Eq(81)-(86)")
 def test_per_neuron_norms_need_the_rates(claim):
     r = REGISTRY["GRQ-Eq(81)-(86)"]
-    e = lc.per_neuron_norms(r.printed, r.corrected)
-    claim.erratum(printed=e["printed"], corrected=e["corrected"], counterexample=e["counterexample"],
-                  note=e["note"])
+    claim.erratum(**lc.per_neuron_norms(r.printed, r.corrected))
 
 
 @pytest.mark.claim("GRQ-LemB.2")
 def test_rank_of_M_in_the_lazy_limits(claim):
-    e = lc.lazy_limit_rank_evidence()
-    claim.erratum(printed=e["shared"] + e["printed"], corrected=e["shared"] + e["corrected"],
-                  counterexample=e["counterexample"], note=e["note"])
+    claim.erratum(**lc.lazy_limit_rank_evidence())
 
 
 @pytest.mark.claim("GRQ-Eq(92)-(96)")
 def test_inverted_funnel_limits(claim):
     r = REGISTRY["GRQ-Eq(92)-(96)"]
-    e = lc.inverted_funnel_limits(r.printed, r.corrected, ETA_A, ETA_W)
-    claim.holds(*e["holds"], note="GF of the h = d = 1, c = 3 inverted funnel (X = I, ||beta0|| = "
-                                  "0.1, eta 0.5/3)")
-    claim.erratum(printed=e["shared"] + e["printed"], corrected=e["shared"] + e["corrected"],
-                  counterexample="delta -> -oo: (kappa-delta)/2 -> |delta| > 0, so M -> |delta| "
-                                 "I_c, not delta I_c (negative definite)")
+    flows, limits = lc.inverted_funnel_limits(r.printed, r.corrected, ETA_A, ETA_W)
+    claim.holds(*flows, note="GF of the h = d = 1, c = 3 inverted funnel (X = I, ||beta0|| = 0.1, "
+                             "eta 0.5/3)")
+    claim.erratum(**limits)
 
 
 @pytest.mark.claim("GRQ-LemB.3")
 def test_square_isotropic_M_in_terms_of_beta(claim):
     r = REGISTRY["GRQ-LemB.3"]
-    e = lc.square_isotropic(r.printed, r.corrected)
-    claim.erratum(printed=e["shared"] + e["printed"], corrected=e["shared"] + e["corrected"],
-                  counterexample=e["counterexample"], note=e["note"])
+    claim.erratum(**lc.square_isotropic(r.printed, r.corrected))
 
 
 @pytest.mark.claim("GRQ-Eq(102)")
 def test_square_limits(claim):
     r = REGISTRY["GRQ-Eq(102)"]
-    e = lc.square_limits(r.printed, r.corrected)
-    claim.erratum(printed=e["printed"], corrected=e["corrected"], counterexample=e["counterexample"])
+    claim.erratum(**lc.square_limits(r.printed, r.corrected))
 
 
 @pytest.mark.claim("GRQ-AssB.4")
 def test_task_aligned_mirror_flow_and_potential(claim, report_figure):
     r = REGISTRY["GRQ-AssB.4"]
-    e = lc.task_aligned_mirror_flow(r.printed, r.corrected, ETA_A, ETA_W)
-    claim.erratum(printed=e["printed"], corrected=e["corrected"], note=e["note"],
-                  counterexample=e["counterexample"])
+    claim.erratum(**lc.task_aligned_mirror_flow(r.printed, r.corrected, ETA_A, ETA_W))
     report_figure(*F.potential_curvatures(r.printed, ETA_A, ETA_W))

@@ -123,7 +123,8 @@ def per_neuron_norms(printed, corrected) -> dict:
 def square_isotropic(printed, corrected) -> dict:
     """GRQ-LemB.3: Eqs. (97)-(99) and (101), printed and corrected (beta beta^T in the second
     slot), against the parameter M and Grams of square isotropic nets (d = h = c = 4, eta_a 0.5,
-    eta_w 2) at delta 1.3, -1.3, 0: {'shared', 'printed', 'corrected', 'counterexample', 'note'}."""
+    eta_w 2) at delta 1.3, -1.3, 0: {'printed', 'corrected' (the shared measurements first),
+    'counterexample', 'note'}."""
     e = {k: [] for k in ("97", "101", "101c", "9899")}
     for delta in (1.3, -1.3, 0.0):
         W, A = ln.init_square_isotropic(4, delta, 0.5, 2.0, np.random.default_rng(0))
@@ -132,14 +133,14 @@ def square_isotropic(printed, corrected) -> dict:
         e["101c"].append(le.square_M_error(corrected["(101)"], W, A, 0.5, 2.0, delta))
         e["9899"].append(max(le.square_gram_error(printed["(98) WtW"], W, A, 0.5, 2.0, delta),
                              le.square_gram_error(printed["(99) AtA"], W, A, 0.5, 2.0, delta)))
-    return {"shared": [measure("Eq. (97) vs parameter M, max rel err", max(e["97"]), "<=", 1e-10,
-                               source=ROUND),
-                       measure("Eqs. (98)-(99) vs W^T W, A^T A, max rel err", max(e["9899"]),
-                               "<=", 1e-10, source=ROUND)],
-            "printed": [measure("Eq. (101) as printed vs parameter M, max rel err", max(e["101"]),
-                                "<=", 1e-10, source=ROUND)],
-            "corrected": [measure("Eq. (101) with beta beta^T in the second slot, max rel err",
-                                  max(e["101c"]), "<=", 1e-10, source=ROUND)],
+    shared = [measure("Eq. (97) vs parameter M, max rel err", max(e["97"]), "<=", 1e-10,
+                      source=ROUND),
+              measure("Eqs. (98)-(99) vs W^T W, A^T A, max rel err", max(e["9899"]), "<=", 1e-10,
+                      source=ROUND)]
+    return {"printed": shared + [measure("Eq. (101) as printed vs parameter M, max rel err",
+                                         max(e["101"]), "<=", 1e-10, source=ROUND)],
+            "corrected": shared + [measure("Eq. (101) with beta beta^T in the second slot, max rel "
+                                           "err", max(e["101c"]), "<=", 1e-10, source=ROUND)],
             "counterexample": f"delta=1.3: Eq. (101) rel err {e['101'][0]:.2g} (beta^T beta in "
                               "the second slot)",
             "note": "square d = h = c = 4, eta_a 0.5, eta_w 2, eta_w AA^T - eta_a WW^T = delta I, "
@@ -148,8 +149,8 @@ def square_isotropic(printed, corrected) -> dict:
 
 def lazy_limit_rank_evidence() -> dict:
     """GRQ-LemB.2: ranks of M's delta -> +-oo limits and of the sum of the rank-one terms, the
-    approach to the limits, the delta = 0 form: {'shared', 'printed', 'corrected': measurements,
-    'counterexample', 'note'}."""
+    approach to the limits, the delta = 0 form: {'printed', 'corrected': measurements (the shared
+    ones first), 'counterexample', 'note'}."""
     rng = np.random.default_rng(7)
     rows, excess88, excess_sum, miss_sum, miss_rank, decay, bal = [], [], [], [], [], [], []
     for d, h, c in [(6, 3, 2), (6, 2, 3), (2, 3, 6), (3, 3, 3), (4, 5, 2)]:
@@ -172,20 +173,19 @@ def lazy_limit_rank_evidence() -> dict:
                       source=reading("an O(1/delta^2) approach gives 100; 30 leaves room")),
               measure("corrected delta = 0 form (L718), rel err", max(bal), "<=", 1e-12,
                       source=ROUND)]
-    return {"shared": shared,
-            "printed": [measure("sum of the ranks of the h rank-one terms minus the Eq. (90) bound",
-                                excess_sum, "<=", 0, source=COUNT)],
-            "corrected": [measure("sum of the ranks of the h rank-one terms minus h", miss_sum,
-                                  "==", 0, source=COUNT)],
+    return {"printed": shared + [measure("sum of the ranks of the h rank-one terms minus the "
+                                         "Eq. (90) bound", excess_sum, "<=", 0, source=COUNT)],
+            "corrected": shared + [measure("sum of the ranks of the h rank-one terms minus h",
+                                           miss_sum, "==", 0, source=COUNT)],
             "counterexample": next((r for r in rows if "(6,3,2)" in r), rows[0]),
             "note": "; ".join(rows)}
 
 
-def inverted_funnel_limits(printed, corrected, eta_a, eta_w) -> dict:
+def inverted_funnel_limits(printed, corrected, eta_a, eta_w) -> tuple[list, dict]:
     """GRQ-Eq(92)-(96): the limits of M (``printed['M']``, in delta) against the printed and
     corrected -oo limits, Eq. (95) against the parameter M, and gradient flow of the h = d = 1,
-    c = 3 inverted funnel (lazy as delta -> -oo, delayed rich as +oo, rich at 0): {'holds',
-    'shared', 'printed', 'corrected'}."""
+    c = 3 inverted funnel (lazy as delta -> -oo, delayed rich as +oo, rich at 0): (the flow's
+    measurements, {'printed', 'corrected' (the shared measurements first), 'counterexample'})."""
     M = printed["M"]
     got = {"-oo": le.coefficient_limit(M, -sp.oo), "+oo": le.coefficient_limit(M, sp.oo)}
     want = {k: le.coefficient_limit({kk: sp.sympify(v) for kk, v in printed[k].items()},
@@ -205,21 +205,24 @@ def inverted_funnel_limits(printed, corrected, eta_a, eta_w) -> dict:
              for D in (-30.0, 0.0, 30.0)}
     lazy, rich = reading("lazy: S below 1e-3"), reading("rich: S above 0.1")
     limit = exact("sympy limit")
-    return {"holds": [measure("delta = -30: S(0, inf)", flows[-30.0][0], "<", 1e-3, source=lazy),
-                      measure("delta = +30: S(0, 5/|delta|) (fast phase)", flows[30.0][1], "<",
-                              1e-3, source=lazy),
-                      measure("delta = +30 and 0: S(0, inf)", [flows[30.0][0], flows[0.0][0]],
-                              ">", 0.1, source=rich)],
-            "shared": [measure("delta = 0 form equals the limit of Eq. (95)", bool(zero_ok), "==",
-                               True, source=exact("sympy simplify")),
-                       measure(f"Eq. (95) vs parameter M (h = d = 1, c = 3, eta {eta_a}/{eta_w}), "
-                               "rel err", max(errs), "<=", 1e-12, source=ROUND),
-                       measure("lim M/|delta| as delta -> +oo equals the printed limit",
-                               bool(got["+oo"] == want["+oo"]), "==", True, source=limit)],
-            "printed": [measure("lim M/|delta| as delta -> -oo equals the printed delta I_c",
-                                bool(got["-oo"] == want["-oo"]), "==", True, source=limit)],
-            "corrected": [measure("lim M/|delta| as delta -> -oo equals |delta| I_c",
-                                  bool(got["-oo"] == want_c), "==", True, source=limit)]}
+    shared = [measure("delta = 0 form equals the limit of Eq. (95)", bool(zero_ok), "==", True,
+                      source=exact("sympy simplify")),
+              measure(f"Eq. (95) vs parameter M (h = d = 1, c = 3, eta {eta_a}/{eta_w}), rel err",
+                      max(errs), "<=", 1e-12, source=ROUND),
+              measure("lim M/|delta| as delta -> +oo equals the printed limit",
+                      bool(got["+oo"] == want["+oo"]), "==", True, source=limit)]
+    return ([measure("delta = -30: S(0, inf)", flows[-30.0][0], "<", 1e-3, source=lazy),
+             measure("delta = +30: S(0, 5/|delta|) (fast phase)", flows[30.0][1], "<", 1e-3,
+                     source=lazy),
+             measure("delta = +30 and 0: S(0, inf)", [flows[30.0][0], flows[0.0][0]], ">", 0.1,
+                     source=rich)],
+            {"printed": shared + [measure("lim M/|delta| as delta -> -oo equals the printed "
+                                          "delta I_c", bool(got["-oo"] == want["-oo"]), "==", True,
+                                          source=limit)],
+             "corrected": shared + [measure("lim M/|delta| as delta -> -oo equals |delta| I_c",
+                                            bool(got["-oo"] == want_c), "==", True, source=limit)],
+             "counterexample": "delta -> -oo: (kappa-delta)/2 -> |delta| > 0, so M -> |delta| I_c, "
+                               "not delta I_c (negative definite)"})
 
 
 def square_limits(printed, corrected) -> dict:
@@ -337,7 +340,8 @@ def parts_beyond_the_sign(printed_inv, corrected_inv) -> int:
 
 def rich_limit(printed, corrected, deep_q) -> dict:
     """GRQ-ThmB.9: Eqs. (120)-(122) at balanced chains, M^-1 = g Hess Phi, and gradient flow's
-    limit against the Eq. (119) argmin (``deep_q``): {'shared', 'printed', 'corrected', 'note'}."""
+    limit against the Eq. (119) argmin (``deep_q``): {'printed', 'corrected' (the shared
+    measurements first), 'note'}."""
     rows, e121, inv_p, inv_c, e120, hess, gf = [], 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
     for seed, l in enumerate((1, 2, 3)):
         X, y, Ws, a = le.theorem_b9_data(seed, l)
@@ -357,20 +361,19 @@ def rich_limit(printed, corrected, deep_q) -> dict:
         arg = le.implicit_bias_minimiser(le.deep_objective(deep_q), X, y, beta, l)
         gf = max(gf, np.linalg.norm(end - arg) / np.linalg.norm(arg))
         rows.append(f"l={l}: GF beta(inf)={np.round(end, 5)}, Eq.(119) argmin={np.round(arg, 5)}")
-    return {"shared": [measure("Eq. (120) rel err", e120, "<=", 1e-10, source=DEEP_ROUND),
-                       measure("parts of Eq. (122) as printed that differ from the corrected form "
-                               "other than by the outer part's sign",
-                               parts_beyond_the_sign(printed["M^-1 (122)"], corrected["M^-1 (122)"]), "==", 0,
-                               source=exact("sympy simplify of the two forms' parts")),
-                       measure("Eq. (121) vs autograd M, rel err", e121, "<=", 1e-10,
-                               source=DEEP_ROUND),
-                       measure("M^-1 = g Hess Phi, rel err", hess, "<=", 1e-10, source=DEEP_ROUND),
-                       measure("GF beta(inf) vs the Eq. (119) argmin, rel distance", gf, "<=",
-                               1e-6, source=DEEP_FLOW)],
-            "printed": [measure("||M M^-1 - I|| / ||I||, Eq. (122) as printed", inv_p, "<=", 1e-10,
-                                source=DEEP_ROUND)],
-            "corrected": [measure("||M M^-1 - I|| / ||I||, minus sign in Eq. (122)", inv_c, "<=",
-                                  1e-10, source=DEEP_ROUND)],
+    shared = [measure("Eq. (120) rel err", e120, "<=", 1e-10, source=DEEP_ROUND),
+              measure("parts of Eq. (122) as printed that differ from the corrected form other "
+                      "than by the outer part's sign",
+                      parts_beyond_the_sign(printed["M^-1 (122)"], corrected["M^-1 (122)"]), "==", 0,
+                      source=exact("sympy simplify of the two forms' parts")),
+              measure("Eq. (121) vs autograd M, rel err", e121, "<=", 1e-10, source=DEEP_ROUND),
+              measure("M^-1 = g Hess Phi, rel err", hess, "<=", 1e-10, source=DEEP_ROUND),
+              measure("GF beta(inf) vs the Eq. (119) argmin, rel distance", gf, "<=", 1e-6,
+                      source=DEEP_FLOW)]
+    return {"printed": shared + [measure("||M M^-1 - I|| / ||I||, Eq. (122) as printed", inv_p,
+                                         "<=", 1e-10, source=DEEP_ROUND)],
+            "corrected": shared + [measure("||M M^-1 - I|| / ||I||, minus sign in Eq. (122)", inv_c,
+                                           "<=", 1e-10, source=DEEP_ROUND)],
             "note": "exactly balanced rank-one chains (delta = 0, d = h = 3, n = 1, seeds 0-2); "
                     + "; ".join(rows)}
 
