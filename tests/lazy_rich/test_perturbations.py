@@ -357,8 +357,8 @@ def test_gram_limit_check_rejects_a_flipped_lambda_half():
 def test_kernel_movement_check_rejects_swapped_grams():
     pr = REGISTRY["LR-ThmC.3"].printed
     lams = np.array([5.0, 20.0, 80.0])
-    _, good = ev.kernel_movement(pr.gram_in, pr.gram_out, 6, 2, lams)       # funnel, lambda -> +oo: the lazy side
-    _, bad = ev.kernel_movement(pr.gram_out, pr.gram_in, 6, 2, lams)
+    good = ev.kernel_movement(pr.gram_in, pr.gram_out, 6, 2, lams)          # funnel, lambda -> +oo: the lazy side
+    bad = ev.kernel_movement(pr.gram_out, pr.gram_in, 6, 2, lams)
     assert np.polyfit(np.log(lams), np.log(good), 1)[0] <= -1.8
     assert bad.min() > 0.1
 

@@ -91,16 +91,11 @@ def layer_values_error(S1, S2, layer_values) -> float:
     return worst
 
 
-def _with(m: Measurement, **absolute) -> Measurement:
-    """``m`` with the absolute values behind its relative criterion added to its details."""
-    return dataclasses.replace(m, details=dict(m.details, **absolute))
-
-
 def _each_ratio(what, numerator, denominator, op, source, names=("numerator", "denominator")):
     """Unanimity over seeds of numerator / denominator <op> 1, with both absolute values kept."""
     num, den = np.asarray(numerator, dtype=float), np.asarray(denominator, dtype=float)
-    return _with(each(f"{what}: {names[0]} / {names[1]}", num / den, op, 1.0, source=source),
-                 **{names[0]: num, names[1]: den})
+    return each(f"{what}: {names[0]} / {names[1]}", num / den, op, 1.0, source=source,
+                details={names[0]: num, names[1]: den})
 
 
 # ========================================================================= errors of the formulas
@@ -180,16 +175,6 @@ def aligned_mode_error(trajectory, run, s0) -> tuple[float, float]:
     return rel_err(diag, pred), float(off)
 
 
-def aligned_gd_deviation(trajectory, run, s0) -> tuple[np.ndarray, np.ndarray, float]:
-    """Batched GD of aligned inits (``run``) vs the per-mode formula: (simulated modes (T, K, m),
-    predicted modes, max deviation / s~_max)."""
-    t, task = np.asarray(run.trajectory.time), run.task
-    sim = np.diagonal(task.svd.U.T @ (run.W2t @ run.W1t) @ task.svd.V, axis1=-2, axis2=-1)
-    f = mode_function(trajectory)
-    pred = np.stack([f(lam, task.svd.s[None], np.asarray(s0)[None], t[:, None], 1.0) for lam in run.lams], axis=1)
-    return sim, pred, float(np.max(np.abs(sim - pred)) / np.max(task.svd.s))
-
-
 def init_variable_error(init_fn, task, W1, W2, lam: float) -> float:
     """LR-Eq10-12: || Q0^T P - [B/sqrt2, -C/sqrt2, D] || relative, for ``init_fn(W1, W2, spectrum)``."""
     spc = so.spectrum(task.svd, lam)
@@ -198,15 +183,19 @@ def init_variable_error(init_fn, task, W1, W2, lam: float) -> float:
     return rel_err(Q0.T @ spc.P, np.concatenate([B / np.sqrt(2), -C / np.sqrt(2), D], axis=1))
 
 
+def _product_svds(run):
+    """Per time of the flow ``run``: (W1, W2, U, s, V^T), U diag(s) V^T the SVD of W2W1."""
+    return [(A, Bm, *np.linalg.svd(Bm @ A, full_matrices=False)) for A, Bm in zip(run.W1t, run.W2t)]
+
+
 def weight_recovery_error(S1, S2, run) -> float:
     """LR-Thm5.2: with R := W1 V S1^{-1}, max(||R^T R - I||, ||W2 - U S2 R^T||) along the flow ``run``."""
     f1, f2 = (compiled((sy.lam, sy.sn), e) for e in (S1, S2))
-    worst = 0.0
-    for A, Bm in zip(run.W1t, run.W2t):
-        U, s, Vt = np.linalg.svd(Bm @ A, full_matrices=False)
+
+    def error(A, Bm, U, s, Vt):
         R = A @ Vt.T / f1(run.lam, s)
-        worst = max(worst, np.max(np.abs(R.T @ R - np.eye(len(s)))), rel_err(Bm, (U * f2(run.lam, s)) @ R.T))
-    return float(worst)
+        return max(np.max(np.abs(R.T @ R - np.eye(len(s)))), rel_err(Bm, (U * f2(run.lam, s)) @ R.T))
+    return float(max(error(*at) for at in _product_svds(run)))
 
 
 def converged_grams(task, lam: float, gram_in, gram_out):
@@ -228,28 +217,23 @@ def converged_gram_error(gram_in, gram_out, task, W1, W2, lam: float) -> float:
 def ntk_formula_error(gram_in, gram_out, run) -> float:
     """LR-ThmC.5 (1): NTK from the per-mode Grams of W2W1's SVD vs the NTK of the weights along ``run``."""
     gi, go = mode_function(gram_in), mode_function(gram_out)
-    worst = 0.0
-    for A, Bm in zip(run.W1t, run.W2t):
-        U, s, Vt = np.linalg.svd(Bm @ A, full_matrices=False)
-        K = kn.ntk_from_grams((Vt.T * gi(run.lam, s, 0, 0, 1)) @ Vt, (U * go(run.lam, s, 0, 0, 1)) @ U.T, run.task.X)
-        worst = max(worst, rel_err(K, kn.ntk(A, Bm, run.task.X)))
-    return float(worst)
+
+    def error(A, Bm, U, s, Vt):
+        grams = (Vt.T * gi(run.lam, s, 0, 0, 1)) @ Vt, (U * go(run.lam, s, 0, 0, 1)) @ U.T
+        return rel_err(kn.ntk_from_grams(*grams, run.task.X), kn.ntk(A, Bm, run.task.X))
+    return float(max(error(*at) for at in _product_svds(run)))
 
 
-def kernel_movement(gram_in, gram_out, ni, no, lams, t_end=None, seed=5):
-    """Kernel distance S(NTK(0), NTK(t_end)) over lambdas on one task: t_end None uses the converged
-    per-mode Grams ``gram_in``/``gram_out`` (Thm C.3), a finite t_end the stable closed form (Thm B.5)."""
+def kernel_movement(gram_in, gram_out, ni, no, lams, seed=5) -> np.ndarray:
+    """LR-ThmC.5: kernel distance S(NTK(0), NTK(oo)) over lambdas on one task, NTK(oo) from the
+    converged per-mode Grams ``gram_in``/``gram_out`` (Thm C.3)."""
     task = random_task(ni, no, 8, np.random.default_rng(seed))
-    out = []
-    for lam in lams:
+
+    def moved(lam):
         W1, W2 = lambda_balanced_init(lam, ni, min(ni, no), no, np.random.default_rng(seed + 1), scale=0.2)
-        if t_end is None:
-            gi, go = converged_grams(task, lam, gram_in, gram_out)
-        else:
-            b = so.blocks(so.qq_stable([t_end], W1, W2, task.svd, lam)[0], ni)
-            gi, go = b["W1tW1"], b["W2W2t"]
-        out.append(float(kn.kernel_distance(kn.ntk(W1, W2, task.X), kn.ntk_from_grams(gi, go, task.X))))
-    return task, np.array(out)
+        converged = kn.ntk_from_grams(*converged_grams(task, lam, gram_in, gram_out), task.X)
+        return float(kn.kernel_distance(kn.ntk(W1, W2, task.X), converged))
+    return np.array([moved(lam) for lam in lams])
 
 
 def noise_z(formula, subs: dict, losses) -> float:
@@ -262,23 +246,18 @@ def noise_z(formula, subs: dict, losses) -> float:
 def forgetting_error(formula, tasks, ends, n) -> float:
     """LR-D.1: max |L_i(end of k) - L_i(end of j) - formula(S_i, S_j, S_k)| over i and consecutive j -> k."""
     sig = [sp.ImmutableMatrix(t.syx) for t in tasks]
-    worst = 0.0
-    for i in range(len(tasks)):
-        for j in range(len(ends) - 1):
-            measured = tasks[i].loss(ends[j + 1]) - tasks[i].loss(ends[j])
-            value = float(sp.sympify(formula).subs({ap.Si: sig[i], ap.Sj: sig[j], ap.Sk: sig[j + 1], ap.n: n}).doit())
-            worst = max(worst, abs(measured - value))
-    return worst
+
+    def value(i, j):
+        return float(sp.sympify(formula).subs({ap.Si: sig[i], ap.Sj: sig[j], ap.Sk: sig[j + 1], ap.n: n}).doit())
+    return max(abs(task.loss(ends[j + 1]) - task.loss(ends[j]) - value(i, j))
+               for i, task in enumerate(tasks) for j in range(len(ends) - 1))
 
 
 def lazy_limit_sups(gamma, lazy, lams, s=1.0, s0=0.05) -> np.ndarray:
     """sup_t |gamma - lazy| over 12 e-folds of |lambda| t, per lambda."""
     g, z = mode_function(gamma), mode_function(lazy)
-    out = []
-    for lam in lams:
-        t = np.linspace(0, 12 / abs(lam), 4001)
-        out.append(np.max(np.abs(g(lam, s, s0, t, 1.0) - z(lam, s, s0, t, 1.0))))
-    return np.array(out)
+    ts = [np.linspace(0, 12 / abs(lam), 4001) for lam in lams]
+    return np.array([np.max(np.abs(g(lam, s, s0, t, 1.0) - z(lam, s, s0, t, 1.0))) for lam, t in zip(lams, ts)])
 
 
 def lazy_limit_slope(gamma, lazy, s=1.0, s0=0.05) -> float:
@@ -296,8 +275,8 @@ def balance_moments(mean_expr, pref_expr, balances, dims, var1: float, var2: flo
     diag = np.einsum("kii->ki", balances)
     iu = np.triu_indices(n_hid, 1)
     off = balances[:, iu[0], iu[1]]
-    return {"z_mean": float((diag.mean() - mean) / (diag.std() / np.sqrt(diag.size))), "mean": float(diag.mean()),
-            "predicted_mean": mean, "diag_ratio": float(diag.var(axis=0, ddof=1).mean() / pref),
+    return {"z_mean": float((diag.mean() - mean) / (diag.std() / np.sqrt(diag.size))),
+            "diag_ratio": float(diag.var(axis=0, ddof=1).mean() / pref),
             "off_ratio": float(off.var(axis=0, ddof=1).mean() / pref)}
 
 
@@ -359,29 +338,24 @@ def gram_limit_distances(gram_in, gram_out, lams=(20.0, 80.0), seed=1) -> dict:
 
 def representation_stats(gram_in, gram_out, run) -> dict:
     """LR-Sec5-Rep-claims on trained hierarchy nets (``run.lams`` balanced, then a large Gaussian one):
-    sim_err -- trained Grams vs the per-mode formulas; rsm_gap -- RSM_O vs RSM_I (Eq. 4);
-    rsm_out_to_eye, gram_out_to_eye -- normalised distance to I at lambda = max(lams) of RSM_O and W2W2^T;
-    struct -- ||lam W1^TW1 - V~S~^2V~^T|| / ||S~^2|| at max(lams); to_task, to_task_rich -- kernel distance
-    of the final W1^TW1 to V~S~V~^T, per large init and of the lambda = 0 net; lazy_big, rich_small -- NTK
-    movement per large init and of the lambda = 0 net."""
+    sim_err -- trained Grams vs the per-mode formulas; rsm_out_to_eye, gram_out_to_eye -- normalised
+    distance to I at lambda = max(lams) of RSM_O (Eq. 4) and W2W2^T; struct -- ||lam W1^TW1 - V~S~^2V~^T|| /
+    ||S~^2|| at max(lams); to_task, to_task_rich -- kernel distance of the final W1^TW1 to V~S~V~^T, per large
+    init and of the lambda = 0 net; lazy_big, rich_small -- NTK movement of the same nets."""
     task, lams, W1s, W2s, W1T, W2T = run.task, run.lams, run.W1, run.W2, run.W1_end, run.W2_end
     n = task.svd.n_in
-    sim_err, rsm_gap = [], []
-    for k, lam in enumerate(lams):
-        gi, go = converged_grams(task, lam, gram_in, gram_out)
-        sim_err.append(max(rel_err(W1T[k].T @ W1T[k], gi), rel_err(W2T[k] @ W2T[k].T, go)))
-        rsm_gap.append(rel_err(kn.rsm_out(W2T[k], task.Y), kn.rsm_in(W1T[k], task.X)))
+    grams = [converged_grams(task, lam, gram_in, gram_out) for lam in lams]
+    sim_err = max(max(rel_err(W1T[k].T @ W1T[k], gi), rel_err(W2T[k] @ W2T[k].T, go)) for k, (gi, go) in enumerate(grams))
     top = max(lams)
     k_top, k0, big = list(lams).index(top), list(lams).index(0.0), range(len(lams), len(W1s))
-    gi, go = converged_grams(task, top, gram_in, gram_out)
+    gi, go = grams[k_top]
     ro = kn.rsm_out(W2T[k_top], task.Y)
     structure = (task.svd.V * task.svd.s) @ task.svd.V.T
 
     def moved(k):
         return float(kn.kernel_distance(kn.ntk(W1s[k], W2s[k], task.X), kn.ntk(W1T[k], W2T[k], task.X)))
     return dict(
-        sim_err=max(sim_err), rsm_gap=np.array(rsm_gap), top=top,
-        rsm_out_to_eye=float(np.linalg.norm(ro / (np.trace(ro) / n) - np.eye(n))),
+        sim_err=sim_err, rsm_out_to_eye=float(np.linalg.norm(ro / (np.trace(ro) / n) - np.eye(n))),
         gram_out_to_eye=float(np.linalg.norm(go / (np.trace(go) / n) - np.eye(n))),
         struct=float(np.linalg.norm(top * gi - (task.svd.V * task.svd.s ** 2) @ task.svd.V.T) / np.linalg.norm(task.svd.s ** 2)),
         to_task=np.array([kn.kernel_distance(W1T[k].T @ W1T[k], structure) for k in big]),
@@ -413,11 +387,9 @@ def no_invertibility_errors(solution, flows) -> dict:
 def closed_form_riccati_error(rhs, solution, task, W1, W2, lam: float, times=(0.3, 1.1, 2.5), h=1e-5) -> float:
     """LR-B.5.1: central difference of ``solution`` (QQ^T(t)) against ``rhs`` (sympy in F, QQ^T), relative."""
     F = so.f_matrix(task.syx, lam)
-    worst = 0.0
-    for t in times:
-        qq = solution(np.array([t - h, t, t + h]), W1, W2, task.svd, lam)
-        worst = max(worst, rel_err((qq[2] - qq[0]) / (2 * h), _riccati_function(rhs, F.shape[0])(F, qq[1])))
-    return worst
+    right = _riccati_function(rhs, F.shape[0])
+    qqs = [solution(np.array([t - h, t, t + h]), W1, W2, task.svd, lam) for t in times]
+    return max(rel_err((qq[2] - qq[0]) / (2 * h), right(F, qq[1])) for qq in qqs)
 
 
 def rich_lazy_stats(gamma, s_task, s0: float = 1e-3, lam_lazy: float = 40.0) -> dict:
@@ -431,8 +403,7 @@ def rich_lazy_stats(gamma, s_task, s0: float = 1e-3, lam_lazy: float = 40.0) -> 
     tl = np.linspace(0.8, 12.0, 50) / lam_lazy           # |lambda| t from 0.8 to 12 e-folds
     rates = [float(-np.polyfit(tl, np.log(1 - g(lam_lazy, s, s0, tl, 1.0)), 1)[0]) for s in s_task]
     salient_first = list(np.argsort(half)) == list(np.argsort(-np.asarray(s_task, dtype=float)))
-    return dict(half=half, ordered=bool(salient_first),
-                close=max(abs(h - p) / p for h, p in zip(half, pred)), rates=rates,
+    return dict(ordered=bool(salient_first), close=max(abs(h - p) / p for h, p in zip(half, pred)),
                 rate_err=max(abs(r - lam_lazy) / lam_lazy for r in rates))
 
 
@@ -440,14 +411,14 @@ def shallow_limit_errors(decay, lams=(5.0, 20.0, 80.0), seed=55) -> dict:
     """Shallow limit: max |W2W1(t) - (Syx + (W2W1(0) - Syx) decay(lam, t))| / max|Syx| of a square
     non-aligned net (stable closed form), per lambda; ``decay`` is sympy in (lambda, t, tau)."""
     f = compiled((sy.lam, sy.t, sy.tau), decay)
-    out = {}
-    for lam in lams:
+
+    def error(lam):
         task, W1, W2 = problem(4, 4, lam, seed=seed, scale=0.3)
         tt = np.linspace(0, 3 / lam, 40)
         fn = so.blocks(so.qq_stable(tt, W1, W2, task.svd, lam), 4)["W2W1"]
         approx = task.syx + (W2 @ W1 - task.syx)[None] * np.asarray(f(lam, tt, 1.0))[:, None, None]
-        out[lam] = float(np.max(np.abs(fn - approx)) / np.max(np.abs(task.syx)))
-    return out
+        return float(np.max(np.abs(fn - approx)) / np.max(np.abs(task.syx)))
+    return {lam: error(lam) for lam in lams}
 
 
 def weight_noise_subs(task, W1, W2, sigma: float) -> dict:
@@ -479,12 +450,12 @@ def weight_noise_minimiser(m1, m2, s=0.7) -> dict:
     stationary = sp.solve(sp.diff(total, sy.lam), sy.lam)
     second = sp.lambdify(sy.lam, sp.diff(total, sy.lam, 2).subs(sy.s, 1), "numpy")
     curvature = float(np.min(second(np.linspace(-20, 20, 401))))
-    star = []
-    for ni, no in ((6, 2), (2, 6), (10, 3)):
+
+    def miss(ni, no):
         f = sp.lambdify(sy.lam, min(ni, no) * (no * m1 + ni * m2).subs(sy.s, s), "numpy")
         found = minimize_scalar(f, bounds=(-20, 20), method="bounded", options={"xatol": 1e-10}).x
-        star.append(abs(found - s * (no - ni) / np.sqrt(ni * no)))
-    return dict(stationary=stationary, curvature=curvature, unequal=float(max(star)))
+        return abs(found - s * (no - ni) / np.sqrt(ni * no))
+    return dict(stationary=stationary, curvature=curvature, unequal=float(max(miss(6, 2), miss(2, 6), miss(10, 3))))
 
 
 def weight_noise_curve(forms, task, lams, sigma: float):
@@ -530,18 +501,6 @@ def long_time_breakdown(plain, stable, emax: float = 400.0, seed: int = 8) -> tu
         except np.linalg.LinAlgError:
             err = np.inf
     return float(err), bool(np.all(np.isfinite(ref)))
-
-
-def gd_deviation(solution, runs) -> list[float]:
-    """Per batched GD run (one per learning rate), the max relative deviation of QQ^T from
-    ``solution`` over its members."""
-    devs = []
-    for run in runs:
-        t = np.asarray(run.trajectory.time)
-        devs.append(max(rel_err(so.qq_from_weights(run.W1t[:, k], run.W2t[:, k]),
-                                solution(t, run.W1[k], run.W2[k], run.task.svd, lam))
-                        for k, lam in enumerate(run.lams)))
-    return devs
 
 
 # ------------------------------------------------------------------------- exact arithmetic
@@ -934,14 +893,12 @@ def riccati_search(rhs) -> list[Measurement]:
 
 def fukumizu(flows) -> list[Measurement]:
     """LR-Eq7 against four flows (two with F singular)."""
-    errs, mins = [], []
-    for r in flows:
-        F = so.f_matrix(r.task.syx, r.lam)
-        errs.append(solution_error(lambda tt, a, b, svd, lv, F=F: so.qq_fukumizu(tt, a, b, F), r))
-        mins.append(np.linalg.eigvalsh(so.middle_matrix(r.t, r.W1, r.W2, F)).min())
+    Fs = [so.f_matrix(r.task.syx, r.lam) for r in flows]
+    err = max(solution_error(lambda tt, a, b, svd, lv, F=F: so.qq_fukumizu(tt, a, b, F), r) for r, F in zip(flows, Fs))
+    low = min(np.linalg.eigvalsh(so.middle_matrix(r.t, r.W1, r.W2, F)).min() for r, F in zip(flows, Fs))
     return [measure("Fukumizu form vs the flow, 4 nets incl. lambda = 0 with Ni != No (F singular), max rel err",
-                    max(errs), "<=", 1e-9, source=FLOW),
-            measure("smallest eigenvalue of the bracket I + Q0^T(int e^{2Fs})Q0", float(min(mins)), ">=", 1 - 1e-12,
+                    err, "<=", 1e-9, source=FLOW),
+            measure("smallest eigenvalue of the bracket I + Q0^T(int e^{2Fs})Q0", float(low), ">=", 1 - 1e-12,
                     source=reading("eigenvalues >= 1 up to round-off"))]
 
 
@@ -949,14 +906,13 @@ def eigendecomposition(printed, configs_) -> list[Measurement]:
     """LR-Lem4.2: P and Gamma of numerics on 28 tasks and on drawn ones, the printed per-mode
     block, S~_lam and the limits of H~, G~."""
     searched = drawn(lambda prob, lam: eigen_error(so.spectrum, prob[0], lam), 1e-12)
-    errs = [eigen_error(so.spectrum, problem(ni, no, lam, seed=ni * 7 + no)[0], lam)
-            for ni, no, lam in configs_ + [(4, 4, 25.0), (3, 6, -40.0)]]
+    tasks = [(problem(ni, no, lam, seed=ni * 7 + no)[0], lam) for ni, no, lam in configs_ + [(4, 4, 25.0), (3, 6, -40.0)]]
     rng = np.random.default_rng(5)                    # rank-deficient task: s~ = 0 modes (h -> sgn lam)
     X = np.sqrt(6) * np.linalg.qr(rng.standard_normal((6, 4)))[0].T
-    errs.append(eigen_error(so.spectrum, Task(X, np.outer(rng.standard_normal(3), rng.standard_normal(6))), 1.3))
+    errs = [eigen_error(so.spectrum, task, lam) for task, lam in tasks + [
+        (Task(X, np.outer(rng.standard_normal(3), rng.standard_normal(6))), 1.3)]]
     s_lam = compiled((sy.lam, sy.s), printed.S_lam)
-    s_lam_err = max(rel_err(so.spectrum(task.svd, lam).s_lam, s_lam(lam, task.svd.s))
-                    for task, lam in ((problem(ni, no, lam, seed=ni * 7 + no)[0], lam) for ni, no, lam in configs_))
+    s_lam_err = max(rel_err(so.spectrum(task.svd, lam).s_lam, s_lam(lam, task.svd.s)) for task, lam in tasks[:len(configs_)])
     limits = [sp.limit(printed.H, sy.lam, 0), sp.limit(printed.H, sy.lam, sp.oo) - 1,
               sp.limit(printed.H, sy.lam, -sp.oo) + 1, sp.simplify(sp.limit(printed.G, sy.lam, sp.oo) - 1 / sp.sqrt(2))]
     return [
@@ -1004,46 +960,56 @@ def theorem_edge_cases(solution, flows: dict) -> list[Measurement]:
             for name, r in flows.items()]
 
 
+def _printed_solution_error(expr, solution) -> float:
+    """A printed Z A^-1 Z^T (Thm 4.3 / B.5) by substitution vs ``solution``, (2,2,4), lambda 1.3, t/tau = 0.9."""
+    task, W1, W2 = problem(2, 4, 1.3, seed=33)
+    return rel_err(printed_theorem_value(expr, 0.9, W1, W2, task.svd, 1.3), solution(0.9, W1, W2, task.svd, 1.3)[0])
+
+
 def printed_theorem(expr) -> list[Measurement]:
     """LR-Thm4.3: the printed Z A^-1 Z^T by substitution against numerics.qq_exact."""
-    task, W1, W2 = problem(2, 4, 1.3, seed=33)
-    value = printed_theorem_value(expr, 0.9, W1, W2, task.svd, 1.3)
     return [measure("printed Z A^-1 Z^T by substitution vs numerics.qq_exact, (2,2,4), lambda 1.3, t/tau = 0.9",
-                    rel_err(value, so.qq_exact(0.9, W1, W2, task.svd, 1.3)[0]), "<=", 1e-12,
+                    _printed_solution_error(expr, so.qq_exact), "<=", 1e-12,
                     source=reading("the same closed form evaluated twice; round-off of a 6 x 6 solve"))]
 
 
 def theorem_against_gd(solution, runs_, lrs) -> list[Measurement]:
     """LR-Thm4.3: batched GD at the learning rates ``lrs`` (one run each) deviates from the closed form by
     O(lr)."""
-    devs = gd_deviation(solution, runs_)
+    devs = [max(rel_err(so.qq_from_weights(run.W1t[:, k], run.W2t[:, k]),
+                        solution(np.asarray(run.trajectory.time), run.W1[k], run.W2[k], run.task.svd, lam))
+                for k, lam in enumerate(run.lams)) for run in runs_]    # per run, the worst of its members
     slope = float(np.polyfit(np.log(lrs), np.log(devs), 1)[0])
     return [measure("log-log slope of the max deviation GD vs Thm 4.3 in lr (4e-3, 2e-3, 1e-3)", slope,
                     "within", (0.85, 1.15), source=reading("first-order GD error: slope 1 +- 0.15")),
             measure("max rel deviation at lr 1e-3", devs[-1], "<", 1e-2, source=reading("O(lr) at lr 1e-3"))]
 
 
+def _invertible_b_nets(configs_, seed) -> list[tuple]:
+    """(task, W1, W2, lambda) of ``problem(ni, no, lam, seed(ni, no))`` for ``configs_``, keeping the nets
+    with B invertible (cond <= 1e8): the hypothesis of Thm B.5 and C.3."""
+    nets = [(*problem(ni, no, lam, seed=seed(ni, no)), lam) for ni, no, lam in configs_]
+    return [(task, W1, W2, lam) for task, W1, W2, lam in nets
+            if np.linalg.cond(so.init_variables(W1, W2, so.spectrum(task.svd, lam))[0]) <= 1e8]
+
+
 def stable_form(printed, configs_) -> list[Measurement]:
     """LR-ThmB.5: the printed Z, A by substitution; the stable form against Thm 4.3, finite far out,
     and at the Thm C.3 limit."""
-    task, W1, W2 = problem(2, 4, 1.3, seed=33)
-    subs = rel_err(printed_theorem_value(printed.Z * sp.Inverse(printed.A) * printed.Z.T, 0.9, W1, W2, task.svd, 1.3),
-                   so.qq_stable(0.9, W1, W2, task.svd, 1.3)[0])
-    errs = []
-    for ni, no, lam in configs_:
-        task, W1, W2 = problem(ni, no, lam, seed=400 + 5 * ni + no)
-        if np.linalg.cond(so.init_variables(W1, W2, so.spectrum(task.svd, lam))[0]) > 1e8:
-            continue                                  # B singular: outside the theorem's hypothesis
+    subs = _printed_solution_error(printed.Z * sp.Inverse(printed.A) * printed.Z.T, so.qq_stable)
+
+    def against_plain(task, W1, W2, lam):
         t = np.linspace(0, horizon(task, lam), 9)
-        errs.append(rel_err(so.qq_stable(t, W1, W2, task.svd, lam), so.qq_exact(t, W1, W2, task.svd, lam)))
-    finite, lim_err = [], []
-    for ni, no, lam in [(2, 5, 20.0), (5, 2, -20.0), (2, 5, 5.0), (6, 2, -10.0), (4, 4, 3.0)]:
+        return rel_err(so.qq_stable(t, W1, W2, task.svd, lam), so.qq_exact(t, W1, W2, task.svd, lam))
+
+    def far_out(ni, no, lam):
         task, W1, W2 = problem(ni, no, lam, seed=500 + ni)
         qq = so.qq_stable(np.array([0.0, 50 * abs(lam), 1e4]), W1, W2, task.svd, lam)
         spc = so.spectrum(task.svd, lam)
         limit = np.concatenate([task.svd.V * spc.g * (1 - spc.h), task.svd.U * spc.g * (1 + spc.h)]) * np.sqrt(2)
-        finite.append(bool(np.all(np.isfinite(qq))))
-        lim_err.append(rel_err(qq[-1], (limit * spc.s_lam) @ limit.T / 2))
+        return bool(np.all(np.isfinite(qq))), rel_err(qq[-1], (limit * spc.s_lam) @ limit.T / 2)
+    errs = [against_plain(*net) for net in _invertible_b_nets(configs_, lambda ni, no: 400 + 5 * ni + no)]
+    finite, lim_err = zip(*(far_out(*c) for c in [(2, 5, 20.0), (5, 2, -20.0), (2, 5, 5.0), (6, 2, -10.0), (4, 4, 3.0)]))
     return [
         measure("printed Z A^-1 Z^T by substitution vs the stable form, (2,2,4), lambda 1.3, t/tau = 0.9, rel err",
                 subs, "<=", 1e-12, source=reading("the same solution in two forms; round-off of a 6 x 6 solve")),
@@ -1153,7 +1119,11 @@ def transition_rises(gamma) -> dict:
 
 def modes_along_gd(trajectory, run, s0) -> list[Measurement]:
     """LR-Thm5.1 (Fig. 3): batched GD of aligned inits against the per-mode formula."""
-    dev = aligned_gd_deviation(trajectory, run, s0)[2]
+    t, svd = np.asarray(run.trajectory.time), run.task.svd
+    sim = np.diagonal(svd.U.T @ (run.W2t @ run.W1t) @ svd.V, axis1=-2, axis2=-1)          # (T, K, m)
+    f = mode_function(trajectory)
+    pred = np.stack([f(lam, svd.s[None], np.asarray(s0)[None], t[:, None], 1.0) for lam in run.lams], axis=1)
+    dev = float(np.max(np.abs(sim - pred)) / np.max(svd.s))
     return [measure("GD (lr 2e-3, 3000 steps, 3 lambdas in one batch) vs Thm 5.1: max |ds| / s~_max", dev, "<=", 2e-2,
                     source=reading("O(lr) discretisation at lr 2e-3"))]
 
@@ -1196,13 +1166,9 @@ def weight_recovery(printed, flows) -> list[Measurement]:
 
 def convergence(printed, run) -> list[Measurement]:
     """LR-ThmC.3: the stable form far out against Syx and the printed Grams on 15 nets; a flow to 40."""
-    errs = []
-    for ni, no in [(4, 4), (5, 3), (3, 5), (6, 2), (2, 6)]:
-        for lam in (-2.5, 0.0, 1.5):
-            task, W1, W2 = problem(ni, no, lam, seed=90 + 5 * ni + no)
-            if np.linalg.cond(so.init_variables(W1, W2, so.spectrum(task.svd, lam))[0]) > 1e8:
-                continue                               # B singular: outside the theorem's hypothesis
-            errs.append(converged_gram_error(printed.gram_in, printed.gram_out, task, W1, W2, lam))
+    configs_ = [(ni, no, lam) for ni, no in [(4, 4), (5, 3), (3, 5), (6, 2), (2, 6)] for lam in (-2.5, 0.0, 1.5)]
+    errs = [converged_gram_error(printed.gram_in, printed.gram_out, *net)
+            for net in _invertible_b_nets(configs_, lambda ni, no: 90 + 5 * ni + no)]
     return [measure(f"{len(errs)} nets with B invertible at t = 30/(S_lam - lam_perp)_min: W2W1 -> Syx, W1^TW1 -> "
                     "V~(S~_lam - lam/2)V~^T, W2W2^T -> U~(S~_lam + lam/2)U~^T, max rel err", max(errs), "<=", 1e-10,
                     source=reading("transient e^-30 ~ 1e-13 plus round-off of the stable form's solve")),
@@ -1248,16 +1214,16 @@ def representations(printed, run) -> dict:
                       source=reading("GD at lr 5e-3 is O(lr) from the flow")),
               measure("lambda = 10: ||10 W1^TW1 - V~S~^2V~^T|| / ||S~^2|| (task-specific, scale 1/lambda)", v["struct"],
                       "<", 0.05, source=reading("O(s~^2/lambda^2) = 1% at lambda = 10")),
-              _with(each("large Gaussian inits: NTK movement S(NTK(0), NTK(end)) over that of the lambda = 0 net",
-                         v["lazy_big"] / v["rich_small"], "<", 1.0,
-                         source=baseline("l.97", "leading to lazy learning that maintains a fixed NTK",
-                                         against="the NTK movement of the lambda = 0 net of the same run")),
-                    large=v["lazy_big"], rich=v["rich_small"]),
-              _with(each("large Gaussian inits: kernel distance of the final W1^TW1 to V~S~V~^T over that of the "
-                         "lambda = 0 net", v["to_task"] / v["to_task_rich"], ">", 1.0,
-                         source=baseline("l.97", "but lacks any structural representation",
-                                         against="the lambda = 0 net of the same run, whose W1^TW1 is V~S~V~^T")),
-                    large=v["to_task"], rich=v["to_task_rich"])]
+              each("large Gaussian inits: NTK movement S(NTK(0), NTK(end)) over that of the lambda = 0 net",
+                   v["lazy_big"] / v["rich_small"], "<", 1.0,
+                   source=baseline("l.97", "leading to lazy learning that maintains a fixed NTK",
+                                   against="the NTK movement of the lambda = 0 net of the same run"),
+                   details={"large": v["lazy_big"], "rich": v["rich_small"]}),
+              each("large Gaussian inits: kernel distance of the final W1^TW1 to V~S~V~^T over that of the "
+                   "lambda = 0 net", v["to_task"] / v["to_task_rich"], ">", 1.0,
+                   source=baseline("l.97", "but lacks any structural representation",
+                                   against="the lambda = 0 net of the same run, whose W1^TW1 is V~S~V~^T"),
+                   details={"large": v["to_task"], "rich": v["to_task_rich"]})]
     return dict(under=common + [measure("lambda = 10: normalised distance of W2W2^T to I (task-agnostic)",
                                         v["gram_out_to_eye"], "<", 0.1, source=identity)],
                 without=common + [measure("lambda = 10: normalised distance of RSM_O = Y^T(W2W2^T)^+Y (Eq. 4) to I",
@@ -1286,7 +1252,7 @@ def static_ntk(printed, run) -> dict:
     lams = np.array([5.0, 20.0, 80.0])
 
     def moved(name, values):
-        return kernel_movement(printed.gram_in, printed.gram_out, *arch[name], values)[1]
+        return kernel_movement(printed.gram_in, printed.gram_out, *arch[name], values)
     sides = (("square (4,4,4)", 1), ("square (4,4,4)", -1), ("funnel (6,2,2)", 1), ("inverted funnel (2,2,6)", -1))
     slopes = [float(np.polyfit(np.log(lams), np.log(moved(n, s * lams)), 1)[0]) for n, s in sides]
     static = paper("l.97 (reconstructed, catalogue)", "NTK(t) - NTK(0) = O(1/|lambda|) -> 0")
@@ -1560,10 +1526,10 @@ def framing(run) -> list[Measurement]:
     return [*_framing_criteria(run),
             measure("max |Sxx - I| over the drawn tasks", run.whitening_error, "<=", 1e-12,
                     source=paper("App E.2.1 l.684", "The input data is then whitened")),
-            _with(measure("half-loss time, lambda ~ 0 over the slower of |lambda| = 50, min over seeds",
-                          float(np.min(half[:, mid] / fast)), ">", 2,
-                          source=reading("'drastically': a plateau at least twice as long", "l.9", FIG1B)),
-                  half_time_lambda_0=half[:, mid], half_time_lazy=fast)]
+            measure("half-loss time, lambda ~ 0 over the slower of |lambda| = 50, min over seeds",
+                    float(np.min(half[:, mid] / fast)), ">", 2,
+                    source=reading("'drastically': a plateau at least twice as long", "l.9", FIG1B),
+                    details={"half_time_lambda_0": half[:, mid], "half_time_lazy": fast})]
 
 
 def framing_setup(run) -> Setup:
@@ -1587,10 +1553,10 @@ def framing_setup(run) -> Setup:
 
 def _framing_combined(run, variance: int, label: str) -> Measurement:
     far, near, between, within = _framing_distances(run, variance)
-    return _with(each(f"Fig. 1B at {label}: min(trajectory, representation) distance ratio between lambdas "
-                      "over between draws", np.minimum(far / near, between / within), ">", 1.0,
-                      source=baseline("l.9", FIG1B, against="two draws at the same lambda")),
-                 trajectories=far / near, representations=between / within)
+    return each(f"Fig. 1B at {label}: min(trajectory, representation) distance ratio between lambdas "
+                "over between draws", np.minimum(far / near, between / within), ">", 1.0,
+                source=baseline("l.9", FIG1B, against="two draws at the same lambda"),
+                details={"trajectories": far / near, "representations": between / within})
 
 
 # ------------------------------------------------------------------------- LR-Fig1C
@@ -1603,16 +1569,16 @@ def fig1c(run, predicted_mean: float) -> list[Measurement]:
     p = (1 + np.sum(run.null_means >= diag[:, None], axis=1)) / (1 + run.null_means.shape[1])
     off = run.balances[:, np.triu_indices(nh, 1)[0], np.triu_indices(nh, 1)[1]]
     se = off.std(axis=1) * np.sqrt(2 / nh)
-    return [_with(each("balance of a LeCun (40,120,250) draw: one-sided permutation p of its diagonal mean among "
-                       "means of 120 off-diagonal entries", p, "<", LEVEL,
-                       source=baseline("App A.3 l.281", "visually similar to a scaled identity matrix",
-                                       against="the means of 120 randomly drawn off-diagonal entries of the same "
-                                               "matrix (permutation null)")),
-                  diagonal_mean=diag, null_95th=np.quantile(run.null_means, 0.95, axis=1)),
-            _with(measure("diagonal mean minus No/Nh - 1 in standard errors, worst seed",
-                          float(np.max(np.abs(diag - predicted_mean) / se)), "<=", 4,
-                          source=reading("4 standard errors of the diagonal mean of one draw")),
-                  predicted=predicted_mean)]
+    return [each("balance of a LeCun (40,120,250) draw: one-sided permutation p of its diagonal mean among "
+                 "means of 120 off-diagonal entries", p, "<", LEVEL,
+                 source=baseline("App A.3 l.281", "visually similar to a scaled identity matrix",
+                                 against="the means of 120 randomly drawn off-diagonal entries of the same "
+                                         "matrix (permutation null)"),
+                 details={"diagonal_mean": diag, "null_95th": np.quantile(run.null_means, 0.95, axis=1)}),
+            measure("diagonal mean minus No/Nh - 1 in standard errors, worst seed",
+                    float(np.max(np.abs(diag - predicted_mean) / se)), "<=", 4,
+                    source=reading("4 standard errors of the diagonal mean of one draw"),
+                    details={"predicted": predicted_mean})]
 
 
 def fig1c_setup(run) -> Setup:
@@ -1774,12 +1740,11 @@ def transfer(run, ratio) -> list[Measurement]:
     out = []
     for words, truth in TRUTHS.items():
         gen = np.mean((run.predictions[:, untrained] - truth[untrained]) ** 2, axis=1)
-        out.append(_with(measure(f"steps of the generalisation loss on the untrained items over {len(run.lams)} "
-                                 f"increasing lambdas in [{run.lams[0]:g}, {run.lams[-1]:g}]", np.diff(gen), "<", 0,
-                                 source=paper("Sec 6 l.115", "the generalization loss on untrained items with the new "
-                                                             "feature decreases as a function of increasing [lambda]",
-                                              interpretation=f"the new feature is {words}")),
-                         loss=gen))
+        out.append(measure(f"steps of the generalisation loss on the untrained items over {len(run.lams)} "
+                           f"increasing lambdas in [{run.lams[0]:g}, {run.lams[-1]:g}]", np.diff(gen), "<", 0,
+                           source=paper("Sec 6 l.115", "the generalization loss on untrained items with the new "
+                                                       "feature decreases as a function of increasing [lambda]",
+                                        interpretation=f"the new feature is {words}"), details={"loss": gen}))
     grid = np.linspace(-30, 30, 121)
     slope = sp.lambdify((sy.lam, ap.sa, ap.sb), sp.diff(ratio, sy.lam), "numpy")
     G = np.einsum("lji,ljk->lik", run.W1, run.W1)
@@ -1833,12 +1798,12 @@ def fine_tuning(run) -> list[Measurement]:
     magnitude = np.concatenate([signed, ratio(-1.0, 0.0), ratio(-10.0, -1.0)])
     absolute = {"excess loss per task (rows) and lambda_new": loss}
     return [
-        _with(measure("excess loss after the budget, each step away from lambda_new = 0 over the step before "
-                      "(+-1 over 0, +-10 over +-1), every task", magnitude, "<", 1,
-                      source=paper("App D.4 l.673", FINE, interpretation="larger |lambda_new|")), **absolute),
-        _with(measure("same for lambda_new >= 0 (1 over 0, 10 over 1), every task", signed, "<", 1,
-                      source=paper("App D.4 l.673", FINE, interpretation="larger signed lambda_new, on lambda_new >= 0 "
-                                   "where it agrees with 'decreases as lambda approaches 0'")), **absolute),
+        measure("excess loss after the budget, each step away from lambda_new = 0 over the step before "
+                "(+-1 over 0, +-10 over +-1), every task", magnitude, "<", 1,
+                source=paper("App D.4 l.673", FINE, interpretation="larger |lambda_new|"), details=absolute),
+        measure("same for lambda_new >= 0 (1 over 0, 10 over 1), every task", signed, "<", 1,
+                source=paper("App D.4 l.673", FINE, interpretation="larger signed lambda_new, on lambda_new >= 0 "
+                             "where it agrees with 'decreases as lambda approaches 0'"), details=absolute),
         measure("signed reading on lambda_new < 0: excess loss at -1 over -10, every task", ratio(-1.0, -10.0), "<", 1,
                 source=reading("this reading contradicts the sentence's own 'decreases as lambda approaches 0' for "
                                "lambda_new < 0, so it is not one of the sentence's readings", "App D.4 l.673", FINE)),

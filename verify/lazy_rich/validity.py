@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from numerics.lazy_rich import kernels as kn
 from theory.registry import load_all
 from verify.validity import Axis, Boundary, Field, Mark, MapSpec, balanced_mode_time, bisect, form
 
@@ -158,12 +159,6 @@ def _rotation(angle):
     return np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
 
 
-def _normalised_distance_to_identity(G):
-    n = G.shape[-1]
-    return np.linalg.norm(G / np.linalg.norm(G, axis=(-2, -1))[..., None, None] - np.eye(n) / np.sqrt(n),
-                          axis=(-2, -1))
-
-
 def spec_rep_claims() -> MapSpec:
     """LR-Sec5-Rep-claims (Sec 5 l.93-99): as lambda -> +-oo one representation becomes
     task-agnostic (identity): W2 W2^T for lambda > 0, W1^T W1 for lambda < 0 (the Gram reading),
@@ -180,23 +175,22 @@ def spec_rep_claims() -> MapSpec:
         Y = np.einsum("ik,...k,jk->...ij", U, s, V)    # X = I: Y = Sigma^yx = U S V^T
         return Gin, Gout, Y
 
-    def gram_reading(lam, ratio):
-        Gin, Gout, _ = grams(lam, ratio)
-        agnostic = np.where((lam > 0)[..., None, None], Gout, Gin)
-        return _normalised_distance_to_identity(agnostic)
-
-    def rsm_reading(lam, ratio):
-        Gin, Gout, Y = grams(lam, ratio)
-        rsm_out = np.swapaxes(Y, -1, -2) @ np.linalg.pinv(Gout) @ Y
-        agnostic = np.where((lam > 0)[..., None, None], rsm_out, Gin)   # RSM_I = X^T W1^T W1 X
-        return _normalised_distance_to_identity(agnostic)
+    def reading(rsm: bool):
+        """The normalised distance to I of W2W2^T (or RSM_O) for lambda > 0, W1^TW1 = RSM_I for lambda < 0."""
+        def distance(lam, ratio):
+            Gin, Gout, Y = grams(lam, ratio)
+            out = np.swapaxes(Y, -1, -2) @ np.linalg.pinv(Gout) @ Y if rsm else Gout
+            G = np.where((lam > 0)[..., None, None], out, Gin)
+            return np.linalg.norm(G / np.linalg.norm(G, axis=(-2, -1))[..., None, None] - np.eye(2) / np.sqrt(2),
+                                  axis=(-2, -1))
+        return distance
 
     return MapSpec(
         "LR-Sec5-Rep-claims", Axis("lam", r"$\lambda / \tilde s_1$", -1e3, 1e3, 40, scale="symlog",
                                    linthresh=1e-2),
         Axis("ratio", r"$\tilde s_2 / \tilde s_1$", 1e-2, 1.0, 31),
-        (Field("Gram reading (W2W2^T, W1^TW1)", gram_reading),
-         Field("RSM reading (Eq. 4: RSM_O = Y^T(W2W2^T)^+Y)", rsm_reading)),
+        (Field("Gram reading (W2W2^T, W1^TW1)", reading(rsm=False)),
+         Field("RSM reading (Eq. 4: RSM_O = Y^T(W2W2^T)^+Y)", reading(rsm=True))),
         "normalised distance of the task-agnostic representation from I",
         Boundary(r"$|\lambda| = 2\tilde s_1$ (lazy beyond)", level=lambda lam, ratio: np.abs(lam) - 2.0),
         ("<=", 1e-2), "the converged Grams (Thm C.3) and Eq. (4)",
@@ -211,18 +205,6 @@ def _sqrtm(G):
 
 def _orthonormal(rows, cols, rng):
     return np.linalg.qr(rng.standard_normal((rows, cols)))[0][:, :cols]
-
-
-def _ntk(W1tW1, W2W2t):
-    """NTK of Eq. (5) with X = I: I_No (x) W1^T W1 + W2 W2^T (x) I_Ni."""
-    n_in, n_out = W1tW1.shape[-1], W2W2t.shape[-1]
-    return (np.einsum("ab,...ij->...aibj", np.eye(n_out), W1tW1)
-            + np.einsum("...ab,ij->...aibj", W2W2t, np.eye(n_in))).reshape(W1tW1.shape[:-2] + (n_in * n_out,) * 2)
-
-
-def _kernel_distance(K0, K1):
-    inner = np.sum(K0 * K1, axis=(-2, -1))
-    return 1 - inner / (np.linalg.norm(K0, axis=(-2, -1)) * np.linalg.norm(K1, axis=(-2, -1)))
 
 
 def spec_thm_c5() -> MapSpec:
@@ -251,10 +233,10 @@ def spec_thm_c5() -> MapSpec:
             W1_neg = _sqrtm(np.abs(Lb) * eye + A2.T @ A2) @ O1.T
             W1 = np.where(Lb >= 0, W1_pos, W1_neg)
             W2 = np.where(Lb >= 0, W2_pos, W2_neg)
-            K0 = _ntk(np.swapaxes(W1, -1, -2) @ W1, W2 @ np.swapaxes(W2, -1, -2))
             G_in = np.einsum("ik,...k,jk->...ij", Vt, g_in(**{LAM: L[..., None]}, s=s), Vt)
             G_out = np.einsum("ik,...k,jk->...ij", Ut, g_out(**{LAM: L[..., None]}, s=s), Ut)
-            out[rows] = _kernel_distance(K0, _ntk(G_in, G_out))
+            X = np.eye(N_IN)                            # Eq. (5) with X = I
+            out[rows] = kn.kernel_distance(kn.ntk(W1, W2, X), kn.ntk_from_grams(G_in, G_out, X))
         return out
 
     big = 1e3
