@@ -21,19 +21,21 @@ CONFIGS = [(ni, no, lam) for ni, no in SHAPES for lam in LAMS]
 
 
 @cache
-def _run(runner, config, *args):
-    return runner(config, *args)
+def _run(runner, config):
+    return runner(config)
+
+
+def _at_scale(runner, table):
+    """A fixture: ``runner`` at the configuration ``table[scale]`` of the test's scale."""
+    @pytest.fixture
+    def run(scale):
+        return _run(runner, table[scale])
+    return run
 
 
 # ------------------------------------------------------------------------- empirical claims
-@pytest.fixture
-def framing(scale):
-    return _run(empirical.framing, configs.FRAMING[scale])
-
-
-@pytest.fixture
-def lecun_balance(scale):
-    return _run(empirical.lecun_balance, configs.BALANCE[scale])
+framing = _at_scale(empirical.framing, configs.FRAMING)
+lecun_balance = _at_scale(empirical.lecun_balance, configs.BALANCE)
 
 
 @pytest.fixture(scope="session")
@@ -194,32 +196,21 @@ def continual():
 
 
 # ------------------------------------------------------------------------- batched GD and samples
-@pytest.fixture
-def gradient_descent(scale):
-    return _run(runs.gradient_descent, configs.GRADIENT_DESCENT[scale])
-
-
-@pytest.fixture
-def hierarchy(scale):
-    return _run(runs.hierarchy, configs.HIERARCHY[scale])
-
-
-@cache
 def _noise(config):
     """LR-Robust-*: input noise on (5,3,3) and weight noise on (4,4,4), (5,3,3), (2,2,6)."""
     return {"input": runs.noise(config, "input", 5, 3),
             "weight": [runs.noise(config, "weight", ni, no) for ni, no in ((4, 4), (5, 3), (2, 6))]}
 
 
-@pytest.fixture
-def noise(scale):
-    return _noise(configs.NOISE[scale])
+gradient_descent = _at_scale(runs.gradient_descent, configs.GRADIENT_DESCENT)
+hierarchy = _at_scale(runs.hierarchy, configs.HIERARCHY)
+noise = _at_scale(_noise, configs.NOISE)
 
 
 @pytest.fixture(scope="session")
 def noise_ci():
     """Fig. 4E: the ci noise runs (shared with the ci checks)."""
-    return _noise(configs.NOISE["ci"])
+    return _run(_noise, configs.NOISE["ci"])
 
 
 @pytest.fixture

@@ -81,14 +81,14 @@ def layer_values_error(S1, S2, layer_values) -> float:
     forms (sympy in lambda and the network singular value, evaluated at 50 digits: the printed
     (sqrt(lam^2 + 4 s^2) - lam)/2 cancels in float64) over lambda in [-10, 10], s in [1e-3, 10]."""
     forms = [sp.lambdify((sy.lam, sy.sn), form, modules="mpmath") for form in (S1, S2)]
-    worst = 0.0
+    s = np.geomspace(1e-3, 10, 30)
+
+    def error(lam, f, value):
+        want = np.array([float(f(mpmath.mpf(float(lam)), mpmath.mpf(float(v)))) for v in s])
+        return float(np.max(np.abs(value - want) / want))
     with mpmath.workdps(50):
-        for lam in np.linspace(-10, 10, 41):
-            s = np.geomspace(1e-3, 10, 30)
-            for f, value in zip(forms, layer_values(s, lam)):
-                want = np.array([float(f(mpmath.mpf(float(lam)), mpmath.mpf(float(v)))) for v in s])
-                worst = max(worst, float(np.max(np.abs(value - want) / want)))
-    return worst
+        return max(error(lam, f, value) for lam in np.linspace(-10, 10, 41)
+                   for f, value in zip(forms, layer_values(s, lam)))
 
 
 def _each_ratio(what, numerator, denominator, op, source, names=("numerator", "denominator")):
@@ -546,32 +546,25 @@ def mode_eigen_residual(F_mode, P_mode, Gamma_mode) -> float:
     eig = (F_mode * P_mode - P_mode * Gamma_mode).applyfunc(sp.simplify)
     if orth.is_zero_matrix and eig.is_zero_matrix:
         return 0.0
-    worst = 0.0
-    for s_v in (0.01, 0.3, 1.0, 4.0):
-        for l_v in (-50.0, -2.0, -0.1, 0.2, 3.0, 40.0):
-            vals = {sy.s: sp.Float(s_v, 60), sy.lam: sp.Float(l_v, 60)}
-            worst = max(worst, max(float(abs(sp.N(e.subs(vals), 60))) for e in list(orth) + list(eig)))
-    return worst
+    grid = [{sy.s: sp.Float(s_v, 60), sy.lam: sp.Float(l_v, 60)}
+            for s_v in (0.01, 0.3, 1.0, 4.0) for l_v in (-50.0, -2.0, -0.1, 0.2, 3.0, 40.0)]
+    return max(float(abs(sp.N(e.subs(vals), 60))) for vals in grid for e in list(orth) + list(eig))
 
 
 def gamma_residual(trajectory, rhs, points) -> float:
     """max |ds/dt - rhs(s)| tau / (1 + |s~|) of ``trajectory`` at 50 digits, ``rhs`` the mode ODE's right-hand
     side (sympy in the network singular value ``sn``), at ``points`` = iterable of (lam, s~, s0, t, tau);
     plus |s(0) - s0|."""
-    ds = sp.diff(trajectory, sy.t)
     args = (sy.lam, sy.s, sy.s0, sy.t, sy.tau)
     f = sp.lambdify(args, trajectory, modules="mpmath")
-    g = sp.lambdify(args, ds, modules="mpmath")
+    g = sp.lambdify(args, sp.diff(trajectory, sy.t), modules="mpmath")
     h = sp.lambdify(args + (sy.sn,), rhs, modules="mpmath")
-    worst = 0.0
+
+    def residual(lam, s, s0, t, tau):
+        res = tau * (g(lam, s, s0, t, tau) - h(lam, s, s0, t, tau, f(lam, s, s0, t, tau)))
+        return max(float(abs(res) / (1 + s)), float(abs(f(lam, s, s0, mpmath.mpf(0), tau) - s0)))
     with mpmath.workdps(50):
-        for p in points:
-            lam, s, s0, t, tau = (mpmath.mpf(float(v)) for v in p)
-            val, der = f(lam, s, s0, t, tau), g(lam, s, s0, t, tau)
-            res = tau * (der - h(lam, s, s0, t, tau, val))
-            res0 = f(lam, s, s0, mpmath.mpf(0), tau) - s0
-            worst = max(worst, float(abs(res) / (1 + s)), float(abs(res0)))
-    return worst
+        return max(residual(*(mpmath.mpf(float(v)) for v in p)) for p in points)
 
 
 def rich_limit_residual(gamma, rich) -> sp.Expr:
@@ -658,11 +651,11 @@ def gradient_step(printed, task, W1, W2, step, lr: float) -> list[Measurement]:
     ni, nh, no, P = task.X.shape[0], W1.shape[0], W2.shape[0], task.n_samples
     values = _setting_values(ni, nh, no, P, X=task.X, Y=task.Y, W1=W1, W2=W2)
     loss, W1n, W2n = step
-    e1 = rel_err((W1n - W1) / lr, evaluate(printed.grad_w1, values))
-    e2 = rel_err((W2n - W2) / lr, evaluate(printed.grad_w2, values))
+    step_err = max(rel_err((W1n - W1) / lr, evaluate(printed.grad_w1, values)),
+                   rel_err((W2n - W2) / lr, evaluate(printed.grad_w2, values)))
     return [measure("|printed 1/2-mean loss - torch training loss|", abs(evaluate(printed.loss, values) - loss), "<=",
                     1e-12, source=ROUNDOFF),
-            measure("one GD step / lr vs printed tau dW1/dt, tau dW2/dt, max rel err", max(e1, e2), "<=", 1e-12,
+            measure("one GD step / lr vs printed tau dW1/dt, tau dW2/dt, max rel err", step_err, "<=", 1e-12,
                     source=ROUNDOFF),
             measure("t/tau after 250 steps at lr 0.01 (tau = 1/lr)", float(flow_time(250, lr, P, "lazy_rich")), "within",
                     (2.5 - 1e-15, 2.5 + 1e-15), source=reading("t/tau = steps x lr exactly, up to one rounding"))]
@@ -1251,10 +1244,11 @@ def static_ntk(printed, run) -> dict:
     arch = {n: (ni, no) for n, ni, no in ARCHITECTURES}
     lams = np.array([5.0, 20.0, 80.0])
 
-    def moved(name, values):
-        return kernel_movement(printed.gram_in, printed.gram_out, *arch[name], values)
+    def moved(name, sign):
+        return kernel_movement(printed.gram_in, printed.gram_out, *arch[name], sign * lams)
     sides = (("square (4,4,4)", 1), ("square (4,4,4)", -1), ("funnel (6,2,2)", 1), ("inverted funnel (2,2,6)", -1))
-    slopes = [float(np.polyfit(np.log(lams), np.log(moved(n, s * lams)), 1)[0]) for n, s in sides]
+    curves = [moved(n, s) for n, s in sides]
+    slopes = [float(np.polyfit(np.log(lams), np.log(c), 1)[0]) for c in curves]
     static = paper("l.97 (reconstructed, catalogue)", "NTK(t) - NTK(0) = O(1/|lambda|) -> 0")
     return dict(
         under=[measure("NTK from V*(S*_lam - lam/2)V*^T, U*(S*_lam + lam/2)U*^T vs from the weights along a flow, "
@@ -1262,9 +1256,9 @@ def static_ntk(printed, run) -> dict:
                measure("log-log slope in |lambda| (5, 20, 80) of S(NTK(0), NTK(oo)): square +-, funnel +, inverted -",
                        np.array(slopes), "<=", -1.8, source=SLOPE),
                measure("S(NTK(0), NTK(oo)) at |lambda| = 80 on those sides",
-                       np.array([moved(n, [s * 80.0])[0] for n, s in sides]), "<", 1e-2, source=static)],
+                       np.array([c[-1] for c in curves]), "<", 1e-2, source=static)],
         without=measure("S(NTK(0), NTK(oo)) at |lambda| = 80 on the other sides (inverted +, funnel -)",
-                        np.array([moved("inverted funnel (2,2,6)", lams)[-1], moved("funnel (6,2,2)", -lams)[-1]]),
+                        np.array([moved("inverted funnel (2,2,6)", 1)[-1], moved("funnel (6,2,2)", -1)[-1]]),
                         "<", 1e-2, source=static))
 
 
@@ -1354,13 +1348,14 @@ def table2(printed, corrected) -> dict:
     grid = np.logspace(-4, 4, 81)
     R, K = np.meshgrid(grid, grid)
     up_r, down_k, vanish, lo_gap, hi_ok = [], {}, [], [], []
+
+    def on_grid(expr):
+        return sp.lambdify((ri.r, ri.k), expr.subs(TABLE1_ALPHAS), "numpy")(R, K)
     for name, (mean, var) in printed.table.items():
-        dr = sp.lambdify((ri.r, ri.k), sp.diff(mean, ri.r).subs(TABLE1_ALPHAS), "numpy")
-        dk = sp.lambdify((ri.r, ri.k), sp.diff(mean, ri.k).subs(TABLE1_ALPHAS), "numpy")
-        up_r.append(float(np.min(dr(R, K))))
-        down_k[name] = float(np.max(dk(R, K)))
+        up_r.append(float(np.min(on_grid(sp.diff(mean, ri.r)))))
+        down_k[name] = float(np.max(on_grid(sp.diff(mean, ri.k))))
         vanish.append(sp.limit(var, sy.n_in, sp.oo) == 0)
-        E = sp.lambdify((ri.r, ri.k), mean.subs(TABLE1_ALPHAS), "numpy")(R, K)
+        E = on_grid(mean)
         lo, hi = (float(sp.sympify(b).subs(TABLE1_ALPHAS)) for b in printed.bounds[name])
         lo_gap.append(float(E.min() - lo))
         hi_ok.append(bool(E.max() > 100) if hi == np.inf else bool(hi - 0.05 < E.max() < hi))
@@ -1433,14 +1428,12 @@ def noise_against_lambda(input_formula, printed, noise_runs) -> list[Measurement
 def forgetting(formula, chains, closed, sim) -> list[Measurement]:
     """LR-D.1: the forgetting formula against the chained stable closed form at three lambdas, its
     independence of lambda, and the chained closed form against GD (lambda = 2)."""
-    err, finals = 0.0, {}
-    for chain in chains.values():
-        ends, tasks = chain.products[1::2], chain.tasks          # function at the end of each task
-        err = max(err, forgetting_error(formula, tasks, ends, 5))
-        for i in range(4):
-            for j in range(3):
-                finals.setdefault((i, j), []).append(tasks[i].loss(ends[j + 1]) - tasks[i].loss(ends[j]))
-    spread = max(max(v) - min(v) for v in finals.values())
+    ends = [chain.products[1::2] for chain in chains.values()]          # function at the end of each task
+    err = max(forgetting_error(formula, chain.tasks, e, 5) for chain, e in zip(chains.values(), ends))
+    # L_i(end of task j + 1) - L_i(end of task j) per lambda (rows), task i and step j
+    forgotten = [[[t.loss(e[j + 1]) - t.loss(e[j]) for j in range(3)] for t in chain.tasks]
+                 for chain, e in zip(chains.values(), ends)]
+    spread = float(np.max(np.ptp(forgotten, axis=0)))
     idx = np.minimum(np.searchsorted(closed.times, sim.times - 1e-12), len(closed.times) - 1)
     dev = max(rel_err(sim.products[m], closed.products[i]) for m, i in enumerate(idx))
     converged = reading("stable closed forms run for 60/min(|lambda|, 1): transients e^-30 or less")
