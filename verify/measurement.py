@@ -30,7 +30,7 @@ from __future__ import annotations
 import math
 import operator
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 import numpy as np
@@ -84,9 +84,7 @@ class Source:
         return f"{self.kind}{where}: {body}"
 
     def as_dict(self) -> dict:
-        return {k: v for k, v in (("kind", self.kind), ("where", self.where), ("text", self.text),
-                                  ("quote", self.quote), ("against", self.against),
-                                  ("interpretation", self.interpretation)) if v}
+        return {k: v for k, v in asdict(self).items() if v}
 
 
 def paper(where: str, words: str, interpretation: str = "") -> Source:
@@ -213,13 +211,8 @@ def as_json(value, limit: int = 200):
         return [as_json(v, limit) for v in value]
     if arr.size > limit:
         return {"shape": list(arr.shape), "min": float(np.min(arr)), "max": float(np.max(arr))}
-    return as_json_list(arr.tolist())
-
-
-def as_json_list(items):
-    if isinstance(items, list):
-        return [as_json_list(v) for v in items]
-    return as_json(items)
+    items = arr.tolist()  # nested lists of Python numbers, each made JSON-ready in turn
+    return [as_json(v, limit) for v in items] if isinstance(items, list) else as_json(items, limit)
 
 
 def measurement_line(m: dict, with_source: bool = True) -> str:
@@ -417,7 +410,7 @@ class Setup:
             raise ValueError(f"paper does not declare the settings {unlisted} that the run "
                              f"({self.ran.runner}) used: give each as stated(), released() or "
                              "UNKNOWN")
-        deviating = {d.setting for d in self._raw_deviations()}
+        deviating = {d.setting for d in self.deviations}
         for key, m in self.sensitivity.items():
             if key not in deviating:
                 raise ValueError(f"sensitivity[{key!r}]: {key!r} is not a deviation from the paper")
@@ -431,21 +424,17 @@ class Setup:
     def scale(self) -> str:
         return self.ran.scale
 
-    def _raw_deviations(self):
-        out = []
-        for key, value in self.paper.items():
-            if value is UNKNOWN:
-                out.append(Deviation(key, self.ran.settings[key], UNKNOWN))
-            elif not _same(self.ran.settings[key], value.value):
-                out.append(Deviation(key, self.ran.settings[key], value.value))
-        return out
-
     @property
     def deviations(self) -> list[Deviation]:
+        """The settings that differ from the paper's (unknown ones included), each with the
+        passed sensitivity measurement that shows it harmless, if any."""
         out = []
-        for d in self._raw_deviations():
-            m = self.sensitivity.get(d.setting)
-            out.append(Deviation(d.setting, d.ran, d.paper, m.name if m is not None and m.passed else ""))
+        for key, value in self.paper.items():
+            ran, stated_value = self.ran.settings[key], UNKNOWN if value is UNKNOWN else value.value
+            if value is UNKNOWN or not _same(ran, stated_value):
+                m = self.sensitivity.get(key)
+                harmless = m.name if isinstance(m, Measurement) and m.passed else ""
+                out.append(Deviation(key, ran, stated_value, harmless))
         return out
 
     @property

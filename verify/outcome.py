@@ -30,7 +30,7 @@ faithful only if every one is.  ``supported`` and ``inconclusive`` name what is 
 a faithful run costs.
 
 The evidence text of a check is generated from its measurements and setup, never written
-beside them.  :func:`aggregate` decides a claim by the strongest verdict among its checks
+beside them.  A claim's verdict is the strongest among its deciding checks
 (``theory.verdicts.PRECEDENCE``).
 """
 from __future__ import annotations
@@ -54,11 +54,9 @@ class Check:
 
     @property
     def evidence(self) -> str:
-        parts = [self.note] if self.note else []
-        parts += [self.why] if self.why else []
-        parts += [(f"{role}: " if role else "") + m.text() for role, m in self.measurements]
-        parts += [s.text() for s in self.setups]
-        return "; ".join(parts)
+        return "; ".join([p for p in (self.note, self.why) if p]
+                         + [(f"{role}: " if role else "") + m.text() for role, m in self.measurements]
+                         + [s.text() for s in self.setups])
 
     @property
     def scale(self) -> str:
@@ -94,13 +92,6 @@ class ClaimResult:
     def evidence(self) -> str:
         """The deciding checks first, then the rest, each with its own evidence."""
         return "; ".join(f"[{c.verdict}] {c.evidence}" for c in self._ordered())
-
-    @property
-    def deciding_measurements(self) -> list[Measurement]:
-        """The measurements of the checks that decided the verdict (failed ones first)."""
-        deciding = self.verdict
-        ms = [m for c in self.deciding_checks if c.verdict == deciding for _, m in c.measurements]
-        return sorted(ms, key=lambda m: m.passed)
 
     @property
     def measurements(self) -> list[dict]:
@@ -231,19 +222,20 @@ class ClaimRecorder:
                                        **extra))
         return verdict
 
-    def holds(self, *measurements, note: str = "", counterexample: str = "") -> str:
-        """The claim as stated: ``holds`` if every measurement passed, else ``fails``."""
+    def _all_pass(self, verdict: str, measurements, note: str, counterexample: str = "") -> str:
+        """``verdict`` if every measurement passed, else ``fails``."""
         ms = _group(list(measurements), "measurements")
         ok = all(m.passed for m in ms)
-        return self._add(V.HOLDS if ok else V.FAILS, [("", m) for m in ms], note,
+        return self._add(verdict if ok else V.FAILS, [("", m) for m in ms], note,
                          counterexample="" if ok else (counterexample or _failed_text(ms)))
+
+    def holds(self, *measurements, note: str = "", counterexample: str = "") -> str:
+        """The claim as stated: ``holds`` if every measurement passed, else ``fails``."""
+        return self._all_pass(V.HOLDS, measurements, note, counterexample)
 
     def defined(self, *measurements, note: str = "") -> str:
         """A definition's internal consistency: ``defined`` if every measurement passed, else ``fails``."""
-        ms = _group(list(measurements), "measurements")
-        ok = all(m.passed for m in ms)
-        return self._add(V.DEFINED if ok else V.FAILS, [("", m) for m in ms], note,
-                         counterexample="" if ok else _failed_text(ms))
+        return self._all_pass(V.DEFINED, measurements, note)
 
     def erratum(self, *, printed, corrected, counterexample: str = "", note: str = "") -> str:
         """Printed form against corrected form, both measured.
@@ -304,8 +296,3 @@ class ClaimRecorder:
         if not isinstance(why, str) or not why.strip():
             raise ValueError("why must name what is absent (data set, hardware)")
         return self._add(V.UNTESTED, [], setups=_setups(setup, optional=True), why=why)
-
-
-def aggregate(results: dict[str, ClaimResult]) -> dict[str, tuple[str, str]]:
-    """claim ID -> (verdict, evidence) for every claim with at least one check."""
-    return {cid: (r.verdict, r.evidence) for cid, r in results.items() if r.checks}

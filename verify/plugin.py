@@ -131,20 +131,24 @@ def _ids_of(item) -> tuple[str, ...]:
     return (item.claim_id,) if isinstance(item, VerdictItem) else claim_ids(item)
 
 
-@pytest.fixture
-def claim(request) -> ClaimRecorder:
+def _marked(request, fixture: str) -> tuple[str, ...]:
+    """The claims of the test asking for ``fixture``: a usage error when it has none."""
     ids = claim_ids(request.node)
     if not ids:
-        raise pytest.UsageError(f"{request.node.nodeid} uses 'claim' without @pytest.mark.claim")
-    return ClaimRecorder(request.config.stash[SESSION].results, ids, test=request.node.name)
+        raise pytest.UsageError(f"{request.node.nodeid} uses {fixture!r} without @pytest.mark.claim")
+    return ids
+
+
+@pytest.fixture
+def claim(request) -> ClaimRecorder:
+    return ClaimRecorder(request.config.stash[SESSION].results, _marked(request, "claim"),
+                         test=request.node.name)
 
 
 @pytest.fixture
 def report_figure(request):
     """``report_figure(fig, caption)``: save ``fig`` for the reports of this test's claims."""
-    ids = claim_ids(request.node)
-    if not ids:
-        raise pytest.UsageError(f"{request.node.nodeid} uses 'report_figure' without a claim mark")
+    ids = _marked(request, "report_figure")
     session = request.config.stash[SESSION]
     saved = request.node.stash.setdefault(FIGURES, [])
 
@@ -444,8 +448,8 @@ class ClaimsSession:
         from verify.report.figures import slug
         claims, files = {}, set()
         for cid in ids:
-            checks = [c for c in self.results[cid].checks if c.test == item.name] \
-                if cid in self.results else []
+            checks = [c for c in self.results.get(cid, ClaimResult(cid)).checks
+                      if c.test == item.name]
             if checks:
                 claims[cid] = P.claim_entry(checks)
                 files.update(P.deciding_files(item.path, claims[cid]["setups"],
@@ -453,7 +457,7 @@ class ClaimsSession:
         if claims:
             P.write_record(self.reports_dir, experiment=item.nodeid, name=slug(item.name),
                            claims=claims, wall_s=item.stash.get(SETUP_S, 0.0) + call.duration,
-                           started=R.now() if call.start is None else _iso(call.start),
+                           started=R.now(call.start),
                            code=P.code_hashes(sorted(files)))
 
     def pytest_report_teststatus(self, report, config):
@@ -517,7 +521,9 @@ class ClaimsSession:
             R.Provenance.of_this_run(root=SUITE_ROOT,
                                      profile=settings.get_current_profile_name() or "default",
                                      scale=self.scale, selection=self._selection(),
-                                     command=self._command(), interrupted=interrupted),
+                                     command="pytest " + shlex.join(
+                                         str(a) for a in self.config.invocation_params.args),
+                                     interrupted=interrupted),
             [self.records[c] for c in sorted(self.records)], self.figures, self.tests_ran,
             self.tests_ran if self.pdf else set(), self.timings, time.time() - self.started)
         try:
@@ -543,9 +549,6 @@ class ClaimsSession:
                 "last_failed": bool(config.getoption("lf", False)),
                 "paths": [a for a in args if Path(a).resolve() != Path(str(config.rootpath), "verify")]}
 
-    def _command(self) -> str:
-        return "pytest " + " ".join(shlex.quote(str(a)) for a in self.config.invocation_params.args)
-
     def pytest_terminal_summary(self, terminalreporter, exitstatus, config):
         if self.is_worker:
             return
@@ -557,8 +560,3 @@ class ClaimsSession:
         terminalreporter.section("claims")
         for line, markup in lines:
             terminalreporter.write_line(line, **markup)
-
-
-def _iso(epoch: float) -> str:
-    import datetime
-    return datetime.datetime.fromtimestamp(epoch, datetime.timezone.utc).isoformat(timespec="seconds")

@@ -81,13 +81,7 @@ class _PropertyDatabase(ExampleDatabase):
 
 def _worse(op: str, new, old) -> bool:
     """Whether ``new`` lies further on the failing side of the criterion than ``old``."""
-    if old is None:
-        return True
-    if op in ("<=", "<"):
-        return new > old
-    if op in (">=", ">"):
-        return new < old
-    return False
+    return old is None or (op in ("<=", "<") and new > old) or (op in (">=", ">") and new < old)
 
 
 def search(prop, criterion, examples=(), **strategies) -> SearchResult:
@@ -109,8 +103,7 @@ def search(prop, criterion, examples=(), **strategies) -> SearchResult:
             raise _Falsified(f"{_plain(kwargs)} (value NaN)")
         stats["n"] += 1
         ok = crit.test(value)
-        if stats["worst"] is None or (stats["worst"] != "NaN" and _worse(crit.op, value, stats["worst"])) \
-                or not ok:
+        if not ok or (stats["worst"] != "NaN" and _worse(crit.op, value, stats["worst"])):
             stats["worst"] = value
         if not ok:
             raise _Falsified(f"{_plain(kwargs)} (value {fmt(value)})")
@@ -123,7 +116,6 @@ def search(prop, criterion, examples=(), **strategies) -> SearchResult:
         test = example(**pinned)(test)
     try:
         test()
-        result = SearchResult(True, stats["n"], stats["worst"], crit)
     except _Falsified as exc:
-        result = SearchResult(False, stats["n"], stats["worst"], crit, str(exc))
-    return result
+        return SearchResult(False, stats["n"], stats["worst"], crit, str(exc))
+    return SearchResult(True, stats["n"], stats["worst"], crit)

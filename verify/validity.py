@@ -65,6 +65,12 @@ def _text(value, argument: str) -> str:
     return value
 
 
+def _count(value, argument: str, least: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < least:
+        raise ValidityMapError(f"{argument}={value!r} must be an integer >= {least}")
+    return value
+
+
 @dataclass(frozen=True)
 class Axis:
     """One parameter of the map.  ``name`` is the keyword under which the fields receive the grid;
@@ -99,8 +105,7 @@ class Axis:
             raise ValidityMapError(f"lo={self.lo!r} must be below hi={self.hi!r}")
         if self.scale == "log" and lo <= 0:
             raise ValidityMapError(f"lo={self.lo!r}: a log axis needs lo > 0")
-        if isinstance(self.n, bool) or not isinstance(self.n, int) or self.n < 2:
-            raise ValidityMapError(f"n={self.n!r} must be an integer >= 2")
+        _count(self.n, "n", 2)
         if self.scale == "symlog" and _finite(self.linthresh, "linthresh") <= 0:
             raise ValidityMapError(f"linthresh={self.linthresh!r} must be > 0")
         for v in self.include:
@@ -261,11 +266,6 @@ class ValidityMap:
     marks: tuple = field(default_factory=tuple)
 
 
-def _inside(axis: Axis, v: float) -> bool:
-    lo, hi = axis.window
-    return lo <= v <= hi
-
-
 def _boundary_visible(spec: MapSpec, level) -> bool:
     b = spec.boundary
     if level is not None and np.nanmin(level) < 0 < np.nanmax(level):
@@ -279,7 +279,8 @@ def _boundary_visible(spec: MapSpec, level) -> bool:
         with np.errstate(invalid="ignore"):
             if np.any((px >= x0) & (px <= x1) & (py >= y0) & (py <= y1)):
                 return True
-    return any(_inside(spec.x, p[0]) and _inside(spec.y, p[1]) for p in b.points)
+    (x0, x1), (y0, y1) = spec.x.window, spec.y.window
+    return any(x0 <= x <= x1 and y0 <= y <= y1 for x, y, _ in b.points)
 
 
 #: examples of a map's counterexample search; the map shows hypothesis' first counterexample
@@ -488,17 +489,12 @@ def caption(spec: MapSpec) -> str:
               "by the claim's checks.")
 
 
-def figure(spec: MapSpec):
-    """``draw(compute(spec))``."""
-    return draw(compute(spec))
-
-
 def map_of(specs: dict, claim_id: str):
     """(figure, caption) of ``claim_id``'s map.  Its encodings are read unlogged: a map pictures
     a formula, it is not the check that evaluates the claim (``theory.registry.unlogged``)."""
     with unlogged():
         spec = specs[claim_id]()
-        return figure(spec), caption(spec)
+        return draw(compute(spec)), caption(spec)
 
 
 # --- evaluating registry encodings over a grid ---------------------------------------------------
@@ -557,10 +553,8 @@ def rk4(rhs: Callable[[float, np.ndarray], np.ndarray], y0, t_end: float, steps:
     y = np.array(y0, dtype=float)
     if _finite(t_end, "t_end") <= 0:
         raise ValidityMapError(f"t_end={t_end!r} must be > 0")
-    if isinstance(steps, bool) or not isinstance(steps, int) or steps < 1:
-        raise ValidityMapError(f"steps={steps!r} must be an integer >= 1")
-    if isinstance(every, bool) or not isinstance(every, int) or every < 0:
-        raise ValidityMapError(f"every={every!r} must be an integer >= 0")
+    _count(steps, "steps", 1)
+    _count(every, "every", 0)
     h = t_end / steps
     out = [y.copy()] if every else None
     t = 0.0

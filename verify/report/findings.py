@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from theory.verdicts import PRECEDENCE
 from verify.measurement import DECISIVE_KINDS, fmt
-from verify.report.forms import part_text
+from verify.report.forms import part_body, part_text
 from verify.report.paper_scale import staleness
 from verify.report.record import headline, paper_title
 from verify.report.text import clean, commit_text
@@ -50,21 +50,17 @@ def _form(parts: list[dict], statement: str) -> str:
     return "; ".join(part_text(p) for p in parts) if parts else clean(statement)
 
 
-def _body(part: dict) -> str:
-    return clean(part["latex"]) if "latex" in part else part.get("text", "")
-
-
 def _erratum(rec: dict) -> str:
     """Printed against corrected: the first part that differs (parts are paired by name), each
     side cut to a readable length."""
     printed, corrected = rec.get("printed", []), rec.get("corrected", [])
     by_name = {p["name"]: p for p in corrected}
     pairs = [(p, by_name[p["name"]]) for p in printed
-             if p["name"] in by_name and _body(p) != _body(by_name[p["name"]])]
+             if p["name"] in by_name and part_body(p) != part_body(by_name[p["name"]])]
     if pairs:
         (p, c), more = pairs[0], len(pairs) - 1
         name = f"{p['name']}: " if p["name"] else ""
-        return (f"printed {name}{_cut(_body(p), SIDE)} -> corrected {_cut(_body(c), SIDE)}"
+        return (f"printed {name}{_cut(part_body(p), SIDE)} -> corrected {_cut(part_body(c), SIDE)}"
                 + (f" (and {more} more part{'s' * (more > 1)})" if more else ""))
     return (f"printed {_cut(_form(printed, rec.get('statement', '')), SIDE)} -> corrected "
             f"{_cut(_form(corrected, rec.get('corrected_statement', '')), SIDE)}")

@@ -48,7 +48,11 @@ def form_parts(form) -> list[dict]:
     return out
 
 
+def part_body(part: dict) -> str:
+    """One part of a recorded form, without its name, as clean text."""
+    return clean(part["latex"]) if "latex" in part else part.get("text", "")
+
+
 def part_text(part: dict) -> str:
     """One part of a recorded form as clean text: ``name: formula``."""
-    body = clean(part["latex"]) if "latex" in part else part.get("text", "")
-    return f"{part['name']}: {body}" if part.get("name") else body
+    return f"{part['name']}: {part_body(part)}" if part.get("name") else part_body(part)

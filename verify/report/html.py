@@ -24,7 +24,7 @@ from verify.report.forms import COLOURS
 from verify.report.paper_scale import staleness
 from verify.report.record import figure_order, headline, paper_title
 from verify.report.text import (clean, commit_text, deviation_line, provenance_line, run_line,
-                                source_text)
+                                source_text, statement_parts)
 
 E = html.escape
 
@@ -101,17 +101,8 @@ def _paper_scale(ps: dict) -> str:
 
 
 def _details(rec: dict, figures: list[dict]) -> str:
-    out = [f"<p><b>As printed:</b> {E(clean(rec.get('statement', '')))}</p>"
-           f"{_forms_html(rec.get('printed', []))}"]
-    if rec.get("corrected") or rec.get("corrected_statement"):
-        out.append(f"<p><b>Corrected:</b> {E(clean(rec.get('corrected_statement', '')))}</p>"
-                   f"{_forms_html(rec.get('corrected', []))}")
-    if rec.get("condition"):
-        out.append(f"<p><b>Condition:</b> {E(clean(rec['condition']))}</p>")
-    if rec.get("counterexample"):
-        out.append(f"<p><b>Counterexample:</b> {E(rec['counterexample'])}</p>")
-    if rec.get("notes"):
-        out.append(f"<p><b>Notes:</b> {E(rec['notes'])}</p>")
+    out = [f"<p><b>{label}:</b> {E(text)}</p>{_forms_html(parts)}"
+           for label, text, parts in statement_parts(rec)]
     out.append(_measurements(rec.get("measurements") or []))
     if rec["verdict"] in ("inconclusive", "untested", "supported") and why(rec):
         out.append(f"<p><b>Why:</b> {E(why(rec))}</p>")

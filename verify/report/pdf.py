@@ -293,10 +293,6 @@ def _figures(pages: Pages, reports: Path, figures: list[dict]):
     pages.continued = ""
 
 
-def targets(reports: Path, doc: dict) -> list[tuple[str, Path]]:
-    return [(p, reports / f"{p}.pdf") for p in dict.fromkeys(c["paper"] for c in doc["claims"])]
-
-
 def _pdf(path: Path, fill, title: str, subject: str) -> Path:
     """Write the PDF that ``fill(pdf)`` draws to ``path`` (atomically, see :mod:`.files`)."""
     def write(tmp):
@@ -436,15 +432,11 @@ def _verdict_page(pages: Pages, papers, doc):
     pages.lines(MARGIN, ["Verdicts differing from the expected baseline: "
                          + (str(len(differ)) if differ else "none")], bold=True)
     pages.lines(MARGIN + 0.2, [line for d in differ for line in wrap(d, PAGE[0] - 2 * MARGIN - 0.2)])
-    scale = []
-    for r in records:
-        ps = r.get("paper_scale")
-        if ps:
-            flag = " (!)" if staleness(ps) else ""
-            scale.append(f"{r['id']}: paper scale {ps['verdict']} "
-                         f"({'faithful' if ps.get('faithful') else 'not faithful'}) on {ps['device']}, "
-                         f"{ps.get('started')}, commit {commit_text(ps.get('commit'), ps.get('dirty'))}; "
-                         f"ci {r['verdict']}{flag}")
+    scale = [f"{r['id']}: paper scale {ps['verdict']} "
+             f"({'faithful' if ps.get('faithful') else 'not faithful'}) on {ps['device']}, "
+             f"{ps.get('started')}, commit {commit_text(ps.get('commit'), ps.get('dirty'))}; "
+             f"ci {r['verdict']}{' (!)' if staleness(ps) else ''}"
+             for r in records if (ps := r.get("paper_scale"))]
     if scale:
         pages.y -= step
         pages.lines(MARGIN, ["Paper-scale verdicts (reports/paper_scale/; (!): the record predates "

@@ -16,8 +16,10 @@ from __future__ import annotations
 
 import dataclasses
 import datetime
+import importlib
 import json
 import platform
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -27,20 +29,17 @@ FORMAT = 3
 RUN_KEYS = ("generated", "commit", "dirty", "profile", "scale", "interrupted")
 
 
-def now() -> str:
-    return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+def now(epoch: float | None = None) -> str:
+    """The UTC time of ``epoch`` (default: now), as the record writes it."""
+    moment = datetime.datetime.fromtimestamp(time.time() if epoch is None else epoch,
+                                             datetime.timezone.utc)
+    return moment.isoformat(timespec="seconds")
 
 
 def versions() -> dict[str, str]:
-    import matplotlib
-    import mpmath
-    import numpy
-    import scipy
-    import sympy
-    import torch
-    return {"python": platform.python_version(), "numpy": numpy.__version__,
-            "scipy": scipy.__version__, "sympy": sympy.__version__, "mpmath": mpmath.__version__,
-            "torch": torch.__version__, "matplotlib": matplotlib.__version__}
+    return {"python": platform.python_version(), **{
+        name: importlib.import_module(name).__version__
+        for name in ("numpy", "scipy", "sympy", "mpmath", "torch", "matplotlib")}}
 
 
 class JsonRecord:

@@ -17,7 +17,8 @@ from verify.report.findings import why
 from verify.report.forms import part_text
 from verify.report.paper_scale import staleness
 from verify.report.record import headline, paper_title
-from verify.report.text import clean, commit_text, run_line, setup_lines, source_text
+from verify.report.text import (clean, commit_text, run_line, setup_lines, source_text,
+                                statement_parts)
 
 WIDTH = 100
 
@@ -56,17 +57,8 @@ def show_record(rec: dict, doc: dict, reports_dir: Path) -> str:
     lines = [summary(rec),
              f"{paper_title(doc, rec['paper'])}; {rec['where']}; {rec['kind']}"
              + (" [statement reconstructed by the catalogue]" if rec.get("reconstructed") else "")]
-    lines += _block("As printed", clean(rec.get("statement", "")))
-    lines += ["    " + part_text(p) for p in rec.get("printed", [])]
-    if rec.get("corrected") or rec.get("corrected_statement"):
-        lines += _block("Corrected", clean(rec.get("corrected_statement", "")))
-        lines += ["    " + part_text(p) for p in rec.get("corrected", [])]
-    if rec.get("condition"):
-        lines += _block("Condition", clean(rec["condition"]))
-    if rec.get("counterexample"):
-        lines += _block("Counterexample", rec["counterexample"])
-    if rec.get("notes"):
-        lines += _block("Notes", rec["notes"])
+    for label, text, parts in statement_parts(rec):
+        lines += _block(label, text) + ["    " + part_text(p) for p in parts]
     sources: dict[str, int] = {}
     body = []
     if rec.get("measurements"):

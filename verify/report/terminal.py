@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import collections
 
-from theory.verdicts import PRECEDENCE
 from verify.measurement import fmt
 from verify.report.findings import count_text, counts, findings, verdict_label
 from verify.report.record import headline, paper_title
@@ -18,10 +17,6 @@ def _counts(claims) -> dict[str, collections.Counter]:
     for c in claims:
         out.setdefault(c.paper, collections.Counter())[c.verdict] += 1
     return out
-
-
-def _count_line(counter) -> str:
-    return ", ".join(f"{v} {counter[v]}" for v in PRECEDENCE if counter[v])
 
 
 def summary_lines(session, show_statistics: bool = False) -> list[tuple[str, dict]]:
@@ -46,7 +41,7 @@ def summary_lines(session, show_statistics: bool = False) -> list[tuple[str, dic
     if session.records:
         lines.append((f"judged in this run: {len(session.records)} claims", bold))
         for paper, counter in _counts(session.records.values()).items():
-            lines.append((f"  {paper:<14} {sum(counter.values()):>4}: {_count_line(counter)}", plain))
+            lines.append((f"  {paper:<14} {sum(counter.values()):>4}: {count_text(counter)}", plain))
         differ = [r for r in session.records.values() if r.verdict != r.expected]
         lines.append((f"differ from their baseline: {len(differ)}", {"red": bool(differ),
                                                                       "green": not differ}))

@@ -150,14 +150,17 @@ def deviation_line(d: dict) -> str:
     return f"{d['setting']}: ran {fmt(d.get('ran'))}, paper {fmt(d.get('paper'))}{harmless}"
 
 
+def _run(setup: dict) -> str:
+    """A run's name, scale and whether it is faithful."""
+    name = f"{setup['name']}: " if setup.get("name") else ""
+    return f"{name}{setup.get('scale', '?')} run, {'faithful' if setup.get('faithful') else 'not faithful'}"
+
+
 def setup_summary(setup: dict) -> str:
     """One run in one line: its name, scale, faithful or not, how many deviations and unknowns."""
-    name = f"{setup['name']}: " if setup.get("name") else ""
     missing = [d for d in setup.get("deviations") or [] if not d.get("shown_harmless_by")]
     unknown = len(setup.get("unknown") or [])
-    return (f"{name}{setup.get('scale', '?')} run, "
-            f"{'faithful' if setup.get('faithful') else 'not faithful'}"
-            + (f"; {len(missing)} deviations" if missing else "")
+    return (_run(setup) + (f"; {len(missing)} deviations" if missing else "")
             + (f" ({unknown} settings unknown)" if unknown else ""))
 
 
@@ -166,19 +169,26 @@ def setup_lines(setup: dict | None) -> list[str]:
     the cost."""
     if not setup:
         return []
-    name = f"{setup['name']}: " if setup.get("name") else ""
-    lines = [f"{name}{setup.get('scale', '?')} run, "
-             f"{'faithful' if setup.get('faithful') else 'not faithful'}"
-             + (f"; runner {setup['runner']}" if setup.get("runner") else "")]
+    lines = [_run(setup) + (f"; runner {setup['runner']}" if setup.get("runner") else "")]
     if setup.get("unknown"):
         lines.append("unknown (the paper does not give them): " + ", ".join(setup["unknown"]))
     devs = setup.get("deviations") or []
     lines += [f"deviation: {deviation_line(d)}" for d in devs] or ["deviations: none"]
-    for m in setup.get("sensitivity") or []:
-        lines.append(f"sensitivity: {measured(m)}")
+    lines += [f"sensitivity: {measured(m)}" for m in setup.get("sensitivity") or []]
     if setup.get("cost"):
         lines.append(f"faithful run costs: {setup['cost']}")
     return lines
+
+
+def statement_parts(rec: dict) -> list[tuple[str, str, list]]:
+    """(label, clean text, form parts) of what a claim states, as recorded, for the views that
+    show a claim in full: as printed, corrected, the condition, counterexample and notes."""
+    out = [("As printed", clean(rec.get("statement", "")), rec.get("printed", []))]
+    if rec.get("corrected") or rec.get("corrected_statement"):
+        out.append(("Corrected", clean(rec.get("corrected_statement", "")), rec.get("corrected", [])))
+    return out + [(label, text(rec[key]), []) for label, key, text in (
+        ("Condition", "condition", clean), ("Counterexample", "counterexample", str),
+        ("Notes", "notes", str)) if rec.get(key)]
 
 
 def commit_text(commit, dirty: bool = False, short: int = 10) -> str:
