@@ -795,17 +795,14 @@ def semantic_hierarchy(printed) -> list[Measurement]:
 def protocols(shapes: dict) -> list[Measurement]:
     """LR-Exp: the protocols the suite runs (``shapes``: name -> (Ni, Nh, No, P), from
     ``numerics/lazy_rich/configs.py``) satisfy A1-A3."""
-    white, bal, a3 = [], [], []
-    for ni, nh, no, P in shapes.values():
-        task = random_task(ni, no, P, np.random.default_rng(P))
-        W1, W2 = lambda_balanced_init(2.0, ni, nh, no, np.random.default_rng(1), scale=0.3)
-        white.append(np.max(np.abs(task.sxx - np.eye(ni))))
-        bal.append(np.max(np.abs(balance(W1, W2) - 2 * np.eye(nh))))
-        a3.append(abs(nh - min(ni, no)))
-    return [measure("A1: max |Sxx - I| over the suite's defaults", float(max(white)), "<=", 1e-12, source=ALG_ROUNDOFF),
-            measure("A2: max |balance - 2 I| of Alg. 1 inits", float(max(bal)), "<=", 1e-12, source=ALG_ROUNDOFF),
-            measure("A3: max |Nh - min(Ni, No)|", max(a3), "==", 0,
-                    source=paper("l.46", "neither bottlenecked nor overparameterized"))]
+    white = max(np.max(np.abs(random_task(ni, no, P, np.random.default_rng(P)).sxx - np.eye(ni)))
+                for ni, nh, no, P in shapes.values())
+    bal = max(np.max(np.abs(balance(*lambda_balanced_init(2.0, ni, nh, no, np.random.default_rng(1), scale=0.3))
+                            - 2 * np.eye(nh))) for ni, nh, no, P in shapes.values())
+    return [measure("A1: max |Sxx - I| over the suite's defaults", float(white), "<=", 1e-12, source=ALG_ROUNDOFF),
+            measure("A2: max |balance - 2 I| of Alg. 1 inits", float(bal), "<=", 1e-12, source=ALG_ROUNDOFF),
+            measure("A3: max |Nh - min(Ni, No)|", max(abs(nh - min(ni, no)) for ni, nh, no, _ in shapes.values()),
+                    "==", 0, source=paper("l.46", "neither bottlenecked nor overparameterized"))]
 
 
 def assumptions_versus_prior_work(braun, wide) -> dict:
@@ -1331,16 +1328,13 @@ def gaussian_balance(form, name: str, source, samples, spread) -> list[Measureme
 
 def table1(printed, samples) -> list[Measurement]:
     """LR-Tab1: the printed mean and variance prefactor of each initialisation against its samples."""
-    z, ratio = [], []
-    for (name, (mean, var)), (v1, v2) in zip(printed.items(), table1_variances().values()):
-        mo = balance_moments(sp.sympify(mean).subs(TABLE1_ALPHAS), sp.sympify(var).subs(TABLE1_ALPHAS), samples[name],
-                             TABLE1_DIMS, v1, v2)
-        z.append(mo["z_mean"])
-        ratio.append(mo["off_ratio"])
-    return [measure("z of the mean diagonal vs E[lambda], LeCun, Glorot, He, Scaled", np.array(z), "within", (-4, 4),
-                    source=Z_BAND),
-            measure("off-diagonal Var / table prefactor, same four", np.array(ratio), "within", (0.95, 1.05),
-                    source=reading("pooled variance ratio of 300 draws: 5% is >= 5 standard errors"))]
+    mo = [balance_moments(sp.sympify(mean).subs(TABLE1_ALPHAS), sp.sympify(var).subs(TABLE1_ALPHAS), samples[name],
+                          TABLE1_DIMS, v1, v2)
+          for (name, (mean, var)), (v1, v2) in zip(printed.items(), table1_variances().values())]
+    return [measure("z of the mean diagonal vs E[lambda], LeCun, Glorot, He, Scaled", np.array([m["z_mean"] for m in mo]),
+                    "within", (-4, 4), source=Z_BAND),
+            measure("off-diagonal Var / table prefactor, same four", np.array([m["off_ratio"] for m in mo]), "within",
+                    (0.95, 1.05), source=reading("pooled variance ratio of 300 draws: 5% is >= 5 standard errors"))]
 
 
 def table2(printed, corrected) -> dict:
@@ -1494,29 +1488,25 @@ def _framing_distances(run, variance: int):
     return far, near, between, within
 
 
-def _framing_criteria(run):
-    """The two deciding comparisons at the released target variance (the first)."""
+def framing(run) -> list[Measurement]:
+    """LR-Framing, Sec 1 l.9 / Fig. 1B: at the released target variance (the first), each seed's
+    trajectories and representations differ more between lambdas than between two inits of one lambda
+    (the deciding comparisons); the drawn inputs are whitened (E.2.1); "drastically" is read as a
+    half-loss time ratio (a reading)."""
     far, near, between, within = _framing_distances(run, 0)
     traj = baseline("l.9", FIG1B, against="the distance between two init draws at the same lambda (same task, "
                                           "same absolute scale)")
-    return (_each_ratio("Fig. 1B, learning trajectories: max_t distance of the normalised excess-loss "
-                        "curves, lambda ~ 0 against each |lambda| = 50, over the largest distance between two "
-                        "draws of one lambda", far, near, ">", traj, ("between lambdas", "between draws")),
-            _each_ratio("Fig. 1B, representations: distance of the final weight Grams (W1^TW1, W2W2^T) "
-                        "between any two lambdas over the largest distance between two draws of one lambda",
-                        between, within, ">", traj, ("between lambdas", "between draws")))
-
-
-def framing(run) -> list[Measurement]:
-    """LR-Framing, Sec 1 l.9 / Fig. 1B: at the released target variance, each seed's trajectories and
-    representations differ more between lambdas than between two inits of one lambda; the drawn
-    inputs are whitened (E.2.1); "drastically" is read as a half-loss time ratio (a reading)."""
     excess = run.excess()[:, :, 0, :, 0]                        # (T, S, L)
     t = np.asarray(run.trajectory.time)
     half = t[np.argmax(excess / excess[:1] <= 0.5, axis=0)]     # (S, L)
     mid = int(np.argmin(np.abs(run.lams)))
     fast = np.delete(half, mid, axis=1).max(axis=1)
-    return [*_framing_criteria(run),
+    return [_each_ratio("Fig. 1B, learning trajectories: max_t distance of the normalised excess-loss "
+                        "curves, lambda ~ 0 against each |lambda| = 50, over the largest distance between two "
+                        "draws of one lambda", far, near, ">", traj, ("between lambdas", "between draws")),
+            _each_ratio("Fig. 1B, representations: distance of the final weight Grams (W1^TW1, W2W2^T) "
+                        "between any two lambdas over the largest distance between two draws of one lambda",
+                        between, within, ">", traj, ("between lambdas", "between draws")),
             measure("max |Sxx - I| over the drawn tasks", run.whitening_error, "<=", 1e-12,
                     source=paper("App E.2.1 l.684", "The input data is then whitened")),
             measure("half-loss time, lambda ~ 0 over the slower of |lambda| = 50, min over seeds",

@@ -225,14 +225,9 @@ def spec_thm_c5() -> MapSpec:
             # lambda-balanced init W2^T W2 - W1 W1^T = lambda I_h: the larger layer built from the other
             A1, A2 = 0.3 * rng.standard_normal((r, N_IN)), 0.3 * rng.standard_normal((dim, r))
             O2, O1 = _orthonormal(dim, r, rng), _orthonormal(N_IN, r, rng)
-            eye = np.eye(r)
-            Lb = L[..., None, None]
-            W1_pos = np.broadcast_to(A1, L.shape + A1.shape)
-            W2_pos = O2 @ _sqrtm(np.abs(Lb) * eye + A1 @ A1.T)
-            W2_neg = np.broadcast_to(A2, L.shape + A2.shape)
-            W1_neg = _sqrtm(np.abs(Lb) * eye + A2.T @ A2) @ O1.T
-            W1 = np.where(Lb >= 0, W1_pos, W1_neg)
-            W2 = np.where(Lb >= 0, W2_pos, W2_neg)
+            Lb, eye = L[..., None, None], np.eye(r)
+            W1 = np.where(Lb >= 0, A1, _sqrtm(np.abs(Lb) * eye + A2.T @ A2) @ O1.T)
+            W2 = np.where(Lb >= 0, O2 @ _sqrtm(np.abs(Lb) * eye + A1 @ A1.T), A2)
             G_in = np.einsum("ik,...k,jk->...ij", Vt, g_in(**{LAM: L[..., None]}, s=s), Vt)
             G_out = np.einsum("ik,...k,jk->...ij", Ut, g_out(**{LAM: L[..., None]}, s=s), Ut)
             X = np.eye(N_IN)                            # Eq. (5) with X = I
@@ -281,20 +276,15 @@ def spec_tab3() -> MapSpec:
     """LR-Tab3 (App A.3 Table 3): the r -> 0 and r -> oo limits of E[lambda] (r = No/Ni,
     k = Nh/Ni) against E[lambda] = No var_2 - Ni var_1 from the initialisations' variances."""
     table = REG["LR-Tab3"].printed
-
-    def reference(init, r, k):
-        # Ni = 1: No = r, Nh = k; LeCun var = 1/fan_in, Glorot var = 2/(fan_in + fan_out)
-        if init == "LeCun":
-            return r / k - 1.0
-        return 2 * r / (k + r) - 2 / (1 + k)
+    # E[lambda] at Ni = 1 (No = r, Nh = k): LeCun var = 1/fan_in, Glorot var = 2/(fan_in + fan_out)
+    reference = {"LeCun": lambda r, k: r / k - 1.0, "Glorot": lambda r, k: 2 * r / (k + r) - 2 / (1 + k)}
 
     def error(init, index):
         limit = form(table[init][index])
 
         def err(r, k):
-            ref = reference(init, r, k)
             got = np.broadcast_to(limit(k=k), r.shape)
-            return np.abs(got - ref) / np.abs(got)
+            return np.abs(got - reference[init](r, k)) / np.abs(got)
         return err
 
     return MapSpec(
