@@ -158,10 +158,8 @@ def printed_theorem_value(expr, t: float, W1, W2, svd, lam: float) -> np.ndarray
         ex.ep: np.exp(lp * t), ex.ap: (np.expm1(2 * lp * t) / (2 * lp)) if lp != 0 else t,
         ex.Ni: svd.n_in, ex.No: svd.n_out, ex.Nh: m, ex.m: m, ex.k: max(k, 1),
     }
-    if k:
-        values[ex.Vp], values[ex.Up] = M(svd.V_perp), M(svd.U_perp)
-    else:
-        values[ex.Vp], values[ex.Up] = sp.zeros(svd.n_in, 1), sp.zeros(svd.n_out, 1)
+    zeros = sp.zeros(svd.n_in, 1), sp.zeros(svd.n_out, 1)       # k = 0: the V_perp, U_perp terms vanish
+    values[ex.Vp], values[ex.Up] = (M(svd.V_perp), M(svd.U_perp)) if k else zeros
     return np.array(sp.Matrix(sp.block_collapse(expr.subs(values)).doit()).evalf(), dtype=float)
 
 
