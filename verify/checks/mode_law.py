@@ -6,9 +6,10 @@ import mpmath
 import numpy as np
 import sympy as sp
 
+from numerics.metrics import crossing_time
 from numerics.mode_flows import scalar_mode_flow
 from theory import mode_law as ml
-from verify.checks.symbolic import high_precision, is_zero, ode_residual
+from verify.checks.symbolic import high_precision, is_zero, solves
 
 MODE_SYMBOLS = (ml.t, ml.s, ml.d, ml.a0, ml.tau)
 
@@ -16,8 +17,7 @@ MODE_SYMBOLS = (ml.t, ml.s, ml.d, ml.a0, ml.tau)
 def symbolic_solution(traj: sp.Expr) -> dict[str, bool]:
     """The closed form against ``tau da/dt = 2a(s - da)``: residual, a(0), a(inf), s -> 0 limit."""
     return {
-        "residual": is_zero(ode_residual(traj, ml.rhs, ml.t, ml.a)),
-        "t=0": is_zero(traj.subs(ml.t, 0) - ml.a0),
+        **solves(traj, ml.rhs, ml.t, ml.a, ml.a0),
         "t->inf": is_zero(sp.limit(traj, ml.t, sp.oo) - ml.s / ml.d),
         "s->0": is_zero(sp.limit(traj, ml.s, 0) - ml.trajectory_s0),
     }
@@ -64,14 +64,14 @@ def hitting_time_solves(t_hat: sp.Expr) -> bool:
 
 
 def fit_a0_from_half_rise(times, a, s, d, tau) -> float:
-    """Effective a0 of a sigmoidal trajectory from its half-rise time:
+    """Effective a0 of a sigmoidal trajectory from its half-rise time (the first crossing of
+    s/(2d), :func:`numerics.metrics.crossing_time`):
     ``t_half = tau/(2s) ln(s/(d a0) - 1)``  =>  ``a0 = s / (d (1 + exp(2 s t_half / tau)))``."""
-    half = s / (2 * d)
-    k = int(np.argmax(a >= half))
-    if k == 0:
+    if a[0] >= s / (2 * d):
         raise ValueError("the trajectory starts above half of its plateau; no half-rise to fit")
-    frac = (half - a[k - 1]) / (a[k] - a[k - 1])
-    t_half = times[k - 1] + frac * (times[k] - times[k - 1])
+    t_half = crossing_time(a, times, s / (2 * d))
+    if not np.isfinite(t_half):
+        raise ValueError("the trajectory never reaches half of its plateau; no half-rise to fit")
     return float(s / (d * (1 + np.exp(2 * s * t_half / tau))))
 
 
@@ -97,12 +97,9 @@ def training_error(law, time, strengths, s, d):
     """Compare trained mode strengths (T, K, modes) with ``law(time, s, d, a0)``, a0 fitted
     per seed and mode from the half-rise time.  Returns (max error relative to the plateau s/d,
     fitted a0 of shape (K, modes))."""
-    K, n_modes = strengths.shape[1:]
-    a0 = np.empty((K, n_modes))
-    worst = 0.0
-    for k in range(K):
-        for m in range(n_modes):
-            a0[k, m] = fit_a0_from_half_rise(time, strengths[:, k, m], s[m], d[m], 1.0)
-            pred = law(time, s[m], d[m], a0[k, m])
-            worst = max(worst, float(np.max(np.abs(pred - strengths[:, k, m])) / (s[m] / d[m])))
+    K, M = strengths.shape[1:]
+    a0 = np.array([[fit_a0_from_half_rise(time, strengths[:, k, m], s[m], d[m], 1.0)
+                    for m in range(M)] for k in range(K)])
+    worst = max(float(np.max(np.abs(law(time, s[m], d[m], a0[k, m]) - strengths[:, k, m]))
+                      / (s[m] / d[m])) for k in range(K) for m in range(M))
     return worst, a0

@@ -1,7 +1,6 @@
 """Generic symbolic checks (sympy)."""
 from __future__ import annotations
 
-
 import mpmath
 import numpy as np
 import sympy as sp
@@ -20,6 +19,15 @@ def is_zero(expr: sp.Expr) -> bool:
 def ode_residual(solution: sp.Expr, rhs: sp.Expr, t: sp.Symbol, state: sp.Symbol) -> sp.Expr:
     """``d solution/dt - rhs(state=solution)``, simplified."""
     return sp.simplify(sp.diff(solution, t) - rhs.subs(state, solution))
+
+
+def solves(solution, rhs, t, state, initial=None) -> dict[str, bool]:
+    """Whether ``solution`` solves ``d state/dt = rhs`` (its residual simplifies to 0) and, given
+    ``initial``, starts there."""
+    out = {"residual": is_zero(ode_residual(solution, rhs, t, state))}
+    if initial is not None:
+        out["t=0"] = is_zero(solution.subs(t, 0) - initial)
+    return out
 
 
 def high_precision(expr: sp.Expr, symbols, dps: int = 50):

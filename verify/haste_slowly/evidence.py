@@ -12,11 +12,26 @@ from __future__ import annotations
 import itertools
 
 import numpy as np
+import sympy as sp
 
+from numerics import datasets as nd
 from numerics.haste_slowly import analysis as A
+from numerics.haste_slowly import datasets as ds
 from numerics.haste_slowly import gate_finder as gf
+from numerics.haste_slowly import graph, lemma
+from numerics.haste_slowly.equivalence import reln_at_init_error
+from numerics.haste_slowly.reln import module_outputs
+from theory import conventions
+from theory import mode_law as ml
+from theory.haste_slowly import contexts as tc
+from theory.haste_slowly import linear_background as tl
+from theory.haste_slowly import xor_margin as tx
+from theory.registry import REGISTRY
 from verify.measurement import Measurement, baseline, exact, measure, paper, reading
 from verify.statements import LEVEL, direction, each, within_baseline
+
+#: the source of every same-run check that a setting the paper leaves open is harmless
+_SAME = reading("the decisive outcomes do not change")
 
 # ------------------------------------------------------------------ Sec 6: depth (L162-L171)
 
@@ -51,12 +66,11 @@ def second_layer_gates(g2, m2) -> Measurement:
 
 
 def variance_with_depth(relu_loss, gdln_loss, shallow_loss, L0: float) -> list[Measurement]:
-    """MHS-S6-C2 (L164), a statement about the distribution of trained networks: each seed's
-    deviation from its network's mean loss curve (:func:`deviation_from_mean`) is larger for the
-    2-hidden-layer ReLU net and for the depth GDLN than for the single-hidden-layer net (one-sided
-    Welch tests); the details state the effect each test detects with 80% power.  The paper's
-    second sentence (L169, the ReLN 'shares the same characteristics in variance') is read as the
-    GDLN's spread lying nearer the deep ReLU's than the shallow net's (a reading)."""
+    """MHS-S6-C2 (L164), about the distribution of trained networks: each seed's deviation from
+    its network's mean loss curve is larger for the deep ReLU net and the depth GDLN than for the
+    shallow net (one-sided Welch tests, each beside the effect it detects with 80% power).  L169
+    ('shares the same characteristics in variance') is read as the GDLN's spread lying nearer
+    the deep ReLU's than the shallow net's."""
     dev = {k: A.deviation_from_mean(v, L0) for k, v in
            (("relu", relu_loss), ("gdln", gdln_loss), ("shallow", shallow_loss))}
     words = paper("L164", "there is now variance in the trajectories of both networks, which was "
@@ -86,14 +100,13 @@ def variance_with_depth(relu_loss, gdln_loss, shallow_loss, L0: float) -> list[M
 
 
 def staged_onsets(relu, gdln, L0: float) -> list[Measurement]:
-    """MHS-S6-C3 (L171), from the two networks' trajectories.  The GDLN's stages (common pathway from epoch 500, contextual pathways
-    from 12000) are the released schedule (gdln_off.py start_epoch, switch_epoch1; MHS-E16), so
-    the paper's epochs are recorded beside the ReLU's own, never as a tolerance.  What the run
-    decides is the sentence after them: 'the relative timing of the drops in loss and positions
-    of the plateaus in loss are all consistent following the alignment': every seed's loss curve
-    taken from its own contextual onset, the GDLN's seed-mean curve against the ReLU's, within the
-    ReLU runs' own spread about theirs (a same-run baseline)."""
-    (common_r, ctx_r), (common_g, ctx_g) = A.onsets(relu), A.onsets(gdln)
+    """MHS-S6-C3 (L171), from the two networks' trajectories (epochs).  The GDLN's stages (epochs
+    500 and 12000) are the released schedule (gdln_off.py start_epoch, switch_epoch1; MHS-E16), so
+    they are recorded beside the ReLU's own onsets, never as a tolerance.  The run decides the
+    sentence after them: each seed's curve taken from its own contextual onset, the GDLN's seed
+    mean against the ReLU's, within the ReLU runs' spread about theirs (a same-run baseline)."""
+    onsets = zip(("common output mode aligns (|cos| > 0.9)", "gating-only loss part starts to drop"),
+                 A.onsets(relu), A.onsets(gdln), (500, 12000))
     gap, spread = A.aligned_gap(relu, gdln, L0)
     onset_words = ("the common pathway align around epoch 500, while the contextual pathways only "
                    "appear at epoch 12000")
@@ -108,16 +121,10 @@ def staged_onsets(relu, gdln, L0: float) -> list[Measurement]:
                                         interpretation="curves aligned at each run's contextual "
                                                        "onset"),
                         names=("GDLN to ReLU", "ReLU seed spread")),
-        measure("median epoch the ReLU net's common output mode aligns (|cos| > 0.9)",
-                float(np.median(common_r)), ">=", 0,
-                source=reading("the ReLU's own timing beside the GDLN's imposed epoch 500",
-                               "L171", onset_words),
-                details={"per seed": common_r, "GDLN, per seed": common_g}),
-        measure("median epoch the ReLU net's gating-only loss part starts to drop",
-                float(np.median(ctx_r)), ">=", 0,
-                source=reading("the ReLU's own timing beside the GDLN's imposed epoch 12000",
-                               "L171", onset_words),
-                details={"per seed": ctx_r, "GDLN, per seed": ctx_g}),
+        *(measure(f"median epoch the ReLU net's {what}", float(np.median(r)), ">=", 0,
+                  source=reading(f"the ReLU's own timing beside the GDLN's imposed epoch {epoch}",
+                                 "L171", onset_words),
+                  details={"per seed": r, "GDLN, per seed": g}) for what, r, g, epoch in onsets),
     ]
 
 
@@ -183,12 +190,10 @@ def output_agreement(relu_out, reln_out, Y, times, at=(1000, 4000, 8000)) -> Mea
 
 def latent_geometry(relu_hidden, reln_hidden, single_hidden, times, start: float = 500,
                     every: int = 4) -> list:
-    """MHS-S4-C2 (L120, Fig 4c): "near exact correspondence between the relative positions of the
-    latent representations ... across both architectures", "at all points in time" (L129).  MDS
-    is defined only up to rotation, so the 24 x 24 distance matrices of the hidden
-    representations are compared: the worst disagreement (1 - RDM correlation) of the ReLN with
-    the ReLU runs over the sampled epochs from ``start`` against the worst disagreement between
-    ReLU runs of different seeds.  Hidden activities (T, K, H, N)."""
+    """MHS-S4-C2 (L120, Fig 4c; L129 "at all points in time").  MDS is defined only up to
+    rotation, so the 24 x 24 distance matrices (RDMs) of the hidden activities (T, K, H, N) are
+    compared over the epochs from ``start``: the ReLN with the ReLU runs against ReLU runs of
+    different seeds."""
     idx = np.flatnonzero(np.asarray(times) >= start)[::every]
     rn, rr, rs = (A.rdm_series(relu_hidden, other, idx, same=other is relu_hidden)
                   for other in (reln_hidden, relu_hidden, single_hidden))
@@ -210,12 +215,10 @@ def latent_geometry(relu_hidden, reln_hidden, single_hidden, times, start: float
 
 
 def no_context_specific_neurons(patterns, mass, loss, ablate, C: int = 3) -> list:
-    """MHS-S4-C3 (L122) about each trained ReLU net, "no neurons ... which are context specific",
-    read two ways: no unit carrying weight (mass > 1% of the largest) is on in one context only,
-    and removing those units changes the final loss by no more than the runs' own spread; then
-    "instead ... mixed selectivity": more weight on units on in several contexts than in one.
-    ``patterns`` (K, H, N) and ``mass`` (K, H) final; ``loss`` (K,) final; ``ablate(drop)`` the
-    (K,) final losses with the units ``drop`` (K, H) removed."""
+    """MHS-S4-C3 (L122) about each trained ReLU net, "no neurons ... context specific" read two
+    ways (none carrying weight, none with a function beyond the runs' spread), then "mixed
+    selectivity".  ``patterns`` (K, H, N), ``mass`` (K, H) and ``loss`` (K,) final;
+    ``ablate(drop)`` the (K,) final losses with the units ``drop`` (K, H) removed."""
     usage, count, shares = A.context_specific_units(patterns, mass, C)
     words = "there are no neurons in the ReLU network which are context specific"
     effect = np.asarray(ablate(usage == 1), float) - np.asarray(loss, float)
@@ -262,10 +265,8 @@ def does_not_imitate(relu_loss, single_loss, L0: float) -> Measurement:
 
 
 def singles_inactive(loss, loss_without_singles, sv) -> list:
-    """MHS-E-Six (App E, L586): "even if all six possible modules are trained simultaneously, the
-    pathways active for a single context remain inactive".  Decided against the run's own
-    spread: removing the single-context pathways at the end of training changes the loss by no
-    more than the seed-to-seed standard deviation of the final loss.  ``loss``,
+    """MHS-E-Six (App E, L586), decided against the run's own spread: removing the single-context
+    pathways at the end changes the loss by no more than the seeds' spread.  ``loss``,
     ``loss_without_singles`` (K,) final; ``sv`` (T, K, 7, r): pathways common, 3 double, 3 single."""
     loss, without = np.asarray(loss, float), np.asarray(loss_without_singles, float)
     sv = np.asarray(sv, dtype=float)[..., 0]
@@ -292,10 +293,8 @@ def singles_inactive(loss, loss_without_singles, sv) -> list:
 def reuse_with_contexts(patterns: dict, mass: dict) -> list:
     """MHS-S5-C1 / MHS-Disc (L151-L153): for each C, every trained ReLU net puts the most weight
     (among units serving 1 .. C-1 contexts, on for a majority of a context's items) on units
-    serving C-1 contexts; and "as the number of contexts increases, so too does the bias towards
-    node reuse": the mass-weighted number of contexts a unit serves grows from C to C+1 (a
-    population statement: one-sided Welch tests).  ``patterns[C]`` (K, H, 8C), ``mass[C]`` (K, H)
-    final."""
+    serving C-1 contexts; the mass-weighted number of contexts a unit serves grows with C (one-
+    sided Welch tests).  ``patterns[C]`` (K, H, 8C), ``mass[C]`` (K, H) final."""
     out, reuse = [], {}
     for C in sorted(patterns):
         shares = A.context_specific_units(patterns[C], mass[C], C, majority=0.5)[2]
@@ -373,26 +372,15 @@ def elbow_at_four(mse: dict, centroids: dict) -> list:
 def xor_modes():
     """Delta -> ((s, d) of the linear GDLN, (s, d) of the XoR GDLN): App C's Eq. (17)-(19) and
     the corrected Eq. (23), read through the registry."""
-    import sympy as sp
-
-    from theory.haste_slowly import xor_margin as tx
-    from theory.registry import REGISTRY
     lin, xor = REGISTRY["MHS-C-Eq(17-19)"].printed, REGISTRY["MHS-C-Eq(23)"].corrected
     f = sp.lambdify(tx.Delta, [[lin.s, lin.d], [xor.s, xor.d]])
-
-    def modes(delta):
-        return tuple(tuple(float(x) for x in pair) for pair in f(delta))
-    return modes
+    return lambda delta: tuple(tuple(float(x) for x in pair) for pair in f(delta))
 
 
 def follows_faster(outcomes: dict) -> list:
-    """MHS-Fig2 (L103, L105), about each trained ReLU net: it "behaves like the faster GDLN"
-    (nearer the faster GDLN's time to the criterion than the slower's, on average over the Delta
-    where both learn) and
-    "switches from a linear decision boundary to a nonlinear boundary" at sqrt(2/3) (more
-    linear-gated units above than below); the catalogue's 10% on the time, away from the
-    crossover, as a reading."""
-    from theory.haste_slowly import xor_margin as tx
+    """MHS-Fig2 (L103, L105), about each trained ReLU net: nearer the faster GDLN's time to the
+    criterion (t/tau) than the slower's, and more linear-gated units above sqrt(2/3) than below;
+    the catalogue's 10% on the time, away from the crossover, as a reading."""
     fast = outcomes["t_gdln"].min(1)
     away = np.abs(outcomes["deltas"] - float(tx.CROSSOVER)) > 0.15
     rel = np.abs(outcomes["t_relu"].mean(1) - fast) / fast
@@ -419,18 +407,17 @@ def xor_sensitivity(whole: dict, halves: list, float32: dict, steps_time: float)
     half of the Delta grid decides alike (grid), a float32 run decides alike (dtype)."""
     def verdicts(o):
         return (bool(np.all(o["closer"] > 0)), bool(np.all(o["switch"] > 0)))
-    same = reading("the decisive outcomes do not change")
     per_seed = {(bool(c > 0), bool(s > 0)) for c, s in zip(whole["closer"], whole["switch"])}
     return {"steps": measure("every ReLU net reaches loss 0.2 before the last step (t/tau "
                              f"{steps_time:g})", float(np.max(whole["t_relu"])), "<", steps_time,
-                             source=same),
+                             source=_SAME),
             "seeds": measure("decisive outcomes of every seed alike", len(per_seed), "==", 1,
-                             source=same),
+                             source=_SAME),
             "Delta grid": measure("decisive outcomes on each half of the Delta grid as on the whole",
                                   all(verdicts(h) == verdicts(whole) for h in halves), "==", True,
-                                  source=same),
+                                  source=_SAME),
             "dtype": measure("decisive outcomes of a float32 run as of the float64 run",
-                             verdicts(float32) == verdicts(whole), "==", True, source=same)}
+                             verdicts(float32) == verdicts(whole), "==", True, source=_SAME)}
 
 
 # ------------------------------------------------------------------ Sec 4: definitions and App D-E
@@ -493,13 +480,10 @@ def relu_gate_drift(patterns, mass, times, at=(1000, 4000)) -> Measurement:
 
 
 def common_mode_rise(trajectory, X, Y) -> Measurement:
-    """Fig 4b, a reading: the common pathway's top modes of a trained ReLN (its trajectory, time
-    in epochs) against Eq. (7) with one fitted pi_0
-    (:func:`numerics.haste_slowly.analysis.half_rise_epochs`): the largest relative deviation of
-    the half-rise epoch."""
+    """Fig 4b, a reading: the half-rise epochs of a trained ReLN's common top modes against
+    Eq. (7) with one fitted pi_0 (:func:`numerics.haste_slowly.analysis.half_rise_epochs`)."""
     t = trajectory
-    prod, tt, times = t.records["prod"], A.flow_times(t.time, X.shape[1]), t.time
-    sim, th = A.half_rise_epochs(prod, tt, times, X, Y)
+    sim, th = A.half_rise_epochs(t.records["prod"], A.flow_times(t.time, X.shape[1]), t.time, X, Y)
     return measure("common pathway top-4 modes: max rel dev of the half-rise epoch, simulation vs "
                    "Eq. (7) with one fitted pi0", max(abs(a - b) / b for a, b in zip(sim, th)),
                    "<", 0.10, source=reading("10%: the Sec 4 data are only approximately mutually "
@@ -512,10 +496,8 @@ def contextual_outputs(run, X, Y) -> list:
     the context blocks whose target is zero on datapoints where it is on (errors), and the
     contextual outputs together remove the common pathway's residual
     (:func:`numerics.haste_slowly.analysis.pathway_leak`)."""
-    from numerics.haste_slowly import reln
-    outs = reln.module_outputs(run.net, run.unit_module, X)[0]
-    gates, unit_module = run.net.gates[0].numpy(), run.unit_module
-    leak, recon = A.pathway_leak(outs, gates, unit_module, Y)
+    leak, recon = A.pathway_leak(module_outputs(run.net, run.unit_module, X)[0],
+                                 run.net.gates[0].numpy(), run.unit_module, Y)
     return [measure("min |output| a contextual pathway writes into a context block whose target "
                     "is 0, on datapoints where it is on", leak, ">", 0.05,
                     source=reading("5% of a unit target: clearly non-zero")),
@@ -531,59 +513,20 @@ def gate_sensitivity(mse: dict) -> dict:
     found = {key: A.elbows(v) for key, v in mse.items()}
     first = next(iter(mse))
     stds = [key for key in mse if key[0] == first[0]]
-    same = reading("the decisive outcomes do not change")
     return {"GDLN init std": measure("elbows at every GDLN init std alike",
                                      all(found[k] == found[first] for k in stds), "==", True,
-                                     source=same, details={str(k): found[k] for k in found}),
+                                     source=_SAME, details={str(k): found[k] for k in found}),
             "ReLU runs pooled": measure("elbows of the GDLNs from half the ReLU runs' centroids as "
                                         "from all runs'", found[("half", first[1])] == found[first],
-                                        "==", True, source=same),
+                                        "==", True, source=_SAME),
             "k": measure("elbows without the largest k as with it",
                          A.elbows({k: v for k, v in mse[first].items() if k < max(mse[first])})
-                         == found[first], "==", True, source=same)}
+                         == found[first], "==", True, source=_SAME)}
 
 
-# ------------------------------------------------------------------ App C: symbolic helpers
+# ------------------------------------------------------------------ Sec 2-3: checks of the formalism
 
-def solves(solution, rhs, t, state, initial=None) -> dict:
-    """Whether ``solution`` solves ``d state/dt = rhs`` (residual simplifies to 0) and, given
-    ``initial``, starts there (sympy)."""
-    from verify.checks.symbolic import is_zero, ode_residual
-    out = {"residual": is_zero(ode_residual(solution, rhs, t, state))}
-    if initial is not None:
-        out["t=0"] = is_zero(solution.subs(t, 0) - initial)
-    return out
-
-
-def modes_reach_plateaus(proj, S, D) -> list:
-    """MHS-Fig7 (Fig 7 caption, L370): "Initially all modes begin at 0 but increase to their final
-    values": every mode starts below 0.1% of its plateau lambda/delta and ends within 0.1% of it."""
-    words = paper("Fig 7 caption, L370", "Initially all modes begin at 0 but increase to their "
-                                         "final values")
-    ratio = np.asarray(proj, float) / (np.asarray(S) / np.asarray(D))
-    return [measure("mode strength at the start / its plateau lambda/delta, modes 1-4",
-                    np.abs(ratio[0]), "<", 1e-3, source=words),
-            measure("mode strength at the end / its plateau lambda/delta, modes 1-4", ratio[-1],
-                    "within", (1 - 1e-3, 1 + 1e-3), source=words)]
-
-
-def fig7_outcome(run) -> tuple:
-    """Whether each decisive measurement of :func:`modes_reach_plateaus` passes for a
-    ``numerics.haste_slowly.linear.LinearRun``."""
-    proj, _, S, D = A.hierarchy_modes(run.trajectory.records["prod"], run.trajectory.time)
-    return tuple(m.passed for m in modes_reach_plateaus(proj, S, D))
-
-
-def plateau_reached_early(proj, tt, S, D) -> Measurement:
-    """The horizon check of Fig 7's sensitivity: every mode is within 0.1% of its plateau by 3/4
-    of the horizon, so a longer run changes nothing."""
-    ratio = np.asarray(proj, float) / (np.asarray(S) / np.asarray(D))
-    k = int(np.argmax(np.asarray(tt) >= 0.75 * tt[-1]))
-    return measure("mode strengths / plateau at 3/4 of the horizon", ratio[k], "within",
-                   (1 - 1e-3, 1 + 1e-3), source=reading("the decisive outcomes do not change"))
-
-
-# ------------------------------------------------------------------ Sec 2-3: the GDLN formalism
+_MATRIX = reading("float64 sums of O(10) matrix products")
 
 
 def diagonalisable(hierarchical: float, section4: float) -> list:
@@ -597,17 +540,11 @@ def diagonalisable(hierarchical: float, section4: float) -> list:
                     source=tol)]
 
 
-# ------------------------------------------------------------------ Sec 2-3: checks of the formalism
-
-_MATRIX = reading("float64 sums of O(10) matrix products")
-
-
 def forward_pass(cases) -> list:
     """MHS-Eq(1): the recursive forward pass against the explicit sum over gated paths on random
     GDLNs (``numerics.haste_slowly.graph.random_case``), and the output with every node gate 0."""
-    from numerics.haste_slowly import graph as G
     return [measure("recursive Eq. (1) vs explicit sum over 9 gated paths, max abs err",
-                    max(A.path_sum_error(G.forward, c) for c in cases), "<=", 1e-12,
+                    max(A.path_sum_error(graph.forward, c) for c in cases), "<=", 1e-12,
                     source=reading("float64 sums of a handful of products of O(1) matrices")),
             measure("output with every node gate 0", A.gates_off_output(cases[0]), "==", 0.0,
                     source=paper("L49", "h_v = g_v \\sum_{q: t(q)=v} g_q W_q h_{s(q)}"))]
@@ -682,7 +619,6 @@ def relu_equivalence(runs) -> tuple:
 def reln_definition(seed: int = 1) -> Measurement:
     """MHS-Def3.1: a GDLN with the ReLU net's weights gated by step(its pre-activation) outputs
     what the ReLU net does, at init (10 random inputs)."""
-    from numerics.haste_slowly.equivalence import reln_at_init_error
     return measure("max |GDLN(W, step(h(x)), x) - ReLU(W, x)| on 10 inputs",
                    reln_at_init_error(seed), "==", 0.0,
                    source=paper("L90", "GDLN(W(t), G^*(x^i), x^i) = ReLU(\\bar W(t), x^i)"))
@@ -694,7 +630,6 @@ def implementable_gatings() -> tuple:
     """MHS-Lem4.1 by LP enumeration (``numerics.haste_slowly.lemma``): (printed: no realisable
     pattern outside the lemma's forms; corrected: realisable <=> no 2x2 XOR submatrix, and App D's
     XOR pattern infeasible with and without bias; the counterexample)."""
-    from numerics.haste_slowly import lemma
     beyond, exact_ok = lemma.survey()
     xor_block, stair = np.array([[0, 1], [1, 0]]), np.array([[1, 1], [1, 0]])
     core = not lemma.realisable(xor_block) and not lemma.realisable(xor_block, bias=True)
@@ -767,16 +702,12 @@ def common_closed_form(runs) -> tuple:
     """MHS-F-Common from the trained ReLNs ``runs[C]``: (printed: the rise times with Sigma* =
     Y X^T as printed; corrected: with (1/N) Y X^T, and the unit-scale spectra against App F/G's
     values; the printed error)."""
-    import sympy as sp
-
-    from numerics.datasets import modes
-    from numerics.haste_slowly import datasets as ds
     table = {3: (sp.Rational(55, 48), sp.Rational(11, 24)),
              4: (sp.Rational(225, 256), sp.Rational(3, 8)),
              5: (sp.Rational(117, 160), sp.Rational(13, 40))}
     spectra = max(max(abs(S[0] ** 2 - float(table[C][0])), abs(D[0] - float(table[C][1])))
                   for C in CONTEXTS for X, Y in [ds.contexts(C, 1.0)]
-                  for _, S, _, D, _ in [modes(Y @ X.T / (8 * C), X @ X.T / (8 * C))])
+                  for _, S, _, D, _ in [nd.modes(Y @ X.T / (8 * C), X @ X.T / (8 * C))])
     errs = [A.common_rise_errors(runs[C], *ds.contexts(C)) for C in CONTEXTS]
     worst = {k: max(e[k] for e in errs) for k in ("printed", "corrected")}
     name = "common module of the trained ReLN (C = 3, 4, 5), modes 1-3: rel err of the 10%-90% rise time"
@@ -792,7 +723,6 @@ def race_with_overlaps(rho, races) -> list:
     """MHS-F-Eq(race-overlap): the printed rho against the data's Sigma^x(j,p) Sigma^x(p,p)^+, the
     race with the data's overlaps against the full flow (``races``: the ``contextual_races``
     fixture), and Eq. (6) without them."""
-    from numerics.haste_slowly import datasets as ds
     rho_err = max(float(np.abs(ds.overlap_and_rho(*ds.contexts(C), C)[1]
                                - float(rho[C]) * np.eye(8)).max()) for C in CONTEXTS)
     return [measure("max |Sigma^x(j,p) Sigma^x(p,p)^+ - rho I| with the printed rho = 1/2, 2/3, "
@@ -811,8 +741,6 @@ def race_with_overlaps(rho, races) -> list:
 def output_overlaps(form) -> tuple:
     """MHS-F-Overlap: (printed, corrected, the data's overlaps) of U_0^T U_1 against
     ``form.printed[C]`` and ``form.corrected`` (in C)."""
-    from numerics.haste_slowly import datasets as ds
-    from theory.haste_slowly import contexts as tc
     data = {C: ds.contexts(C) for C in CONTEXTS}
     values = {C: round(float(np.diag(ds.overlap_and_rho(X, Y, C)[0])[0]), 6)
               for C, (X, Y) in data.items()}
@@ -828,10 +756,6 @@ def output_overlaps(form) -> tuple:
 def effective_coefficient(printed) -> list:
     """MHS-F-Coef: 1 + rho (C-1) U_p^T U_j from the data against the printed 1/(C-1), the same
     symbolically, and the gated outputs at the fixed point against the residual."""
-    import sympy as sp
-
-    from numerics.haste_slowly import datasets as ds
-    from theory.haste_slowly import contexts as tc
     coef = max(abs(1 + float(rho[0, 0]) * (C - 1) * float(O[0, 0]) - float(printed[C]))
                for C in CONTEXTS for O, rho, _, _ in [ds.overlap_and_rho(*ds.contexts(C), C)])
     sym = sp.simplify(tc.COEF_FROM_RACE.subs({tc.rho: (tc.C - 2) / (tc.C - 1), tc.O: tc.OVERLAP})
@@ -848,7 +772,6 @@ def effective_coefficient(printed) -> list:
 def contextual_closed_form_fit(runs) -> Measurement:
     """MHS-F-Closed's empirical side: the trained ReLNs' mean top contextual singular value
     against the corrected closed form (:func:`numerics.haste_slowly.analysis.contextual_closed_form_error`)."""
-    from numerics.haste_slowly import datasets as ds
     return measure("trained ReLN (C = 3, 4, 5): mean top contextual singular value vs the corrected "
                    "form (B0 fitted at 25% of K), max rel dev at 75% of K and at the end",
                    max(A.contextual_closed_form_error(runs[C], *ds.contexts(C), C)
@@ -858,7 +781,6 @@ def contextual_closed_form_fit(runs) -> Measurement:
 def number_of_contexts(relu, reln) -> tuple:
     """MHS-Fig5 from the runs ``relu[C]``, ``reln[C]``: (the measurements of
     :func:`closed_form_agreement` for C = 3, 4, 5, the figure's panels)."""
-    from numerics.haste_slowly import datasets as ds
     ms, panels = [], {}
     for C in CONTEXTS:
         X, Y = ds.contexts(C)
@@ -874,7 +796,6 @@ def number_of_contexts(relu, reln) -> tuple:
 def learning_rules(form) -> tuple:
     """MHS-A-Loss: (printed: the rules as +eps dL/dW; corrected: as -eps dL/dW, and the suite's
     clock tau = 1/(P eps); the printed error), the step's sign read from ``form``."""
-    from theory.conventions import tau
     printed, corrected = A.learning_rule_error(int(form.printed)), A.learning_rule_error(int(form.corrected))
     tol = reading("float64 autograd vs closed expressions")
     return (measure("+eps dL/dW (autograd of sum_i 1/2||Y_i - W2 W1 X_i||^2) vs the displayed "
@@ -882,15 +803,14 @@ def learning_rules(form) -> tuple:
             [measure("-eps dL/dW vs the displayed rules: max rel err", corrected, "<", 1e-12,
                      source=tol),
              measure("|convention('haste_slowly') tau - 1/(P eps)|",
-                     abs(tau(0.01, 9, "haste_slowly") - 1 / (9 * 0.01)), "<", 1e-12, source=tol)],
+                     abs(conventions.tau(0.01, 9, "haste_slowly") - 1 / (9 * 0.01)), "<", 1e-12, source=tol)],
             printed)
 
 
 def top_modes(run) -> Measurement:
     """MHS-A-SVD: a linear net narrower than the rank learns the top modes' map
     sum_(a <= width) (lambda/delta) u v^T (the final map of ``run``)."""
-    from numerics.datasets import correlations, hierarchy, modes
-    U, S, V, D, _ = modes(*correlations(*hierarchy(2)))
+    U, S, V, D, _ = nd.modes(*nd.correlations(*nd.hierarchy(2)))
     W = np.asarray(run.trajectory.records["prod"])[-1, 0]
     k = int(run.ran["hidden units"])
     target = sum(S[a] / D[a] * np.outer(U[:, a], V[:, a]) for a in range(k))
@@ -935,16 +855,37 @@ def modes_follow_the_closed_form(run) -> list:
                     source=reading("2% of the plateau after half the rise time (catalogue)"))]
 
 
+def modes_reach_plateaus(proj, S, D) -> list:
+    """MHS-Fig7 (Fig 7 caption, L370): "Initially all modes begin at 0 but increase to their final
+    values": every mode starts below 0.1% of its plateau lambda/delta and ends within 0.1% of it."""
+    words = paper("Fig 7 caption, L370", "Initially all modes begin at 0 but increase to their "
+                                         "final values")
+    ratio = np.asarray(proj, float) / (np.asarray(S) / np.asarray(D))
+    return [measure("mode strength at the start / its plateau lambda/delta, modes 1-4",
+                    np.abs(ratio[0]), "<", 1e-3, source=words),
+            measure("mode strength at the end / its plateau lambda/delta, modes 1-4", ratio[-1],
+                    "within", (1 - 1e-3, 1 + 1e-3), source=words)]
+
+
+def fig7_outcome(run) -> tuple:
+    """Whether each decisive measurement of :func:`modes_reach_plateaus` passes for a
+    ``numerics.haste_slowly.linear.LinearRun``."""
+    proj, _, S, D = A.hierarchy_modes(run.trajectory.records["prod"], run.trajectory.time)
+    return tuple(m.passed for m in modes_reach_plateaus(proj, S, D))
+
+
 def fig7(run, variants) -> tuple:
     """MHS-Fig7 from its run and one run per setting Fig 7 leaves open: (the decisive and reading
     measurements, the sensitivity of each open setting, the closed-form curves, the modes)."""
     t = run.trajectory
     proj, _, S, D = A.hierarchy_modes(t.records["prod"], t.time)
-    same = reading("the decisive outcomes do not change")
     sensitivity = {k: measure(f"decisive outcomes with the {k} changed as with Fig 7's run",
-                              fig7_outcome(r) == fig7_outcome(run), "==", True, source=same)
+                              fig7_outcome(r) == fig7_outcome(run), "==", True, source=_SAME)
                    for k, r in variants.items()}
-    sensitivity["horizon t/tau"] = plateau_reached_early(proj, t.time, S, D)
+    # every mode at its plateau by 3/4 of the horizon: a longer run changes nothing
+    late = proj[int(np.argmax(np.asarray(t.time) >= 0.75 * t.time[-1]))] / (S / D)
+    sensitivity["horizon t/tau"] = measure("mode strengths / plateau at 3/4 of the horizon", late,
+                                           "within", (1 - 1e-3, 1 + 1e-3), source=_SAME)
     curves, dev = A.fitted_modes(proj, t.time, S, D)
     return (modes_reach_plateaus(proj, S, D) + [
         measure("mode strengths vs Eq. (7), max dev / plateau for t > t_half/2", dev, "<", 0.02,
@@ -955,10 +896,6 @@ def time_course(form) -> tuple:
     """MHS-A-C2: (printed: d t_f / d delta = 0; corrected: the corrected time to a fraction of
     the plateau against the numeric hitting time, and the late rate -2 lambda independent of
     delta; the two times to 90% at delta = 0.5, 2)."""
-    import sympy as sp
-
-    from theory import mode_law as ml
-    from theory.haste_slowly import linear_background as tl
     s, a0, f, ds_ = 0.7, 1e-3, 0.9, (0.5, 2.0)
     times = [float(form.corrected.subs({ml.tau: 1, ml.s: s, ml.a0: a0, tl.f: f, ml.d: d}))
              for d in ds_]
@@ -991,11 +928,7 @@ def elbow_evidence(run, L0: float) -> tuple:
 def xor_dataset(form) -> list:
     """MHS-C-Eq(11,12): the simulated data against the printed X, y (``form``), its XOR labels,
     its bias-free linear separability (LP) at Delta = 0, 1e-3, 0.7, and L(0) = 1/2."""
-    import sympy as sp
-
-    from numerics.haste_slowly.datasets import xor_margin
-    from theory.haste_slowly import xor_margin as tx
-    X, y = xor_margin(0.7)
+    X, y = ds.xor_margin(0.7)
     return [measure("labels = -sign(x1 x2) (XOR of the first two coordinates)",
                     bool(np.array_equal(np.sign(X[0] * X[1]), -y[0])), "==", True,
                     source=paper("L462", "X = [[-1,1,-1,1],[-1,-1,1,1],[-Delta,Delta,Delta,"
@@ -1015,7 +948,6 @@ def crossover(form, search_result) -> list:
     """MHS-C-Eq(24-26) from the printed equation and root (``form``) and the sign search over
     Delta (``search_result``): the roots, the residual at sqrt(2/3) in 50 digits, the signs, and
     the time-to-criterion crossover from equal raw a0 above sqrt(2/3), tending to it."""
-    from theory.haste_slowly import xor_margin as tx
     gap, roots = A.crossover_check(form.equation, form.root, tx.Delta)
     crosses = [A.criterion_crossover(a0, xor_modes()) for a0 in (1e-3, 1e-6, 1e-12)]
     words = paper("L105", "which marks the approximate point at which a ReLU network switches")

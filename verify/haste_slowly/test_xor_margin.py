@@ -10,6 +10,7 @@ from theory.haste_slowly import xor_margin as tx
 from theory.registry import REGISTRY
 from verify.haste_slowly import evidence as E
 from verify.haste_slowly import figures, settings
+from verify.checks.symbolic import solves
 from verify.measurement import exact, reading
 from verify.properties import search
 
@@ -37,7 +38,7 @@ def test_positive_pathway_statistics(claim):
 def test_linear_pathway_mode_and_trajectory(claim, mode_flows):
     printed = REGISTRY["MHS-C-Eq(17-19)"].printed
     s_, d_ = tx.mode_of(*tx.pathway_statistics(tx.X, tx.Y, POS, tx.N))
-    res = E.solves(printed.traj_19, 2 * tx.a * (printed.s - printed.d * tx.a) / tx.tau, tx.t,
+    res = solves(printed.traj_19, 2 * tx.a * (printed.s - printed.d * tx.a) / tx.tau, tx.t,
                    tx.a, tx.a0)
     limit = sp.limit(printed.traj_19.subs({tx.Delta: sp.Rational(3, 4), tx.a0: sp.Rational(1, 100)}),
                      tx.t, sp.oo)
