@@ -36,9 +36,9 @@ def test_mu_phi_rates_follow_from_the_chain_rule(claim):
     rates, key = REGISTRY["GRQ-Eq(2)"].printed, REGISTRY["GRQ-Eq(16)-(18)"].printed.key_identity
     claim.holds(
         chk.rate_equation("worst |mu' by the chain rule - Eq. (16)|, general rates",
-                          S.MU_OF_WEIGHTS, rates[S.mu], weight_points()),
+                          S.MU_OF_WEIGHTS, rates[S.mu]),
         chk.rate_equation("worst |phi' by the chain rule - Eq. (17)|, general rates",
-                          S.PHI_OF_WEIGHTS, rates[S.phi], weight_points()),
+                          S.PHI_OF_WEIGHTS, rates[S.phi]),
         chk.hp_worst("worst |Eq. (18) eta_w a^2 + eta_a ||w||^2 - kappa|", fe.identity_error,
                      key.lhs, key.rhs, p=weight_points()))
 
@@ -76,11 +76,9 @@ def test_unit_product_system_is_the_rescaled_general_system(claim):
     claim.holds(
         chk.rate_equation("worst |(c mu)' - Eq. (19) in mu' = c mu, b' = c b|, general rates",
                           c * S.MU_OF_WEIGHTS,
-                          REGISTRY["GRQ-Eq(19)-(20)"].printed[S.mu].subs(scale, simultaneous=True),
-                          weight_points()),
+                          REGISTRY["GRQ-Eq(19)-(20)"].printed[S.mu].subs(scale, simultaneous=True)),
         chk.rate_equation("worst |phi' - Eq. (20) in mu', b'|, general rates", S.PHI_OF_WEIGHTS,
-                          REGISTRY["GRQ-Eq(19)-(20)"].printed[S.phi].subs(scale, simultaneous=True),
-                          weight_points()))
+                          REGISTRY["GRQ-Eq(19)-(20)"].printed[S.phi].subs(scale, simultaneous=True)))
 
 
 @pytest.mark.claim("GRQ-Eq(21)-(22)")
@@ -176,7 +174,7 @@ def test_nu_riccati_under_the_unit_rate_reading(claim):
 def test_nu_riccati_general_rate_form(claim):
     corrected = REGISTRY["GRQ-Eq(26)-(27)"].corrected
     claim.holds(chk.rate_equation("worst |nu' - (eta_w b^2 - delta nu - eta_a nu^2)|, general rates",
-                                  S.NU_OF_WEIGHTS, corrected.rate, weight_points()),
+                                  S.NU_OF_WEIGHTS, corrected.rate),
                 chk.flow_worst("general-rate Eq. (27) vs the flow's nu, upstream",
                                fe.nu_closed_form_error, corrected.solution, case=upstream))
 
@@ -186,7 +184,7 @@ def test_a_bernoulli_under_the_unit_rate_reading(claim):
     under, without = chk.unit_rate_reading(S.a, REGISTRY["GRQ-Eq(28)"].printed, "Eq. (28)")
     claim.holds_if(READING, under=under, without=without)
     claim.holds(chk.rate_equation("worst |a' - a(eta_a nu + delta - eta_w a^2)|, general rates",
-                                  S.a, REGISTRY["GRQ-Eq(28)"].corrected, weight_points()),
+                                  S.a, REGISTRY["GRQ-Eq(28)"].corrected),
                 note="its closed-form a(t) is measured against the flow in the exact-solution test")
 
 
@@ -204,10 +202,9 @@ def test_v_and_omega_rates_under_the_unit_rate_reading(claim):
         chk.hp_worst_at("worst residual of the general-rate v(t) in v' = eta_a + delta v - eta_w b^2 "
                         "v^2", fe.solution_residual, r.v_solution, r.v_rate, S.v, points=pts),
         chk.rate_equation("worst |v' - (eta_a + delta v - eta_w b^2 v^2)|, general rates",
-                          S.V_OF_WEIGHTS, r.v_rate, weight_points()),
+                          S.V_OF_WEIGHTS, r.v_rate),
         chk.rate_equation("worst |omega' - eta_w(v b^2 omega - v^2 omega^3)|, general rates",
-                          S.OMEGA_OF_WEIGHTS, r.omega_rate.subs(S.v, S.V_OF_WEIGHTS),
-                          weight_points()))
+                          S.OMEGA_OF_WEIGHTS, r.omega_rate.subs(S.v, S.V_OF_WEIGHTS)))
 
 
 @pytest.mark.claim("GRQ-LemA.1")
@@ -226,10 +223,8 @@ def test_a_times_omega_vanishes_at_most_once(claim):
                           printed.a.subs(S.omega, omega), unit_points),
         chk.rate_equation("proof Eq. (30) omega' at unit rates", omega,
                           printed.omega.subs(S.omega, omega), unit_points),
-        chk.rate_equation("general-rate Eq. (29)", S.a, corrected.a.subs(S.omega, omega),
-                          weight_points()),
-        chk.rate_equation("general-rate Eq. (30)", omega, corrected.omega.subs(S.omega, omega),
-                          weight_points()))
+        chk.rate_equation("general-rate Eq. (29)", S.a, corrected.a.subs(S.omega, omega)),
+        chk.rate_equation("general-rate Eq. (30)", omega, corrected.omega.subs(S.omega, omega)))
 
 
 # --- basins: footnote 3 (Sec 3, general rates), Eq. (33) (App A.2.5, after the WLOG) -----------

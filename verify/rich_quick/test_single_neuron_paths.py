@@ -52,12 +52,13 @@ def test_fig8_temporal_dynamics(claim, grq, report_figure):
 def test_fig4_lowrank_limits_follow_eq72(claim, grq, report_figure):
     z_coeff, eq72 = REGISTRY["GRQ-ThmA.2"].corrected.z_coeff, REGISTRY["GRQ-Eq(70)-(72)"].printed.eq72
     run, alt = grq.lowrank(), grq.lowrank(alt=True)
-    ms = E.fig4_lowrank(run, E.lowrank_prediction(run, z_coeff, eq72))
+    predicted = E.lowrank_prediction(run, z_coeff, eq72)
+    ms = E.fig4_lowrank(run, predicted)
     unknown = E.outcomes_unchanged("Fig. 4 (right)", ms,
                                    E.fig4_lowrank(alt, E.lowrank_prediction(alt, z_coeff, eq72)))
-    predicted = E.lowrank_prediction(run, z_coeff, eq72)
     claim.reproduced(*ms, setup=E.lowrank_setup(run, {
         "deltas": unknown, "rates (eta_a, eta_w)": unknown, "horizon": E.limit_converged(run),
-        "integrator": E.lowrank_integrator(run, predicted)}), note="low-rank D.2 data X = [[0.5, 1]], y = 1.1, beta0 = [0.4, "
-                                      "0.05]; z with the unit vector outside the square root")
+        "integrator": E.lowrank_integrator(run, predicted)}),
+        note="low-rank D.2 data X = [[0.5, 1]], y = 1.1, beta0 = [0.4, 0.05]; z with the unit "
+             "vector outside the square root")
     report_figure(*F.fig4_lowrank(run, predicted))

@@ -233,13 +233,13 @@ def d1_geometry(printed, corrected) -> tuple[list, list]:
                      "<=", 1e-12, source=reading("exact balance up to round-off"))])
 
 
-def fig1a_setup(run, sensitivity=None) -> Setup:
-    return Setup(run.ran, FIG1A_PAPER, cost=FIG1A_COST, sensitivity=sensitivity or {},
-                 name="Fig. 1(a)")
-
-
-def fig1b_setup(run) -> Setup:
-    return Setup(run.ran, FIG1B_PAPER, cost=FIG1B_COST, name="Fig. 1(b)")
+def fig1_decision(a, b, sensitivity=None) -> tuple[list, list]:
+    """GRQ-Fig1, for ci or stored paper-scale runs ``a`` (Fig. 1(a)) and ``b`` (Fig. 1(b)) alike:
+    the measurements and the two runs' setups (``sensitivity`` of the Fig. 1(a) run's settings)."""
+    return ([*fig1a(a), *fig1b(b)],
+            [Setup(a.ran, FIG1A_PAPER, cost=FIG1A_COST, sensitivity=sensitivity or {},
+                   name="Fig. 1(a)"),
+             Setup(b.ran, FIG1B_PAPER, cost=FIG1B_COST, name="Fig. 1(b)")])
 
 
 # ---- Fig. 6 and App. D.3 (L165, L171, L978-1024) ---------------------------------------------
@@ -267,21 +267,22 @@ def _ends(alphas):
     return alphas.index(min(alphas)), alphas.index(1.0), alphas.index(max(alphas))
 
 
+def _below(what, values, alphas, low, high, source):
+    """Over seeds, ``what`` (``values`` per alpha) at alpha index ``low`` below index ``high``."""
+    names = tuple(f"alpha {alphas[i]:g}" for i in (low, high))
+    return direction(f"{what} at {names[0]} below {names[1]}", values[low], values[high],
+                     source=source, names=names)
+
+
 def fig6a(run) -> list:
     """GRQ-Exp-Fig6a: over seeds, the kernel distance S(0, end) larger at the largest alpha than
     at alpha = 1 (amplify) and smaller at the smallest (diminish); the Hamming distance of the
     activations larger at the largest alpha; the parameter distance as a reading."""
     lo, one, hi = _ends(run.alphas)
-    a = run.alphas
-    return [direction(f"Fig. 6(a): S(0, end) at alpha {a[one]:g} below alpha {a[hi]:g}",
-                      run.S[one], run.S[hi], source=FIG6A_AMPLIFY,
-                      names=(f"alpha {a[one]:g}", f"alpha {a[hi]:g}")),
-            direction(f"Fig. 6(a): S(0, end) at alpha {a[lo]:g} below alpha {a[one]:g}",
-                      run.S[lo], run.S[one], source=FIG6A_AMPLIFY,
-                      names=(f"alpha {a[lo]:g}", f"alpha {a[one]:g}")),
-            direction(f"Fig. 6(a): Hamming distance of the activations at alpha {a[one]:g} below "
-                      f"alpha {a[hi]:g}", run.hamming[one], run.hamming[hi],
-                      source=FIG6A_PATTERNS, names=(f"alpha {a[one]:g}", f"alpha {a[hi]:g}")),
+    return [_below("Fig. 6(a): S(0, end)", run.S, run.alphas, one, hi, FIG6A_AMPLIFY),
+            _below("Fig. 6(a): S(0, end)", run.S, run.alphas, lo, one, FIG6A_AMPLIFY),
+            _below("Fig. 6(a): Hamming distance of the activations", run.hamming, run.alphas, one,
+                   hi, FIG6A_PATTERNS),
             measure("Fig. 6(a): largest parameter distance from init / initial norm, every run",
                     float(run.param.max()), "<=", 0.1,
                     source=reading("a change below a tenth of the initial norm", "L171",
@@ -294,17 +295,13 @@ def fig6b(run) -> list:
     seeds, under both readings of 'small initialization (alpha < 1)': the literal alpha < 1, and
     small first-layer weights, which under D.3's divide-by-alpha is alpha > 1."""
     lo, one, hi = _ends(run.alphas)
-    a = run.alphas
     literal = paper("L997", FIG6B_WORDS, interpretation="alpha < 1 as printed (filters / alpha: "
                                                         "larger initial filters)")
     small = paper("L997", FIG6B_WORDS, interpretation="small initial filters: alpha > 1 under "
                                                       "D.3's divide-by-alpha (L986)")
-    return [direction(f"Fig. 11: Eq. (128) of the trained filters at alpha {a[lo]:g} below alpha 1",
-                      run.rough_end[lo], run.rough_end[one], source=literal,
-                      names=(f"alpha {a[lo]:g}", "alpha 1")),
-            direction(f"Fig. 11: Eq. (128) of the trained filters at alpha {a[hi]:g} below alpha 1",
-                      run.rough_end[hi], run.rough_end[one], source=small,
-                      names=(f"alpha {a[hi]:g}", "alpha 1"))]
+    what = "Fig. 11: Eq. (128) of the trained filters"
+    return [_below(what, run.rough_end, run.alphas, lo, one, literal),
+            _below(what, run.rough_end, run.alphas, hi, one, small)]
 
 
 def fig6c_data(run) -> list:
@@ -404,8 +401,7 @@ def fig6_panels(a, b, c, d) -> list:
     return out
 
 
-FIG6A_PAPER, FIG6B_PAPER, FIG6C_PAPER, FIG6D_PAPER = (paper_side(t) for t in (
-    SETTINGS.FIG6A_PAPER, SETTINGS.FIG6B_PAPER, SETTINGS.FIG6C_PAPER, SETTINGS.FIG6D_PAPER))
+FIG6_PAPER = {p: paper_side(getattr(SETTINGS, f"FIG6{p.upper()}_PAPER")) for p in "abcd"}
 FIG6_COST = {
     "a": "3 alphas x 8 runs x 500 epochs of LeNet-5 on 60k MNIST images (~3e16 FLOP) and NTKs on "
          "6,000 images: the paper reports ~20 A100-hours, ~10 hours on one H100; needs MNIST "
@@ -419,8 +415,7 @@ FIG6_COST = {
 
 
 def fig6_setup(run, panel: str, sensitivity=None) -> Setup:
-    papers = {"a": FIG6A_PAPER, "b": FIG6B_PAPER, "c": FIG6C_PAPER, "d": FIG6D_PAPER}
-    return Setup(run.ran, papers[panel], cost=FIG6_COST[panel], sensitivity=sensitivity or {},
+    return Setup(run.ran, FIG6_PAPER[panel], cost=FIG6_COST[panel], sensitivity=sensitivity or {},
                  name=f"Fig. 6({panel})")
 
 
@@ -508,11 +503,15 @@ XOR_COST = ("no paper-scale setting exists (Fig. 5 gives the width and the kind 
             "the runs take seconds on a CPU")
 
 
+def _open_settings(table, sensitivity) -> dict:
+    """``sensitivity`` for each setting the paper leaves open (UNKNOWN in ``table``)."""
+    return {k: sensitivity for k, v in table.items() if v is UNKNOWN}
+
+
 def xor_setup(run, sensitivity) -> Setup:
     """``sensitivity``: the :func:`outcomes_unchanged` measurement of the alternative run."""
-    unknown = [k for k, v in XOR_PAPER.items() if v is UNKNOWN]
     return Setup(run.ran, XOR_PAPER, cost=XOR_COST, name="XOR-like task, two-layer ReLU",
-                 sensitivity={k: sensitivity for k in unknown})
+                 sensitivity=_open_settings(XOR_PAPER, sensitivity))
 
 
 # ---- Sec. 4 (L129-131): the wide linear regimes ----------------------------------------------
@@ -571,10 +570,9 @@ REGIMES_PAPER = paper_side(SETTINGS.REGIMES_PAPER)
 
 
 def regimes_setup(run, sensitivity) -> Setup:
-    unknown = [k for k, v in REGIMES_PAPER.items() if v is UNKNOWN]
     return Setup(run.ran, REGIMES_PAPER, name="wide linear networks, whitened data",
                  cost="no paper-scale setting exists (Sec. 4 names the shapes only); seconds on "
-                      "a CPU", sensitivity={k: sensitivity for k in unknown})
+                      "a CPU", sensitivity=_open_settings(REGIMES_PAPER, sensitivity))
 
 
 def conclusion(regimes, xor_numbers_, one_step) -> list:
@@ -613,22 +611,26 @@ AGAINST_D2 = ("the error of D.2's own simulation (RK45, rtol 1e-6) against the r
               "(DOP853, rtol 1e-11 or tighter), on the same paths")
 
 
-def _on_flow_times(path, names, which="exact"):
-    """The coordinates ``names`` of ``path[which]`` at the flow's times."""
-    t_ex, t_fl = np.asarray(path["exact"]["t"]), np.asarray(path["flow"]["t"])
-    idx = np.searchsorted(t_ex, t_fl)
-    return {n: np.asarray(path[which][n])[..., idx] for n in names}
+def _closed_form_error(run, names, against):
+    """The largest error of the closed forms (the coordinates ``names`` at the flow's times)
+    against the paths ``against`` ('flow': the reference, 'paper_flow': D.2's simulation)."""
+    def on_flow_times(p):
+        idx = np.searchsorted(np.asarray(p["exact"]["t"]), np.asarray(p["flow"]["t"]))
+        return {n: np.asarray(p["exact"][n])[..., idx] for n in names}
+    return max(sns.trajectory_error(on_flow_times(p), p[against]) for p in run.paths.values())
+
+
+def _d2_error(run, names):
+    """The largest error of D.2's own simulation against the reference flow."""
+    return max(sns.trajectory_error({n: p["paper_flow"][n] for n in names}, p["flow"])
+               for p in run.paths.values())
 
 
 def agreement(run, names, what, where, words):
     """The closed forms agree with gradient flow: their largest error against the reference flow
     within the error D.2's own simulation makes on the same paths (a same-run baseline)."""
-    exact = max(sns.trajectory_error(_on_flow_times(p, names), p["flow"])
-                for p in run.paths.values())
-    d2 = max(sns.trajectory_error({n: p["paper_flow"][n] for n in names}, p["flow"])
-             for p in run.paths.values())
-    return within_baseline(what, exact, d2, names=("closed forms vs flow", "D.2's simulation "
-                                                                            "vs flow"),
+    return within_baseline(what, _closed_form_error(run, names, "flow"), _d2_error(run, names),
+                           names=("closed forms vs flow", "D.2's simulation vs flow"),
                            source=baseline(where, words, against=AGAINST_D2))
 
 
@@ -741,10 +743,7 @@ def fig8(run) -> list:
 def paper_integrator_agreement(run, names, what):
     """Sensitivity of the reference integrator: against D.2's own simulated paths the closed
     forms err by D.2's own error (their error against the reference flow is far below it)."""
-    own = max(sns.trajectory_error({n: p["paper_flow"][n] for n in names}, p["flow"])
-              for p in run.paths.values())
-    vs_d2 = max(sns.trajectory_error(_on_flow_times(p, names), p["paper_flow"])
-                for p in run.paths.values())
+    own, vs_d2 = _d2_error(run, names), _closed_form_error(run, names, "paper_flow")
     return measure(f"{what}: the closed forms' largest error against D.2's simulated paths / "
                    "D.2's own error", vs_d2 / own, "<=", 1.01,
                    source=reading("the reference integrator moves no outcome when the closed forms "

@@ -133,12 +133,12 @@ def upstream_path_to_regression() -> list:
 
 # ---- the exact whitened solution (App. A.2): rate equations, closed forms, basins ----------
 
-def rate_equation(what, quantity, rate, points, rescaled=False):
+def rate_equation(what, quantity, rate, points=None, rescaled=False):
     """``what``: the worst |d quantity/dt along the weight flow (chain rule) - ``rate``| over
-    ``points``, 30 digits; ``rescaled``: ``rate`` read in a' = sqrt(eta_w) a, w' = sqrt(eta_a) w,
-    beta_*' = sqrt(eta_a eta_w) beta_*."""
+    ``points`` (default: weight points at general rates), 30 digits; ``rescaled``: ``rate`` read
+    in a' = sqrt(eta_w) a, w' = sqrt(eta_a) w, beta_*' = sqrt(eta_a eta_w) beta_*."""
     error = fe.rescaled_rate_error if rescaled else fe.rate_equation_error
-    return hp_worst(what, error, quantity, rate, p=points)
+    return hp_worst(what, error, quantity, rate, p=weight_points() if points is None else points)
 
 
 def unit_rate_reading(quantity, printed, what) -> tuple[list, object]:
@@ -147,7 +147,7 @@ def unit_rate_reading(quantity, printed, what) -> tuple[list, object]:
     in a, w at eta_a eta_w = 1, eta_a != eta_w, the literal reading (without)."""
     under = [rate_equation(f"{what} as printed, eta_a = eta_w = 1", quantity, printed, unit_points),
              rate_equation(f"{what} as printed in a', w', beta_*', general rates", quantity, printed,
-                           weight_points(), rescaled=True)]
+                           rescaled=True)]
     without = hp_worst_at(f"{what} as printed in a, w, eta_a eta_w = 1, eta_a != eta_w",
                           fe.rate_equation_error, quantity, printed, points=fe.wlog_points())
     return under, without
