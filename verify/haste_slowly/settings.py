@@ -21,16 +21,11 @@ SEC45_COST = ("the paper's lr 1e-3 x 8000 epochs in float32: every run is small 
 OPEN_COST = "a faithful run needs the settings {} leaves open shown harmless; seconds on 2 CPU cores"
 
 
-def declare(entry):
-    """A table entry of ``theory.haste_slowly.settings`` as the paper's side of a setting."""
-    if entry is None:
-        return UNKNOWN
-    kind, value, where = entry
-    return {"stated": stated, "released": released}[kind](value, where)
-
-
 def _table(table: dict, **more) -> dict:
-    return {k: declare(v) for k, v in dict(table, **more).items()}
+    """The entries (kind, value, where) of a table of ``theory.haste_slowly.settings``, None where
+    the paper leaves a setting open, as the paper's side of each setting."""
+    kinds = {"stated": stated, "released": released}
+    return {k: UNKNOWN if v is None else kinds[v[0]](*v[1:]) for k, v in dict(table, **more).items()}
 
 
 def _seeds(ran, where: str, allowed=None):
