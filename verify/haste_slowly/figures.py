@@ -49,7 +49,7 @@ def latents(relu, reln, correlations):
     return fig
 
 
-def section4(relu, reln, single, X, Y):
+def section4(relu, reln, single):
     """Fig 4a/b: the loss curves of the ReLU runs, the ReLN and the single-context GDLN; the
     ReLN's pathway singular values (first seed)."""
     fig, ax = plt.subplots(1, 2, figsize=(8, 3.6))
@@ -59,10 +59,8 @@ def section4(relu, reln, single, X, Y):
     ax[0].set(xlabel="epoch", ylabel="loss (1/2 sum)", yscale="log")
     ax[0].legend(fontsize=7)
     sv = np.asarray(reln.records["sv"], dtype=float)[:, 0]
-    for a in range(4):
-        ax[1].plot(reln.time[::6], sv[::6, 0, a], "o", ms=2.5, color=f"C{a}")
-    for m in range(1, sv.shape[1]):
-        ax[1].plot(reln.time[::6], sv[::6, m, 0], "^", ms=2.5, color="grey")
+    ax[1].plot(reln.time[::6], sv[::6, 0, :4], "o", ms=2.5)      # the common pathway's modes 1-4
+    ax[1].plot(reln.time[::6], sv[::6, 1:, 0], "^", ms=2.5, color="grey")
     ax[1].set(xlabel="epoch", ylabel="pathway singular value")
     return fig
 
@@ -85,7 +83,7 @@ def dataset_and_pathway(X, Y, run):
 def contexts(panels):
     """Fig 5: per C, the closed-form loss against the ReLU and ReLN runs (top) and the common and
     mean contextual modes, closed form against the ReLN (bottom); ``panels[C]`` the curves of
-    :func:`verify.haste_slowly.evidence.reln_closed_form` with the runs' losses."""
+    ``numerics.haste_slowly.analysis.reln_closed_form`` with the runs' losses."""
     fig, ax = plt.subplots(2, len(panels), figsize=(8, 4.5))
     for col, (C, p) in enumerate(panels.items()):
         ep = p["epochs"]

@@ -68,10 +68,10 @@ def spec_asm21() -> MapSpec:
             _, s, Vt = np.linalg.svd(Y @ X.T / N, full_matrices=False)
             keep = s > 1e-10 * s[..., :1]
             D = Vt @ (X @ X.T / N) @ np.swapaxes(Vt, -1, -2)
-            off = np.abs(D - np.einsum("...ii->...i", D)[..., None] * np.eye(D.shape[-1]))
-            # within a degenerate singular subspace V may be rotated freely: no evidence there
+            # within a degenerate singular subspace V may be rotated freely: no evidence there (nor
+            # on the diagonal, where s_i - s_i = 0)
             apart = np.abs(s[..., :, None] - s[..., None, :]) > 1e-8 * s[..., :1, None]
-            off = np.where(keep[..., :, None] & keep[..., None, :] & apart, off, 0.0)
+            off = np.where(keep[..., :, None] & keep[..., None, :] & apart, np.abs(D), 0.0)
             out[j] = off.max(axis=(-2, -1)) / np.abs(np.einsum("...ii->...i", D)).max(axis=-1)
         return out
 
@@ -99,26 +99,20 @@ def _train(stds, steps=1000, lr=5e-3, seed=3, sizes=(5, 16, 3)):
     w1 = rng.standard_normal((sizes[1], sizes[0])) / np.sqrt(sizes[0])
     w2 = rng.standard_normal((sizes[2], sizes[1])) / np.sqrt(sizes[1])
     s = np.asarray(stds, float)[:, None, None]
-    relu = [s * w1, s * w2]
-    fixed = [s * w1, s * w2]
-    gates0 = (relu[0] @ X > 0).astype(float)
+    W1, W2 = np.stack([s * w1] * 2), np.stack([s * w2] * 2)    # [the ReLU net, the fixed GDLN]
+    gates0 = W1[0] @ X > 0
     first_flip = np.full(len(stds), np.inf)
-    distance = []
-    N = X.shape[1]
+    distance, N = [], X.shape[1]
     for step in range(steps):
-        for W, gate in ((relu, None), (fixed, gates0)):
-            pre = W[0] @ X
-            g = (pre > 0).astype(float) if gate is None else gate
-            if gate is None:
-                flipped = np.any(g != gates0, axis=(-2, -1)) & np.isinf(first_flip)
-                first_flip[flipped] = step
-            h = g * pre
-            err = Y - W[1] @ h
-            grad2 = err @ np.swapaxes(h, -1, -2) / N
-            grad1 = ((np.swapaxes(W[1], -1, -2) @ err) * g) @ X.T / N
-            W[0], W[1] = W[0] + lr * grad1, W[1] + lr * grad2
-        distance.append(np.maximum(*[np.abs(a - b).max(axis=(-2, -1)) / np.abs(b).max(axis=(-2, -1))
-                                     for a, b in zip(fixed, relu)]))
+        pre = W1 @ X
+        g = np.stack([pre[0] > 0, np.broadcast_to(gates0, pre[1].shape)]).astype(float)
+        first_flip[np.any(g[0] != gates0, axis=(-2, -1)) & np.isinf(first_flip)] = step
+        h = g * pre
+        err = Y - W2 @ h
+        W1, W2 = (W1 + lr * (((np.swapaxes(W2, -1, -2) @ err) * g) @ X.T / N),
+                  W2 + lr * (err @ np.swapaxes(h, -1, -2) / N))
+        distance.append(np.maximum(*[np.abs(W[1] - W[0]).max(axis=(-2, -1))
+                                     / np.abs(W[0]).max(axis=(-2, -1)) for W in (W1, W2)]))
     return np.array(distance), first_flip
 
 

@@ -18,9 +18,8 @@ def sympy_rank(expr):
 @pytest.mark.claim("BL-Def-EffRank")
 def test_printed_sign_contradicts_the_stated_extremes(claim, report_figure):
     c = REGISTRY["BL-Def-EffRank"]
-    printed = stated_properties(sympy_rank(c.printed))
-    corrected = stated_properties(sympy_rank(c.corrected))
-    identity = sympy_rank(c.printed)([1.0] * 4)
+    printed_rank, corrected_rank = sympy_rank(c.printed), sympy_rank(c.corrected)
+    printed, corrected = stated_properties(printed_rank), stated_properties(corrected_rank)
     stated = reading("BL L90-L94: maximal (n) at a flat spectrum, 1 at a single value, scale "
                      "invariant; float64 exp/log sums")
     claim.erratum(
@@ -28,11 +27,12 @@ def test_printed_sign_contradicts_the_stated_extremes(claim, report_figure):
                  for k, v in printed.items()],
         corrected=[claim.measure(f"corrected (no minus): {k}", bool(v), "==", True, source=stated)
                    for k, v in corrected.items()],
-        counterexample=f"A = I_4: printed rho = {identity:g}, below printed rho of a rank-1 matrix "
-                       "(-1), so a flat spectrum is the minimum, not the maximum the text claims")
-    fig = figures.effective_rank_figure(sympy_rank(c.printed), sympy_rank(c.corrected))
-    report_figure(fig, "Effective rank of spectra from one dominant value (m = 0) to flat "
-                       "(m = 1): the printed sign makes the flat spectrum the minimum (-4).")
+        counterexample=f"A = I_4: printed rho = {printed_rank([1.0] * 4):g}, below printed rho of "
+                       "a rank-1 matrix (-1), so a flat spectrum is the minimum, not the maximum "
+                       "the text claims")
+    report_figure(figures.effective_rank_figure(printed_rank, corrected_rank),
+                  "Effective rank of spectra from one dominant value (m = 0) to flat (m = 1): the "
+                  "printed sign makes the flat spectrum the minimum (-4).")
 
 
 @pytest.mark.claim("BL-Def-EffRank")
