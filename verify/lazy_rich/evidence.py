@@ -581,16 +581,10 @@ def table3_mismatches(table2: dict, table3: dict) -> list:
     cases = [lambda e: e.subs({ri.r: 1, ri.k: 1}), lambda e: sp.limit(e, ri.r, 0), lambda e: sp.limit(e, ri.r, sp.oo),
              lambda e: sp.limit(e, ri.k, 0), lambda e: sp.limit(e, ri.k, sp.oo),
              lambda e: e.subs(ri.r, ri.a1 ** 2 / ri.a2 ** 2 * ri.k)]
-    bad = []
-    for name, row in table3.items():
-        mean = table2[name][0]
-        for j, (case, want) in enumerate(zip(cases, row)):
-            if want is None:
-                continue
-            got = case(mean)
-            if not (got == want or (want is not sp.oo and sp.simplify(got - want) == 0)):
-                bad.append((name, j + 1, got, want))
-    return bad
+    entries = [(name, j + 1, case(table2[name][0]), want) for name, row in table3.items()
+               for j, (case, want) in enumerate(zip(cases, row)) if want is not None]     # None: no entry printed
+    return [(name, j, got, want) for name, j, got, want in entries
+            if not (got == want or (want is not sp.oo and sp.simplify(got - want) == 0))]
 
 
 def balance_rate_nonzero_entries(rate) -> int:

@@ -7,7 +7,6 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from numerics.lazy_rich.runs import reversed_modes
-
 from numerics.lazy_rich.tasks import ITEMS
 
 
@@ -19,8 +18,7 @@ def framing(run):
         for d, style in enumerate(("-", ":")):
             ax.semilogx(run.trajectory.time[1:], excess[1:, k, d], style, color=f"C{k}",
                         label=f"lambda={lam:g}" if d == 0 else None)
-    ax.set_xlabel("t / tau = lr * steps")
-    ax.set_ylabel("loss - c (1/2-mean)")
+    ax.set(xlabel="t / tau = lr * steps", ylabel="loss - c (1/2-mean)")
     ax.legend(fontsize=7)
     return fig, ("Fig. 1B at the released settings ((3,3,3), P = 10, lr 2e-4, 50,000 steps, sigma 1): excess loss of "
                  "GD from Algorithm-1 inits at lambda = -50, 0.01, 50 on one random task, two init draws per lambda "
@@ -46,8 +44,7 @@ def architectures(run):
         left.plot(run.lams, run.gd[0, a], "o", ms=4, color=f"C{a}", label=f"{name}: GD")
         for c, style in zip(range(3), (":", "-", "--")):
             right.plot(run.times, run.curves[0, a, c], style, color=f"C{a}", label=name if c == 1 else None)
-    left.set_xlabel("lambda")
-    left.set_ylabel("kernel distance S(NTK(0), NTK(t))")
+    left.set(xlabel="lambda", ylabel="kernel distance S(NTK(0), NTK(t))")
     right.set_xlabel("t / tau (dotted -c, solid 0, dashed +c)")
     for ax in (left, right):
         ax.legend(fontsize=5)
@@ -84,8 +81,7 @@ def transfer(run, truths):
     for k, (words, truth) in enumerate(truths.items()):
         right.plot(run.lams, np.mean((run.predictions[:, untrained] - truth[untrained]) ** 2, axis=1), color=f"C{k}",
                    label=words[:40])
-    right.set_xlabel("lambda")
-    right.set_ylabel("generalisation loss (untrained items)")
+    right.set(xlabel="lambda", ylabel="generalisation loss (untrained items)")
     right.legend(fontsize=5)
     fig.tight_layout()
     return fig, ("Fig. 13: a new feature learned on fish1 by a new output row of the converged hierarchy network. Left: "
@@ -98,8 +94,7 @@ def fine_tuning(run):
     for k, ln in enumerate(run.lam_news):
         ax.semilogy(run.gd_trajectory.time, run.exact[:, k] + 1e-16, color=f"C{k}", label=f"lambda_new={ln:g}")
         ax.semilogy(run.gd_trajectory.time, run.gd[:, k] + 1e-16, "o", ms=3, color=f"C{k}")
-    ax.set_xlabel("t / tau of fine-tuning")
-    ax.set_ylabel("excess loss")
+    ax.set(xlabel="t / tau of fine-tuning", ylabel="excess loss")
     ax.legend(fontsize=6)
     return fig, ("Fine-tuning the converged hierarchy network on T3 (singular values x2) after re-balancing to "
                  "lambda_new: exact solution (lines) and batched GD (markers). Larger |lambda_new| converges faster.")
@@ -117,8 +112,7 @@ def singular_values(trajectory_fn, run, s0):
             s = run.task.svd.s[i]
             ax.plot(tt, trajectory_fn(lam, s, s0[i], tt, 1.0), color=col, label=f"theory s~={s:.2f}")
             ax.plot(t[::2], sim[::2, k, i], "o", ms=3, color=col, label="GD" if i == 0 else None)
-        ax.set_title(f"lambda = {lam:g}")
-        ax.set_xlabel("t / tau = lr * steps")
+        ax.set(title=f"lambda = {lam:g}", xlabel="t / tau = lr * steps")
     axes[0].set_ylabel("singular value s_i(t)")
     axes[0].legend(fontsize=6)
     return fig, ("Singular values of W2W1 from an aligned lambda-balanced init (s0 = 1e-3, (4,3,3)): Thm 5.1 (lines) vs "
@@ -174,8 +168,7 @@ def continual(closed, sim):
     for i, task in enumerate(closed.tasks):
         ax.plot(closed.times, task.loss(closed.products), color=f"C{i}", label=f"task {i + 1} theory")
         ax.plot(sim.times, task.loss(sim.products), "o", ms=3, color=f"C{i}", label=f"task {i + 1} GD" if i == 0 else None)
-    ax.set_xlabel("t / tau (tasks switch every 8)")
-    ax.set_ylabel("loss of each task")
+    ax.set(xlabel="t / tau (tasks switch every 8)", ylabel="loss of each task")
     ax.legend(fontsize=6, ncol=2)
     return fig, ("Continual learning on 4 random tasks (5,5,5), P = 25, lambda = 2: losses of all tasks from the chained "
                  "exact solution (lines) and GD, lr 1e-2 (markers). Training on a task overwrites the others; the final "
@@ -191,8 +184,7 @@ def reversal(curve, gd):
         ax.plot(tf, curve(v, tf), color=f"C{k}", label=f"lambda={v:g}")
         ax.plot(gd.trajectory.time, modes[:, k], "o", ms=3, color=f"C{k}")
     ax.axhline(0, color="k", lw=0.5)
-    ax.set_xlabel("t / tau")
-    ax.set_ylabel("reversed mode u~_1^T W2W1 v~_1")
+    ax.set(xlabel="t / tau", ylabel="reversed mode u~_1^T W2W1 v~_1")
     ax.legend(fontsize=7)
     return fig, ("Reversal learning (3,3,3), s~ = 1, s(0) = -0.5: the exact per-mode solution (lines) and batched GD, lr "
                  "5e-3 (markers). lambda = 0 sits on the saddle at 0; any lambda != 0 reverses, faster for larger |lambda|; "
