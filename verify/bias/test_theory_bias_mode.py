@@ -1,4 +1,6 @@
 """The bias mode (Prop. 1, App F.1) and what follows from it (L221)."""
+from functools import partial
+
 import numpy as np
 import pytest
 import sympy as sp
@@ -20,8 +22,7 @@ UNBALANCED = np.array([[1, 1, 1, 0], [0, 0, 0, 1.0]])      # one-hot classes of 
 SIGNED = np.array([[1.0, -1.0], [0.1, 0.1]])                # equal overlap, ybar small
 
 
-def _gap(Y, c, s0=None):
-    return sym.top_singular_gap(bm.proposition["s0"] if s0 is None else s0, Y, c)
+_gap = partial(sym.top_singular_gap, bm.proposition["s0"])
 
 
 @pytest.mark.claim("BL-Prop1", "BL-Def-BiasMode")
@@ -75,9 +76,7 @@ def test_bias_direction_maps_onto_the_mean_label(claim):
 @pytest.mark.claim("BL-Claim-cIndep")
 def test_bias_mode_leads_for_every_c_but_its_speed_depends_on_c(claim, tree_labels):
     s0 = REGISTRY["BL-Claim-cIndep"].printed
-
-    def gap(Y, c):
-        return _gap(Y, c, s0)
+    gap = partial(sym.top_singular_gap, s0)
     under = search(gap, ("<=", GAP_TOL),
                    examples=[dict(Y=tree_labels[4], c=1e-2), dict(Y=tree_labels[4], c=1e2)],
                    Y=equal_overlap_labels(), c=bias_strengths)

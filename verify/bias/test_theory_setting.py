@@ -1,10 +1,14 @@
 """The setting of the bias paper: notation, augmentation, Eqs. (1)-(4) and (6)."""
+from functools import partial
+
 import numpy as np
 import pytest
+import sympy as sp
 import torch
 from hypothesis import strategies as st
 
 from theory.bias import effective_rank_formula as eq1
+from theory.bias.linear_flow import app_b_corrected
 from theory.bias import setting as st_
 from theory.conventions import flow_time
 from theory.registry import REGISTRY
@@ -38,7 +42,6 @@ def test_setting_loss_correlations_and_clock_are_consistent(claim):
 def test_one_gd_step_is_one_step_of_the_flow_with_tau_p_eps(claim):
     """-eps dL/dW of the 1/2-sum loss equals (1/tau) x the flow right-hand side, tau = 1/(P eps):
     the clock of App B (L558) and of the workshop's App A (L133)."""
-    from theory.bias.linear_flow import app_b_corrected
     forms = {**app_b_corrected, "tau": 1 / (st_.m.P * st_.m.eps)}
     errs = [max(e["flow_W1"], e["flow_W2"]) for e in (
         sym.linear_rate_errors(forms, *shape, seed=seed)
@@ -55,10 +58,7 @@ def test_one_gd_step_is_one_step_of_the_flow_with_tau_p_eps(claim):
 
 @pytest.mark.claim("BL-Def-Aug")
 def test_augmented_input_is_a_bias_of_strength_c(claim):
-    def prop(shape, c, seed):
-        return sym.augmentation_error(st_.augmentation["preactivation"], shape, c, seed)
-
-    import sympy as sp
+    prop = partial(sym.augmentation_error, st_.augmentation["preactivation"])
     blocks = sp.block_collapse(st_.augmentation["W1_aug"] * st_.augmentation["x_aug"])
     symbolic = bool(sp.simplify(blocks - (st_.m.W1 * st_.m.x + st_.m.c * st_.m.b)).is_ZeroMatrix)
     res = search(prop, ("<=", 1e-10), examples=[dict(shape=(3, 5, 2, 6), c=10.0, seed=0),
@@ -126,10 +126,7 @@ def test_svd_mapping_as_printed_and_corrected(claim):
 @pytest.mark.claim("BL-Def-SimDiag")
 def test_one_hot_inputs_share_v_only_with_equal_overlap_labels(claim, tree_labels):
     tol = reading("relative commutator norm; float64 products of entries O(1)")
-    commutator = REGISTRY["BL-Def-SimDiag"].printed
-
-    def norm(Y, c):
-        return sym.commutator_norm(commutator, Y, c)
+    norm = partial(sym.commutator_norm, REGISTRY["BL-Def-SimDiag"].printed)
     under = search(norm, ("<=", 1e-12),
                    examples=[dict(Y=tree_labels[4], c=1.0), dict(Y=tree_labels[8], c=-0.1)],
                    Y=equal_overlap_labels(), c=bias_strengths)

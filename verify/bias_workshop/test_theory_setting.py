@@ -81,11 +81,10 @@ def test_tau_is_one_over_n_eps_in_trained_networks(claim, report_figure, trained
     _, printed2, _, half_dup = sym.fitted_time_constants(trained_linear["clock, data twice"],
                                                          tau_form)
     _, _, _, half_lr = sym.fitted_time_constants(trained_linear["clock, lr 4e-3"], tau_form)
-    clock = trained_linear["clock"]
-    report_figure(figures.trained_modes_figure(clock), "BA-S3: mode strengths of a trained linear network "
-                  "(4-item tree + bias, seed 0; markers) against Eq. (3) with tau = 1/(N eps) and "
-                  "a0 fitted from each mode's half-rise (lines); time in t/tau via "
-                  "theory.conventions.flow_time")
+    report_figure(figures.trained_modes_figure(trained_linear["clock"]), "BA-S3: mode strengths "
+                  "of a trained linear network (4-item tree + bias, seed 0; markers) against Eq. "
+                  "(3) with tau = 1/(N eps) and a0 fitted from each mode's half-rise (lines); time "
+                  "in t/tau via theory.conventions.flow_time")
     fit_err = float(np.max(np.abs(fitted / printed - 1)))
     dup = float(np.max(np.abs(half_dup / half - 0.5))) / 0.5
     dbl = float(np.max(np.abs(half_lr / half - 0.5))) / 0.5
