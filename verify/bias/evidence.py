@@ -23,15 +23,20 @@ import re
 from dataclasses import replace
 
 import numpy as np
+import sympy as sp
 
 from numerics.bias import alignment as al
+from numerics.bias.gated_linear import gated_linear_loss
+from numerics.bias.image_data import preprocess
 from numerics.bias.mode_fit import fit_a0
 from numerics.bias.representations import distance_matrix, linear_cka, rsa, variance_explained
 from numerics.bias.tasks import LINEAR_FEATURE, XOR_FEATURE, data_facts
-from numerics.bias.units import kinks, linearisation_time, unit_states
-from numerics.bias.gated_linear import gated_linear_loss
+from numerics.bias.units import dead_at_init_probability, kinks, linearisation_time, unit_states
 from numerics.datasets import correlations, modes
 from numerics.metrics import crossing_time, effective_rank
+from theory.bias import exp_claims
+from theory.bias import hitting as hit
+from verify.bias.symbolic import kink_vanishes
 from verify.measurement import UNKNOWN, Setup, baseline, exact, measure, paper, reading, stated
 from verify.outcome import decide
 from verify.statements import direction, each, exceeds, within_baseline
@@ -164,8 +169,9 @@ def _index(t, time) -> int:
     return int(np.argmin(np.abs(np.asarray(t) - time)))
 
 
-def _landmarks(run, c=1.0):
-    return al.plateaus(run.X, run.Y, c)
+def _landmarks(run):
+    """The landmark losses of a run's task with bias c = 1 (start, first plateau, optimum)."""
+    return al.plateaus(run.X, run.Y, 1.0)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -225,29 +231,28 @@ def representations(pair, where: str, words_orderly: str, words_separate: str):
     return rsa_to_linear(pair, where, words_orderly) + separation(pair, where, words_separate)
 
 
-def _bias_members(pair):
-    return pair.relu.select(1.0)
-
-
 def unit_masks(pair):
     """(always-on, always-off, gating) masks (T, K_bias, n_hid) of the ReLU members with bias."""
-    on, off, gate = unit_states(pair.relu.preactivation())
-    kb = _bias_members(pair)
-    return on[:, kb], off[:, kb], gate[:, kb]
+    kb = pair.relu.select(1.0)
+    return tuple(mask[:, kb] for mask in unit_states(pair.relu.preactivation()))
+
+
+def bias_weight_norms(run, kb):
+    """(||b||, ||W1||_F) of the hidden layer of members ``kb`` over time, each (T, K)."""
+    W = run.W1[:, kb]
+    return np.linalg.norm(W[..., 0], axis=-1), np.linalg.norm(W[..., 1:], axis=(-2, -1))
 
 
 def mechanism_fig3(pair):
     """BL Fig 3A-C: biases outgrow weights early, biases positive, most units always-on early
     then drifting back, early outputs equal ybar."""
     lin, relu = pair.linear, pair.relu
-    t, kb = relu.t, _bias_members(pair)
+    t, kb = relu.t, relu.select(1.0)
     on, off, _ = unit_masks(pair)
     i2, i4 = _index(t, 2.0), _index(t, 4.0)
     growth = {}
     for run in (lin, relu):
-        W = run.W1[:, kb]
-        b_norm = np.linalg.norm(W[..., 0], axis=-1)
-        w_norm = np.linalg.norm(W[..., 1:], axis=(-2, -1))
+        b_norm, w_norm = bias_weight_norms(run, kb)
         growth[run.activation] = b_norm[i2] - b_norm[0] - (w_norm[i2] - w_norm[0])
     b = relu.W1[:, kb][..., 0]
     alive = ~off[i4]
@@ -281,20 +286,25 @@ def mechanism_fig3(pair):
               for act, e in near.items())]
 
 
+def gated_predictions(pair):
+    """BL Eq. (15): per ReLU member with bias, the index of t* and the linear closed form (Eq. 7)
+    started at t* from the gated map W2 G W~1(t*) (NaN before t*)."""
+    relu = pair.relu
+    on = unit_masks(pair)[0]
+    idx = linearisation_time(relu.t, on.mean(-1))
+    return idx, [gated_linear_loss(relu.t, relu.t[i], relu.W1[i, k], relu.W2[i, k], on[i, j],
+                                   relu.X, relu.Y, 1.0)[0]
+                 for j, (i, k) in enumerate(zip(idx, relu.select(1.0)))]
+
+
 def gated_linear(pair):
     """BL Eq. (15) / Fig 4: the linear closed form from a(t*) = diag(U^T W2 G W~1(t*) V) against
     the ReLU loss for t >= t*, decided against the ReLU seed-to-seed spread over the same times."""
     relu = pair.relu
-    t, kb = relu.t, _bias_members(pair)
+    t, kb = relu.t, relu.select(1.0)
     L0 = float(relu.loss[0].mean())
-    on = unit_masks(pair)[0]
-    idx = linearisation_time(t, on.mean(-1))
-    errs = []
-    for j, k in enumerate(kb):
-        pred, _ = gated_linear_loss(t, t[idx[j]], relu.W1[idx[j], k], relu.W2[idx[j], k],
-                                    on[idx[j], j], relu.X, relu.Y, 1.0)
-        m = ~np.isnan(pred)
-        errs.append(np.abs(pred[m] - relu.loss[m, k]).max() / L0)
+    idx, preds = gated_predictions(pair)
+    errs = [np.nanmax(np.abs(pred - relu.loss[:, k])) / L0 for pred, k in zip(preds, kb)]
     after = t >= np.median(t[idx])
     spread = al.seed_spread(relu.loss[after][:, kb], t[after]) / L0
     return [within_baseline("Eq. (7) from a(t*) of the gated map vs the ReLU loss for t >= t*, "
@@ -310,7 +320,7 @@ def gated_linear(pair):
 def kinks_fig12(pair):
     """BL Fig 12: the vast majority of kinks turn negative early (at 4 t/tau)."""
     relu = pair.relu
-    t, kb = relu.t, _bias_members(pair)
+    t, kb = relu.t, relu.select(1.0)
     k = kinks(relu.W1[:, kb], 1.0)
     off = unit_masks(pair)[1]
     i4 = _index(t, 4.0)
@@ -329,7 +339,7 @@ def mechanism(pair):
     """BL §5 (L181): (i) the bias mode is learned first; (ii) most units are pushed into the
     linear regime, a small subset dead; (iii) then a small mode-wise time shift behind linear."""
     lin, relu = pair.linear, pair.relu
-    t, kb = relu.t, _bias_members(pair)
+    t, kb = relu.t, relu.select(1.0)
     U, s, V, d, _ = modes(*correlations(relu.X, relu.Y, 1.0))
     strengths = al.map_modes(relu.outputs()[:, kb], relu.Xa()[kb], U, V)
     half = al.half_rise_times(strengths, t, s / d)                    # (K, modes)
@@ -359,10 +369,10 @@ def mechanism(pair):
 # ----------------------------------------------------------------------------------------------
 # XOR: BL Fig 2D / BA Fig 1D; biases in both layers: BL Fig 9 / BA App B
 
-def _linear_optimum_time(lin, k):
-    """Per seed, the first time the linear network is within 5% of its optimum (t/tau)."""
-    target = _landmarks(lin)["linear optimum"]
-    return al.first_time(lin.loss[:, k], lin.t, 1.05 * target)
+def _t_lin(lin) -> float:
+    """t_lin: the first time every linear network with bias is within 5% of its optimum (t/tau)."""
+    optimum = _landmarks(lin)["linear optimum"]
+    return float(al.first_time(lin.loss[:, lin.select(1.0)], lin.t, 1.05 * optimum).max())
 
 
 def transient(pair, where: str, words_match: str, words_break: str):
@@ -372,9 +382,8 @@ def transient(pair, where: str, words_match: str, words_break: str):
     lin, relu = pair.linear, pair.relu
     t, kb, kn = lin.t, lin.select(1.0), lin.select(0.0)
     L0 = float(lin.loss[0].mean())
-    until = float(_linear_optimum_time(lin, kb).max())
     out = early_transient(pair, where, words_match)
-    for interpretation, window in (("in the early window t <= t_lin", until),
+    for interpretation, window in (("in the early window t <= t_lin", _t_lin(lin)),
                                    ("over the whole run", None)):
         out.append(_paired(f"max|L_relu - L_lin| / L0 {interpretation}, with bias below without",
                            al.max_gap(relu.loss[:, kb], lin.loss[:, kb], t, window) / L0,
@@ -383,14 +392,13 @@ def transient(pair, where: str, words_match: str, words_break: str):
     return out
 
 
-def early_transient(pair, where: str, words: str):
+def early_transient(pair, where: str, words: str,
+                    what="early (t <= t_lin) ReLU with bias vs linear with bias, max_t gap"):
     """'Aligned in early training' on a non-linear task: until the linear network reaches its
     optimum (t_lin)."""
-    lin, relu = pair.linear, pair.relu
-    kb = lin.select(1.0)
-    return aligned("early (t <= t_lin) ReLU with bias vs linear with bias, max_t gap",
-                   relu.loss[:, kb], lin.loss[:, kb], lin.t, where, words,
-                   until=float(_linear_optimum_time(lin, kb).max()))
+    lin, kb = pair.linear, pair.linear.select(1.0)
+    return aligned(what, pair.relu.loss[:, kb], lin.loss[:, kb], lin.t, where, words,
+                   until=_t_lin(lin))
 
 
 def both_layers(hierarchy, xor, *, time_constants: bool):
@@ -400,12 +408,9 @@ def both_layers(hierarchy, xor, *, time_constants: bool):
     lin, relu = hierarchy.linear, hierarchy.relu
     t, kb = lin.t, lin.select(1.0)
     L0 = float(lin.loss[0].mean())
-    xl, xr = xor.linear, xor.relu
-    xb = xl.select(1.0)
-    early = float(_linear_optimum_time(xl, xb).max())
-    out = aligned("B, XOR: early (t <= t_lin) ReLU vs linear, max_t gap", xr.loss[:, xb],
-                  xl.loss[:, xb], xl.t, "000 L605; 001 L142", "Early dynamics are also aligned "
-                  "on the non-linear problem", until=early)
+    out = early_transient(xor, "000 L605; 001 L142", "Early dynamics are also aligned on the "
+                          "non-linear problem",
+                          what="B, XOR: early (t <= t_lin) ReLU vs linear, max_t gap")
     if not time_constants:
         return aligned("A, hierarchy: ReLU vs linear, max_t gap", relu.loss[:, kb],
                        lin.loss[:, kb], t, "000 L605", "Dynamics of linear and ReLU networks are "
@@ -440,15 +445,23 @@ def xor_reliance(run, k, c):
     return out[..., 0, :2].mean(-1) - out[..., 0, 2:].mean(-1)
 
 
-def _margin_members(pair, delta, c):
+def margin_members(pair, delta, c):
+    """The members of a margin task with margin ``delta`` and bias strength ``c``."""
     return np.flatnonzero(np.isclose(pair.delta, delta) & np.isclose(pair.relu.c, c))
+
+
+def shifted_gap(pair, k):
+    """max_t |L_relu - L_lin| / L0 of members ``k`` after the best global time shift."""
+    lin = pair.linear
+    L0 = float(lin.loss[0, k].mean())
+    return al.best_warp(pair.relu.loss[:, k], lin.loss[:, k], lin.t, "shift", SHIFTS)[0] / L0
 
 
 def margin_fig5(pair):
     """BL Fig 5 (Delta = 0.5): bias-ReLU losses resemble linear ones up to a small time shift;
     bias nudges the ReLU network to the linear solution (less XOR reliance than without)."""
     lin, relu = pair.linear, pair.relu
-    kb, kn = _margin_members(pair, 0.5, 1.0), _margin_members(pair, 0.5, 0.0)
+    kb, kn = margin_members(pair, 0.5, 1.0), margin_members(pair, 0.5, 0.0)
     return [*aligned("Delta = 0.5: ReLU with bias vs linear with bias, max_t gap",
                      relu.loss[:, kb], lin.loss[:, kb], lin.t, "L279", "loss curves for ReLU "
                      "networks with bias terms closely resemble linear networks with a small "
@@ -467,9 +480,8 @@ def margin_fig11(pair):
     grid = sorted(set(pair.delta.tolist()))
     gap, early, out = {}, [], []
     for d in grid:
-        kb, kn = _margin_members(pair, d, 1.0), _margin_members(pair, d, 0.0)
-        L0 = float(lin.loss[0, kb].mean())
-        gap[d] = al.best_warp(relu.loss[:, kb], lin.loss[:, kb], t, "shift", SHIFTS)[0] / L0
+        kb, kn = margin_members(pair, d, 1.0), margin_members(pair, d, 0.0)
+        gap[d] = shifted_gap(pair, kb)
         bias_phase = float(al.first_time(lin.loss[:, kb], t,
                                          1.1 * _landmarks(lin)["first plateau"]).max())
         early += aligned(f"Delta = {d}: ReLU vs linear during the bias phase, max_t gap",
@@ -651,13 +663,12 @@ def fig9(hierarchy, xor):
 def dead_units(pair):
     """BL-Def-Dead: units dead at init keep their weights bit for bit and stay dead; their
     fraction at c = 1 is E[Phi(-u)^P] = 1/(P+1) within three binomial standard errors."""
-    from numerics.bias.units import dead_at_init_probability
     relu = pair.relu
     off = unit_states(relu.preactivation())[1]
     dead0 = off[0]
-    frozen = all(np.array_equal(relu.W1[i][dead0], relu.W1[0][dead0]) and
-                 np.array_equal(relu.W2[i].transpose(0, 2, 1)[dead0],
-                                relu.W2[0].transpose(0, 2, 1)[dead0]) for i in range(len(relu.t)))
+    W2_columns = np.swapaxes(relu.W2, -1, -2)
+    frozen = bool(np.all(relu.W1[:, dead0] == relu.W1[:1, dead0])
+                  and np.all(W2_columns[:, dead0] == W2_columns[:1, dead0]))
     kb = relu.select(1.0)
     n, expect = dead0[kb].size, dead_at_init_probability(1.0, relu.P)
     se = np.sqrt(expect * (1 - expect) / n)
@@ -693,42 +704,42 @@ def r2_split(pair):
     """BL-Def-R2 under the centred reading: R2([s c]) = R2(s) + R2(c) on the trained
     representations, every R2 in [0, 1]; uncentred the identity fails (recorded)."""
     relu = pair.relu
-    worst = raw = 0.0
-    inside = True
-    for c in (1.0, 0.0):
-        H = relu.hidden()[-1, relu.select(c)]
-        r2 = {d: variance_explained(H, f) for d, f in DESIGNS.items()}
-        r2_raw = {d: variance_explained(H, f, centre=False) for d, f in DESIGNS.items()}
-        worst = max(worst, float(np.abs(r2["[s c]"] - r2["s"] - r2["c"]).max()))
-        raw = max(raw, float(np.abs(r2_raw["[s c]"] - r2_raw["s"] - r2_raw["c"]).max()))
-        inside &= all(np.all((v >= -1e-12) & (v <= 1 + 1e-12)) for v in r2.values())
+    H = [relu.hidden()[-1, relu.select(c)] for c in (1.0, 0.0)]
+
+    def r2_of(centre):
+        """R2 per design, with bias and without."""
+        return [{d: variance_explained(h, f, centre=centre) for d, f in DESIGNS.items()} for h in H]
+
+    def split_gap(r2s):
+        return max(float(np.abs(r["[s c]"] - r["s"] - r["c"]).max()) for r in r2s)
+    r2, r2_raw = r2_of(True), r2_of(False)
+    inside = all(np.all((v >= -1e-12) & (v <= 1 + 1e-12)) for r in r2 for v in r.values())
     return [measure("centred R2([s c]) - R2(s) - R2(c) on the trained representations, max",
-                    worst, "<=", 1e-10, source=reading("least squares on 4 x 2 designs in "
-                                                       "float64")),
+                    split_gap(r2), "<=", 1e-10,
+                    source=reading("least squares on 4 x 2 designs in float64")),
             measure("every centred R2 in [0, 1] (to 1e-12)", bool(inside), "==", True,
                     source=exact("comparison")),
-            measure("uncentred R2([s c]) - R2(s) - R2(c), max (the reading matters)", raw, ">",
-                    1e-3, source=reading("the identity is a property of the centred reading"))]
+            measure("uncentred R2([s c]) - R2(s) - R2(c), max (the reading matters)",
+                    split_gap(r2_raw), ">", 1e-3,
+                    source=reading("the identity is a property of the centred reading"))]
 
 
 def task_definition(pair, *, samples: int, labels_per_class=None, solvable: bool):
     """A reconstructed task against the paper's description: the data drawn (samples, distinct
     inputs, inputs with conflicting labels, class balance) and whether a linear network with
     bias reaches zero loss (``solvable``) or only the linear optimum."""
-    facts = data_facts(pair.linear.X if pair.linear.X.ndim == 2 else pair.linear.X[0],
-                       pair.linear.Y)
     lin = pair.linear
-    kb = lin.select(1.0)
-    target = 0.0 if solvable else _landmarks(lin)["linear optimum"]
+    facts = data_facts(lin.X if lin.X.ndim == 2 else lin.X[0], lin.Y)
+    optimum = _landmarks(lin)["linear optimum"]
+    target = 0.0 if solvable else optimum
     out = [measure("samples / distinct inputs", [facts["samples"], facts["distinct inputs"]],
                    "==", samples, source=exact("count of the columns of X")),
            measure("inputs carrying more than one label", facts["label conflicts"], "==", 0,
                    source=exact("count")),
-           measure("linear optimum with bias (1/2-sum)", _landmarks(lin)["linear optimum"],
-                   "<=" if solvable else ">", 1e-9,
+           measure("linear optimum with bias (1/2-sum)", optimum, "<=" if solvable else ">", 1e-9,
                    source=exact("least squares of Y on [c; X]")),
            measure("final loss of linear networks with bias minus that optimum, worst seed",
-                   float(np.abs(lin.loss[-1, kb] - target).max()), "<", 1e-3,
+                   float(np.abs(lin.loss[-1, lin.select(1.0)] - target).max()), "<", 1e-3,
                    source=reading("the run reaches the optimum"))]
     if labels_per_class is not None:
         out.append(measure("samples per label vector (class balance)",
@@ -771,27 +782,26 @@ def image_setup(pair, name="", **declared) -> Setup:
     return Setup(pair.ran, image_paper(pair.ran, **declared), cost=IMAGE_COST, name=name)
 
 
-def _common(pair):
-    """Linear and ReLU losses on their common records (an SGD run may stop at another epoch)."""
+def image_curves(pair, c):
+    """(ReLU, linear) losses of the members with bias pixel c (10) or none (0) on the records
+    both runs have (an SGD run may stop at another epoch), and those records' t/tau."""
     n = min(len(pair.linear.t), len(pair.relu.t))
-    return pair.linear.loss[:n], pair.relu.loss[:n], pair.relu.t[:n]
-
-
-def early_gaps(pair, c):
-    """max_{t <= EARLY} |L_relu - L_lin| / L(0) per seed, bias pixel c (10) or none (0)."""
-    lin, relu, t = _common(pair)
     k = np.flatnonzero(pair.relu.c == c)
-    return al.max_gap(relu[:, k], lin[:, k], t, until=EARLY) / lin[0, k]
+    return pair.relu.loss[:n, k], pair.linear.loss[:n, k], pair.relu.t[:n]
+
+
+def image_gaps(pair, c, until=EARLY):
+    """max_{t <= until} |L_relu - L_lin| / L(0) per seed, bias pixel c (10) or none (0)."""
+    relu, lin, t = image_curves(pair, c)
+    return al.max_gap(relu, lin, t, until) / lin[0]
 
 
 def image_alignment(pair, where: str, words_align: str, words_diverge: str):
     """Early (t <= 15 t/tau) alignment with the bias pixel, and faster divergence without."""
-    lin, relu, t = _common(pair)
-    kb = np.flatnonzero(pair.relu.c == BIAS_PIXEL)
     return [*aligned(f"early (t <= {EARLY:g} t/tau) ReLU vs linear with the bias pixel, max_t gap",
-                     relu[:, kb], lin[:, kb], t, where, words_align, until=EARLY),
+                     *image_curves(pair, BIAS_PIXEL), where, words_align, until=EARLY),
             _paired(f"early max_t |L_relu - L_lin| / L0 (t <= {EARLY:g} t/tau), with bias below "
-                    "without", early_gaps(pair, BIAS_PIXEL), early_gaps(pair, 0.0), where,
+                    "without", image_gaps(pair, BIAS_PIXEL), image_gaps(pair, 0.0), where,
                     words_diverge)]
 
 
@@ -820,15 +830,13 @@ def fig1(pair):
 def fig7(standard, pixel):
     """BL Fig 7 (App C.1): under scalar standardisation linear and ReLU align early with and
     without bias; the bias pixel matters less than under pixel-wise mean subtraction."""
-    lin, relu, t = _common(standard)
     words = ("With standard preprocessing early learning dynamics of linear and ReLU networks "
              "align independently of the inclusion of bias terms")
-    ratio = {name: early_gaps(p, 0.0) / early_gaps(p, BIAS_PIXEL)
+    ratio = {name: image_gaps(p, 0.0) / image_gaps(p, BIAS_PIXEL)
              for name, p in (("standard", standard), ("pixel", pixel))}
     return [*(m for c, label in ((0.0, "without"), (BIAS_PIXEL, "with"))
               for m in aligned(f"standardised, early (t <= {EARLY:g} t/tau) ReLU vs linear "
-                               f"{label} the bias pixel, max_t gap",
-                               relu[:, standard.relu.c == c], lin[:, standard.relu.c == c], t,
+                               f"{label} the bias pixel, max_t gap", *image_curves(standard, c),
                                "Fig 7 L589", words, until=EARLY)),
             _paired("no-bias / bias early gap ratio, standardised below pixel-wise mean "
                     "subtraction", ratio["standard"], ratio["pixel"], "L584", "When using "
@@ -839,18 +847,13 @@ def half_width(pairs, n_hid: int):
     """BA-T7: the ReLU network (width ``n_hid``) matches a linear network of half its width
     exactly, and better than one of its own width or of a quarter; ``pairs``: linear width ->
     ImagePair with the ReLU network of width ``n_hid``."""
-    gaps, curves = {}, {}
-    for w, pair in pairs.items():
-        lin, relu, t = _common(pair)
-        kb = np.flatnonzero(pair.relu.c == BIAS_PIXEL)
-        gaps[w] = al.max_gap(relu[:, kb], lin[:, kb], t) / lin[0, kb]
-        curves[w] = (relu[:, kb], lin[:, kb], t)
+    gaps = {w: image_gaps(pair, BIAS_PIXEL, until=None) for w, pair in pairs.items()}
     half = n_hid // 2
     words = ("we observed the match between linear and ReLU networks to only be exact when hidden "
              "layer size of linear networks were reduced to be half the size of corresponding "
              "ReLU networks")
-    return [*aligned(f"ReLU (width {n_hid}) vs linear of width {half}, max_t gap", *curves[half],
-                     "001 L74", words),
+    return [*aligned(f"ReLU (width {n_hid}) vs linear of width {half}, max_t gap",
+                     *image_curves(pairs[half], BIAS_PIXEL), "001 L74", words),
             *(_paired(f"max_t |L_relu - L_lin| / L0 with the bias pixel, linear width {half} below "
                       f"width {w}", gaps[half], gaps[w], "001 L74", words)
               for w in sorted(pairs) if w != half)]
@@ -871,7 +874,6 @@ def preprocessing(data):
     """BL-Def-Prep on the MNIST images actually used, ``(Xtr, ytr, Xte, yte, text)`` before
     preprocessing: pixel-wise mean subtraction leaves no input constant; scalar standardisation
     maps the always-blank pixels to one constant -mu/sd on every image (an implicit bias)."""
-    from numerics.bias.image_data import preprocess
     Xtr, _, Xte, _, _ = data
     blank = np.all(Xtr == 0, axis=1) & np.all(Xte == 0, axis=1)
     px_tr, _ = preprocess(Xtr, Xte, "pixel")
@@ -895,8 +897,6 @@ def g_bar(no_dead, g_printed, g_corrected):
     delay): its dead fraction, put into the printed g-bar (the dead rate) and into the corrected
     one (the alive fraction), and Eq. (14) (as printed, L253) at each.  ``no_dead``:
     ({activation: losses (T, K)}, smallest pre-activation)."""
-    import sympy as sp
-    from theory.bias import hitting as hit
     losses, zmin = no_dead
     dead = 0.0 if zmin > 0 else 1.0
     f_dead = sp.Symbol("f_dead")
@@ -923,10 +923,9 @@ def kink_readings(printed, corrected):
     """BL-Def-Kink under each of the paper's definitions of the pre-activation: the printed
     k = -b/||w|| under L225's z = w.x + b, the corrected k = -c b/||w|| under Sec 5.1's
     z = w.x + c b (symbolic w, b, c)."""
-    from theory.bias.exp_claims import b, c
-    from verify.bias.symbolic import kink_vanishes
+    b = exp_claims.b
     sympy_ = exact("sympy simplify")
     return [measure("L225 reading (z = w.x + b): the printed kink zeroes the pre-activation",
                     kink_vanishes(printed, b), "==", True, source=sympy_),
             measure("Sec 5.1 reading (z = w.x + c b): the corrected kink zeroes it",
-                    kink_vanishes(corrected, c * b), "==", True, source=sympy_)]
+                    kink_vanishes(corrected, exp_claims.c * b), "==", True, source=sympy_)]

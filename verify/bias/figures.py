@@ -8,6 +8,20 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import numpy as np
+import sympy as sp
+from scipy import stats as scipy_stats
+from scipy.linalg import orthogonal_procrustes
+
+from numerics.bias.mode_fit import fit_a0, theory_loss
+from numerics.bias.representations import classical_mds, linear_cka
+from numerics.bias.units import kinks, unit_fractions
+from numerics.closed_forms import mode_strength
+from numerics.datasets import correlations
+from theory.bias import hitting as h
+from theory.conventions import flow_time
+from verify.bias import evidence as ev
+from verify.bias import symbolic as sym
+from verify.checks.mode_law import fit_a0_from_half_rise
 
 COLOURS = {"linear": "tab:blue", "relu": "tab:red", "theory": "black"}
 
@@ -23,8 +37,7 @@ def loss_panel(ax, t, curves, *, title, theory=None, every=None, ylabel="loss L 
                 label=label)
     if theory is not None:
         ax.plot(*theory, "-", color=COLOURS["theory"], lw=1, label="closed form, fitted a0")
-    ax.set_xlabel("t / tau")
-    ax.set_ylabel(ylabel)
+    ax.set(xlabel="t / tau", ylabel=ylabel)
     ax.set_title(title, fontsize=9)
     ax.legend(fontsize=7)
 
@@ -57,7 +70,6 @@ def bars(ax, groups, values, *, ylabel, title):
 
 def hierarchy_loss_figure(runs):
     """Two panels (with / without hidden bias): seed-mean losses and the Eq. (7) line."""
-    from numerics.bias.mode_fit import fit_a0, theory_loss
     lin, relu = runs["linear"], runs["relu"]
     t = lin.t
     fig, axes = figure(2)
@@ -73,9 +85,6 @@ def hierarchy_loss_figure(runs):
 def mds_figure(runs, seed_index=0):
     """Classical MDS of linear and ReLU hidden representations over training, the ReLU
     embedding Procrustes-aligned to the linear one."""
-    from scipy.linalg import orthogonal_procrustes
-
-    from numerics.bias.representations import classical_mds
     lin, relu = runs["linear"], runs["relu"]
     t = lin.t
     n_items = lin.X.shape[-1]
@@ -99,15 +108,13 @@ def mds_figure(runs, seed_index=0):
                         alpha=0.3 + 0.7 * item / max(1, n_items - 1),
                         label=name if item == 0 else None)
         ax.set_title(f"{title}: classical MDS, seed {seed_index}", fontsize=9)
-        ax.set_xlabel("MDS 1")
-        ax.set_ylabel("MDS 2")
+        ax.set(xlabel="MDS 1", ylabel="MDS 2")
         ax.legend(fontsize=7)
     return finish(fig)
 
 
 def parallel_figure(runs, summary, designs):
     """Loss panels with the dotted linear-task line, and R^2 bars (mean, 95% t-CI)."""
-    from scipy import stats as scipy_stats
     lin, relu = runs["linear"], runs["relu"]
     fig, axes = figure(3, width=8, height=3)
     for ax, key, title in ((axes[0], "bias", "with bias"), (axes[1], "no bias", "without bias")):
@@ -128,20 +135,19 @@ def parallel_figure(runs, summary, designs):
 def mechanism_figure(pair):
     """BL Fig 3A-C (c = 1): norms of hidden biases and weights, ReLU bias trajectories of seed 0,
     fractions of always-on / always-off / gating units."""
-    from numerics.bias.units import unit_states
     lin, relu = pair["linear"], pair["relu"]
     t, kb = relu.t, relu.select(1.0)
     fig, axes = figure(3, width=8, height=3)
     for run, marker in ((lin, "o"), (relu, "s")):
-        W = run.W1[:, kb]
-        axes[0].plot(t, np.linalg.norm(W[..., 0], axis=-1).mean(1), marker, ms=2,
-                     color=COLOURS[run.activation], label=f"||b|| {run.activation}")
-        axes[0].plot(t, np.linalg.norm(W[..., 1:], axis=(-2, -1)).mean(1), marker, ms=2,
-                     mfc="none", color=COLOURS[run.activation], label=f"||W1|| {run.activation}")
+        b_norm, w_norm = ev.bias_weight_norms(run, kb)
+        axes[0].plot(t, b_norm.mean(1), marker, ms=2, color=COLOURS[run.activation],
+                     label=f"||b|| {run.activation}")
+        axes[0].plot(t, w_norm.mean(1), marker, ms=2, mfc="none", color=COLOURS[run.activation],
+                     label=f"||W1|| {run.activation}")
     axes[0].set_title("A: norms (seed mean)", fontsize=9)
     axes[1].plot(t, relu.W1[:, kb[0], :, 0], ".", ms=1, color="tab:red")
     axes[1].set_title("B: ReLU biases b_j (seed 0)", fontsize=9)
-    for mask, name, colour in zip(unit_states(relu.preactivation()[:, kb]),
+    for mask, name, colour in zip(ev.unit_masks(pair),
                                   ("always-on", "always-off", "gating"),
                                   ("tab:green", "k", "tab:orange")):
         axes[2].plot(t, mask.mean(-1).mean(1), "o", ms=2, color=colour, label=name)
@@ -155,56 +161,44 @@ def mechanism_figure(pair):
 
 def gated_linear_figure(pair, seeds=(0, 1)):
     """BL Fig 4: the ReLU loss (markers) and the gated linear closed form from t* (line)."""
-    from numerics.bias.gated_linear import gated_linear_loss
-    from numerics.bias.units import linearisation_time, unit_states
     relu = pair["relu"]
     t, kb = relu.t, relu.select(1.0)
-    on = unit_states(relu.preactivation()[:, kb])[0]
-    idx = linearisation_time(t, on.mean(-1))
+    idx, preds = ev.gated_predictions(pair)
     fig, axes = figure(len(seeds))
     for ax, j in zip(axes, seeds):
         i, k = int(idx[j]), kb[j]
-        pred, _ = gated_linear_loss(t, t[i], relu.W1[i, k], relu.W2[i, k], on[i, j], relu.X,
-                                    relu.Y, 1.0)
         ax.plot(t[::3], relu.loss[::3, k], "s", ms=3, mfc="none", color=COLOURS["relu"],
                 label="ReLU (simulation)")
-        ax.plot(t, pred, "-", color="k", lw=1, label="gated linear from t*")
+        ax.plot(t, preds[j], "-", color="k", lw=1, label="gated linear from t*")
         ax.axvline(t[i], ls=":", color="grey")
         ax.set_title(f"seed {j}: t* = {t[i]:.1f} tau", fontsize=9)
-        ax.set_xlabel("t / tau")
-        ax.set_ylabel("loss")
+        ax.set(xlabel="t / tau", ylabel="loss")
         ax.legend(fontsize=7)
     return finish(fig)
 
 
 def kinks_figure(pair):
     """BL Fig 12: kinks of the ReLU units of seed 0 over training; red dashed line at 0."""
-    from numerics.bias.units import kinks
     relu = pair["relu"]
     k = kinks(relu.W1[:, relu.select(1.0)[0]], 1.0)
     fig, axes = figure(1, width=5, height=3.2)
     axes[0].plot(relu.t, k, ".", ms=1, color="tab:purple")
     axes[0].axhline(0, ls="--", color="red")
     axes[0].set_ylim(-2, 2)
-    axes[0].set_xlabel("t / tau")
-    axes[0].set_ylabel("kink k_j")
+    axes[0].set(xlabel="t / tau", ylabel="kink k_j")
     return finish(fig)
 
 
 def margin_sweep_figure(pair):
     """BL Fig 11: XOR reliance with and without bias, and the shift-aligned ReLU-linear gap,
     over the margin Delta (seed means)."""
-    from numerics.bias import alignment as al
-    from verify.bias.evidence import SHIFTS, xor_reliance
-    lin, relu = pair["linear"], pair["relu"]
+    relu = pair["relu"]
     grid = sorted(set(pair.delta.tolist()))
     rows = []
     for d in grid:
-        kb = np.flatnonzero(np.isclose(pair.delta, d) & np.isclose(relu.c, 1.0))
-        kn = np.flatnonzero(np.isclose(pair.delta, d) & np.isclose(relu.c, 0.0))
-        gap = al.best_warp(relu.loss[:, kb], lin.loss[:, kb], lin.t, "shift", SHIFTS)[0]
-        rows.append((xor_reliance(relu, kb, 1.0).mean(), xor_reliance(relu, kn, 0.0).mean(),
-                     (gap / lin.loss[0, kb].mean()).mean()))
+        kb, kn = ev.margin_members(pair, d, 1.0), ev.margin_members(pair, d, 0.0)
+        rows.append((ev.xor_reliance(relu, kb, 1.0).mean(), ev.xor_reliance(relu, kn, 0.0).mean(),
+                     ev.shifted_gap(pair, kb).mean()))
     rows = np.array(rows)
     fig, axes = figure(2)
     axes[0].plot(grid, rows[:, 0], "o", color="tab:red", label="ReLU bias")
@@ -213,8 +207,7 @@ def margin_sweep_figure(pair):
     axes[1].plot(grid, rows[:, 2], "o", color="tab:purple", label="bias, whole run")
     axes[1].set_ylabel("shift-aligned max gap / L0")
     for ax in axes:
-        ax.set_xscale("log")
-        ax.set_xlabel("Delta")
+        ax.set(xscale="log", xlabel="Delta")
         ax.legend(fontsize=7)
     return finish(fig)
 
@@ -222,8 +215,6 @@ def margin_sweep_figure(pair):
 def c_sweep_figure(pair):
     """BL Fig 10: losses and always-on / gating / dead fractions over the bias strength c (red:
     c = 0; ReLU markers, linear lines; seed means)."""
-    import matplotlib
-    from numerics.bias.units import unit_fractions
     lin, relu = pair["linear"], pair["relu"]
     t = relu.t
     fractions = dict(zip(("on", "off", "gate"), unit_fractions(relu.preactivation())))
@@ -249,15 +240,13 @@ def c_sweep_figure(pair):
 
 def cka_figure(pair):
     """BA Fig 2A: linear CKA of linear and ReLU hidden representations over training."""
-    from numerics.bias.representations import linear_cka
     lin, relu = pair["linear"], pair["relu"]
     fig, axes = figure(1, width=5.5, height=3.2)
     for c, name, marker in ((1.0, "bias", "o"), (0.0, "no bias", "s")):
         k = lin.select(c)
         value = linear_cka(lin.hidden()[1:, k], relu.hidden()[1:, k]).mean(1)
         axes[0].plot(lin.t[1:][::3], value[::3], marker, ms=3, mfc="none", label=name)
-    axes[0].set_xlabel("t / tau")
-    axes[0].set_ylabel("linear CKA (linear vs ReLU)")
+    axes[0].set(xlabel="t / tau", ylabel="linear CKA (linear vs ReLU)")
     axes[0].legend(fontsize=7)
     return finish(fig)
 
@@ -282,18 +271,12 @@ def half_width_figure(pairs, n_hid):
     """BA-T7: ReLU-linear loss gap (bias pixel) against the linear hidden width (seed means
     +-1 sd); ``pairs``: linear width -> runs."""
     ws = sorted(pairs)
-    gaps = []
-    for w in ws:
-        lin, relu = pairs[w]["linear"], pairs[w]["relu"]
-        n = min(len(lin.t), len(relu.t))
-        k = np.flatnonzero(relu.c == 10.0)
-        gaps.append(np.abs(relu.loss[:n, k] - lin.loss[:n, k]).max(0) / lin.loss[0, k])
+    gaps = [ev.image_gaps(pairs[w], ev.BIAS_PIXEL, until=None) for w in ws]
     fig, axes = figure(1)
     axes[0].errorbar(ws, [g.mean() for g in gaps], yerr=[g.std() for g in gaps], fmt="o")
     axes[0].axvline(n_hid // 2, ls=":", color="grey")
     axes[0].set_xscale("log", base=2)
-    axes[0].set_xlabel(f"linear hidden width (ReLU: {n_hid})")
-    axes[0].set_ylabel("max loss gap / L0")
+    axes[0].set(xlabel=f"linear hidden width (ReLU: {n_hid})", ylabel="max loss gap / L0")
     return finish(fig)
 
 
@@ -310,8 +293,7 @@ def gated_delay_figure(delays):
                         label=f"alive-fraction reading, s = {s[a]:.3f}")
         ax.plot(f, tau / (2 * s[a]) * np.log(1 / f), "--", color=line.get_color(), lw=0.8)
         ax.errorbar(dead, mean[:, a], yerr=2 * se[:, a], fmt="o", ms=4, color=line.get_color())
-    ax.set_xlabel("fraction of hidden units gated off")
-    ax.set_ylabel("delay of the half-rise [steps]")
+    ax.set(xlabel="fraction of hidden units gated off", ylabel="delay of the half-rise [steps]")
     ax.set_ylim(0, 1.3 * mean.max())
     ax.legend(fontsize=7, title="dashed: g = dead rate (as printed)", title_fontsize=7)
     return fig
@@ -320,10 +302,6 @@ def gated_delay_figure(delays):
 def delay_figure():
     """BL-Eq(14): the corrected delay in units of tau/(2s) against the alive fraction g, the
     hitting-time differences of the mode law at several rho, and the printed reading."""
-    import sympy as sp
-
-    from numerics.closed_forms import hitting_time
-    from theory.bias import hitting as h
     s, d, a0 = 1.0, 1.0, 1e-3
     g = np.linspace(0.05, 1.0, 60)
     corrected = [float(sp.N(h.delay_corrected.subs({h.s: s, h.d: d, h.a0: a0, h.tau: 2.0,
@@ -334,11 +312,9 @@ def delay_figure():
     ax.plot(1 - g, corrected, "--", label="as printed, g read as dead rate (plotted vs alive)")
     for rho, marker in ((0.01, "o"), (0.3, "s"), (0.9, "^")):
         gm = np.linspace(0.1, 1.0, 10)
-        shift = [float(hitting_time(rho, s, d, v * a0, 2.0) - hitting_time(rho, s, d, a0, 2.0))
-                 for v in gm]
+        shift = [sym.a0_shift(rho, s, d, a0, 2.0, v) for v in gm]
         ax.plot(gm, shift, marker, ms=4, ls="none", label=f"t^(g a0) - t^(a0), rho = {rho}")
-    ax.set_xlabel("fraction of units alive at init")
-    ax.set_ylabel("delay  [tau / (2 s)]")
+    ax.set(xlabel="fraction of units alive at init", ylabel="delay  [tau / (2 s)]")
     ax.set_ylim(0, 4)
     ax.legend(fontsize=7)
     return fig
@@ -347,7 +323,6 @@ def delay_figure():
 def s0_figure(labels):
     """BL-Prop1: the top singular value of Sigma~yx (SVD, markers) over Eq. (5)'s s0 (line at 1)
     against the bias strength c, for each label matrix of ``labels`` (name -> Y), X = I_P."""
-    from numerics.datasets import correlations
     cs = np.logspace(-2, 2, 25)
     fig, axes = figure(1, width=6.5, height=3.8)
     ax = axes[0]
@@ -358,10 +333,8 @@ def s0_figure(labels):
         sig = [np.linalg.svd(correlations(np.eye(P), Y, c)[0], compute_uv=False)[0] for c in cs]
         ax.plot(cs, sig / (np.sqrt(cs ** 2 + 1 / P) * ybar), marker, ms=4, ls="none",
                 label=f"SVD, {name}")
-    ax.set_xscale("log")
-    ax.set_yscale("log")
-    ax.set_xlabel("bias strength c")
-    ax.set_ylabel("sigma_1(Syx~) / s0 formula")
+    ax.set(xscale="log", yscale="log", xlabel="bias strength c",
+           ylabel="sigma_1(Syx~) / s0 formula")
     ax.legend(fontsize=7)
     return fig
 
@@ -370,9 +343,6 @@ def trained_modes_figure(trained):
     """BA-S3: mode strengths of a trained linear network (seed 0, markers) against Eq. (3) with
     tau = 1/(N eps) and a0 fitted from each mode's half-rise (lines); ``trained``:
     ``numerics.bias.linear_runs.LinearModes``."""
-    from numerics.closed_forms import mode_strength
-    from theory.conventions import flow_time
-    from verify.checks.mode_law import fit_a0_from_half_rise
     run, s, d = trained.run, trained.s, trained.d
     t = flow_time(run.steps, trained.lr, trained.samples, "bias_workshop")
     fig, axes = figure(1, width=6.5, height=3.8)
@@ -384,8 +354,7 @@ def trained_modes_figure(trained):
                         label=f"Eq. (3), s = {s[a]:.3f}")
         ax.plot(t[::12], run.modes[::12, 0, a], "o", ms=3, color=line.get_color(),
                 label=f"GD, mode {a}")
-    ax.set_xlabel("t / tau  (tau = 1/(N eps))")
-    ax.set_ylabel("mode strength a(t)")
+    ax.set(xlabel="t / tau  (tau = 1/(N eps))", ylabel="mode strength a(t)")
     ax.legend(fontsize=7, ncol=2)
     return fig
 
