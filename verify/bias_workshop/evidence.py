@@ -4,6 +4,7 @@ same simulations and decided by the same statistics)."""
 from __future__ import annotations
 
 from verify.bias import evidence as ev
+from verify.measurement import exact, measure
 
 
 def fig1b(pair):
@@ -65,7 +66,6 @@ def only_in(texts, has: str, lacks: str, items: dict):
     """For each item (what -> words), the words occur in paper ``has``'s text and not in paper
     ``lacks``'s (case-insensitive, whitespace collapsed): what one paper has that the other lacks,
     read from the two texts."""
-    from verify.measurement import exact, measure
     out = []
     for what, words in items.items():
         counts = [texts[key].lower().count(words.lower()) for key in (has, lacks)]

@@ -15,9 +15,8 @@ import sympy as sp
 
 from numerics.datasets import hierarchy
 from theory.registry import load_all
-from verify.bias.validity import augmented_statistics
-from verify.validity import (Axis, Boundary, Field, MapSpec, balanced_mode_time, bisect, form,
-                             rk4)
+from verify.bias.validity import first_crossing, s0_gap
+from verify.validity import Axis, Boundary, Field, MapSpec, balanced_mode_time, form, rk4
 
 REG = load_all()
 
@@ -120,19 +119,12 @@ def tree_labels(b) -> np.ndarray:
 
 def spec_d1() -> MapSpec:
     """BA-D1 (= long paper Prop. 1): s0 = sqrt(c^2 + 1/P)||ybar|| is the top singular value."""
-    s0 = form(REG["BA-D1"].printed["s0"])
-
-    def gap(b, c):
-        Y = tree_labels(b)
-        _, Syx, _ = augmented_statistics(Y, c)
-        sigma1 = np.linalg.svd(Syx, compute_uv=False)[..., 0]
-        got = s0(ybar_norm=np.linalg.norm(Y.mean(axis=-1), axis=-1), c=c, P=Y.shape[-1])
-        return np.abs(sigma1 - got) / sigma1
+    gap = s0_gap(form(REG["BA-D1"].printed["s0"]))
 
     return MapSpec(
         "BA-D1", Axis("b", "scale b of the last item's labels", 0.1, 10.0, 41, include=(1.0,)),
         Axis("c", "bias strength c", 1e-2, 1e2, 41),
-        (Field("printed s0 (Prop. 1)", gap),), "|s0 - sigma_1| / sigma_1",
+        (Field("printed s0 (Prop. 1)", lambda b, c: gap(tree_labels(b), c)),), "|s0 - sigma_1| / sigma_1",
         Boundary(r"b = 1: the balanced tree ($Y^\top Y 1 \propto 1$)", level=lambda b, c: b - 1.0,
                  points=((1.0, 1.0, "4-item tree, c = 1: s0 = 1.4790"),)),
         ("<=", 1e-10), "sigma_1 of Sigma~^yx (numpy SVD)", fixed="4-item tree, X = I_4")
@@ -152,9 +144,7 @@ def spec_d3() -> MapSpec:
     plateau = s / d
 
     def crossing(a0, rho):
-        def trajectory(t):
-            return plateau / (1 + (plateau / a0 - 1) * np.exp(-2 * s * t / tau))
-        return bisect(lambda t: trajectory(t) - rho, 0.0, np.full(np.shape(a0), 200.0 * tau / s))
+        return first_crossing(a0, rho, s, d, tau, horizon=200.0 * tau / s)
 
     def error(f):
         def err(g, a0_rel):
