@@ -33,29 +33,21 @@ def _at_scale(runner, table):
     return run
 
 
+def _session(runner, config):
+    """A session fixture: ``runner`` at its one configuration ``config`` (the same at every scale)."""
+    @pytest.fixture(scope="session")
+    def run():
+        return runner(config)
+    return run
+
+
 # ------------------------------------------------------------------------- empirical claims
 framing = _at_scale(empirical.framing, configs.FRAMING)
 lecun_balance = _at_scale(empirical.lecun_balance, configs.BALANCE)
-
-
-@pytest.fixture(scope="session")
-def architectures():
-    return empirical.architectures(configs.ARCH)
-
-
-@pytest.fixture(scope="session")
-def scale_map():
-    return empirical.scale_map(configs.SCALE_MAP)
-
-
-@pytest.fixture(scope="session")
-def transfer():
-    return empirical.transfer(configs.TRANSFER)
-
-
-@pytest.fixture(scope="session")
-def fine_tuning():
-    return empirical.fine_tuning(configs.FINE_TUNING)
+architectures = _session(empirical.architectures, configs.ARCH)
+scale_map = _session(empirical.scale_map, configs.SCALE_MAP)
+transfer = _session(empirical.transfer, configs.TRANSFER)
+fine_tuning = _session(empirical.fine_tuning, configs.FINE_TUNING)
 
 
 # ------------------------------------------------------------------------- flows and steps (exact claims)
@@ -68,9 +60,10 @@ def gradient_step():
     return unwhitened, W1, W2, step_once(W1, W2, unwhitened.X, unwhitened.Y, 1e-2)
 
 
-def _problem_flow(ni, no, lam, seed, t_of=xp.horizon, points=9, **kwargs):
+def _problem_flow(ni, no, lam, seed, **kwargs):
+    """The flow of ``xp.problem`` at 9 times up to its horizon (S_lam t/tau <= 25)."""
     task, W1, W2 = xp.problem(ni, no, lam, seed=seed, **kwargs)
-    return runs.flow(task, W1, W2, lam, np.linspace(0, t_of(task, lam), points))
+    return runs.flow(task, W1, W2, lam, np.linspace(0, xp.horizon(task, lam), 9))
 
 
 @pytest.fixture(scope="session")
@@ -186,10 +179,8 @@ def continual():
     """LR-D.1: four random tasks; per lambda -2, 0.7, 3 the chained stable closed form (60/min(|lambda|, 1)
     per task); at lambda = 2 the chained closed form (t/tau = 8 per task) and GD at lr 1e-2."""
     tasks = xp.continual_tasks()
-    chains = {}
-    for lam in (-2.0, 0.7, 3.0):
-        W1, W2 = weights_from_product(1e-3 * np.eye(5), lam)
-        chains[lam] = runs.chained(tasks, W1, W2, lam, [60 / min(abs(lam), 1.0)] * 4, solver=so.qq_stable)
+    chains = {lam: runs.chained(tasks, *weights_from_product(1e-3 * np.eye(5), lam), lam, [60 / min(abs(lam), 1.0)] * 4,
+                                solver=so.qq_stable) for lam in (-2.0, 0.7, 3.0)}
     W1, W2 = weights_from_product(1e-3 * np.eye(5), 2.0)
     return chains, runs.chained(tasks, W1, W2, 2.0, [8.0] * 4, grid=81), runs.continual(tasks, W1, W2, horizon=8.0,
                                                                                         lr=1e-2)
