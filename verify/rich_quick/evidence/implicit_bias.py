@@ -16,8 +16,6 @@ from verify.measurement import exact, measure, reading
 from verify.properties import search
 from verify.rich_quick.evidence import single_neuron as chk
 
-HP = fe.HP_TOL
-HP_SRC = reading(chk.HP_WHY)
 LIMIT_SRC = reading("GF to t = 400 (delta < 0) / 60 at rtol 1e-11 vs BFGS argmin at gtol 1e-12")
 #: GF limit vs constrained argmin; why it is this size: LIMIT_SRC
 LIMIT_TOL = 1e-6
@@ -165,16 +163,14 @@ def minv_symmetry(eq54) -> tuple[list, object]:
     d51 = sp.diff(Minv[0, 1], beta[2]) - (-2 * hp * beta[0] * beta[1] * beta[2]).subs(S.x, x2)
     pts = st.fixed_dictionaries({"bb1": st.floats(0.1, 2), "bb2": st.floats(0.1, 2),
                                  "bb3": st.floats(-2, 2), "delta": st.floats(-5, 5)})
-    eqs = search(lambda p: max(fe.hp_abs(d51, p), fe.hp_abs(d52, p), fe.hp_abs(d53, p)),
-                 ("<=", HP), p=pts)
-    e54 = search(lambda p: fe.hp_abs(2 * fp + h - eq54, p), ("<=", HP), p=x_delta)
+    eqs = chk.hp_worst("worst |Eqs. (51)-(53) - sympy derivatives of M^-1|, d = 3", chk.hp_abs_max,
+                       [d51, d52, d53], p=pts)
+    e54 = chk.hp_worst("worst |2f' + h - Eq. (54)|", fe.hp_abs, 2 * fp + h - eq54, p=x_delta)
     rng = np.random.default_rng(2)
     curls = [fe.curl_asymmetry(minv_field(dl), rng.standard_normal(3)) for dl in (-2.0, 0.0, 2.0)]
     curl_1d = fe.curl_asymmetry(minv_field(1.0), np.array([0.7]))
     asym = reading("central differences h = 1e-6, far above their error ~1e-9")
-    return ([measure("worst |Eqs. (51)-(53) - sympy derivatives of M^-1|, d = 3", eqs,
-                     source=HP_SRC),
-             measure("worst |2f' + h - Eq. (54)|", e54, source=HP_SRC),
+    return ([eqs, e54,
              measure("max_ijk |dH_ij/db_k - dH_ik/db_j| of M^-1 at d = 3, delta -2, 0, 2",
                      np.array(curls), ">", 1e-3, source=asym)],
             measure("max_ijk |dH_ij/db_k - dH_ik/db_j| of M^-1 at d = 1 (not a Hessian needs > 0)",
@@ -186,15 +182,15 @@ def potential_and_hessian(r) -> list:
     g M^-1's coefficients, q' and q'', Phi(0) = 0, Hess Phi = g M^-1 and convexity."""
     gI, gB = r.gMinv_identity, r.gMinv_outer
     f, h = B.F_DELTA, B.H_DELTA
-    e59 = search(lambda p: max(fe.hp_abs(gI - B.G_DELTA * f, p), fe.hp_abs(gB - B.G_DELTA * h, p)),
-                 ("<=", HP), p=x_delta)
+    e59 = chk.hp_worst("worst |Eq. (59) - g M^-1 coefficients|", chk.hp_abs_max,
+                       [gI - B.G_DELTA * f, gB - B.G_DELTA * h], p=x_delta)
     on_r = {S.x: S.r ** 2}
     q, dq, d2q = r.q, r.dq, r.d2q
-    derivs = search(lambda p: max(
-        fe.hp_abs(sp.diff(q, S.r) - dq, p), fe.hp_abs(sp.diff(dq, S.r) - d2q, p),
-        fe.hp_abs(dq / S.r - gI.subs(on_r), p),                                       # (61)
-        fe.hp_abs(dq / S.r ** 3 - d2q / S.r ** 2 - gB.subs(on_r), p)),                  # (62)
-        ("<=", HP), p=r_delta)
+    derivs = chk.hp_worst("worst error of Eqs. (61)-(65): q', q'' and the Hessian conditions",
+                          chk.hp_abs_max, [sp.diff(q, S.r) - dq, sp.diff(dq, S.r) - d2q,
+                                           dq / S.r - gI.subs(on_r),                       # (61)
+                                           dq / S.r ** 3 - d2q / S.r ** 2 - gB.subs(on_r)],  # (62)
+                          p=r_delta)
     c0 = [abs(float(sp.N(q.subs({S.r: 0, S.delta: d}) + r.c.subs(S.delta, d))))
           for d in (-3, -0.5, 0.5, 3)]
     phi = fe.radial_potential(B.PHI_POTENTIAL)
@@ -206,9 +202,7 @@ def potential_and_hessian(r) -> list:
         hess_err.append(np.max(np.abs(fe.numeric_hessian(lambda b: phi(b, d), beta) - gmi)))
     convex = min(float(sp.N(d2q.subs({S.r: x, S.delta: d})))
                  for x in (1e-3, 0.5, 3.0) for d in (-5, 0, 5))
-    return [measure("worst |Eq. (59) - g M^-1 coefficients|", e59, source=HP_SRC),
-            measure("worst error of Eqs. (61)-(65): q', q'' and the Hessian conditions", derivs,
-                    source=HP_SRC),
+    return [e59, derivs,
             measure("max |Phi(0)| = |q(0) + c_delta| for delta -3, -0.5, 0.5, 3", max(c0), "<=",
                     1e-14, source=reading("15-digit evaluation of a vanishing constant")),
             measure("max |central-difference Hess Phi - g M^-1|, d = 3, delta -2, 0, 1.5",
@@ -222,7 +216,8 @@ def azulay_argmin(q_azulay, eq69) -> tuple[object, list, list]:
     """GRQ-ThmA.2: Eq. (69) relates Phi and q_A; the Thm A.2 argmin with z as typeset (unit vector
     inside the square root) and as corrected, against gradient-flow limits on the D.2 data:
     (the Eq. (69) measurement, the printed side's, the corrected side's)."""
-    e69 = search(lambda p: fe.hp_abs(eq69.lhs - eq69.rhs, p), ("<=", HP), p=r_delta)
+    e69 = chk.hp_worst("worst |Eq. (69) Phi - (2 sqrt2/3) q_A - c_delta|, both signs of delta",
+                       fe.hp_abs, eq69.lhs - eq69.rhs, p=r_delta)
     qa = sp.lambdify([S.r, S.delta], q_azulay, "numpy")
     errs_c, errs_p = [], []
     for d in (0.0, 1.0, 3.0):
@@ -235,8 +230,7 @@ def azulay_argmin(q_azulay, eq69) -> tuple[object, list, list]:
         for z, errs in ((z_corr, errs_c), (z_print, errs_p)):
             arg = sn.interpolant_argmin(lambda b: qa(np.linalg.norm(b), d) + z @ b, D2_X, D2_Y, lim)
             errs.append(float(np.max(np.abs(arg - lim))))
-    return (measure("worst |Eq. (69) Phi - (2 sqrt2/3) q_A - c_delta|, both signs of delta", e69,
-                    source=HP_SRC),
+    return (e69,
             [measure("|Thm A.2 argmin - GF limit|, z as typeset (unit vector inside the sqrt), "
                      "D.2, delta 0, 1, 3", np.array(errs_p), "<=", LIMIT_TOL, source=LIMIT_SRC)],
             [measure("the same with the unit vector outside the sqrt", np.array(errs_c), "<=",

@@ -18,6 +18,7 @@ from theory.rich_quick.single_neuron_model import ntk_expression
 from verify.measurement import exact, measure, paper, reading
 from verify.properties import search
 from verify.rich_quick.evidence import single_neuron as chk
+from verify.rich_quick.evidence.searches import worst
 from verify.rich_quick.single_neuron_strategies import weight_points
 
 #: the general setting: non-whitened X (5 x 3), unequal rates with product != 1, ||beta_*|| != 1
@@ -279,11 +280,10 @@ def general_flow_in_plane() -> dict:
 def whitened_flow_is_general(printed) -> list:
     """GRQ-Eq(14)-(15): the whitened flow (``printed``, keyed by a, w1, w2) against
     :func:`general_flow_in_plane`, general rates, 30 digits."""
-    res = search(lambda p: max(fe.hp_abs(printed[s] - f, p)
-                               for s, f in general_flow_in_plane().items()), ("<=", 1e-25),
-                 p=weight_points())
-    return [measure("worst |Eqs. (14)-(15) - Eqs. (11)-(12) with X^T X = I, X^T y = beta_*| at 30 "
-                    "digits, general rates", res, source=reading("30-digit round-off"))]
+    return [worst("worst |Eqs. (14)-(15) - Eqs. (11)-(12) with X^T X = I, X^T y = beta_*| at 30 "
+                  "digits, general rates", chk.hp_abs_max,
+                  [printed[s] - f for s, f in general_flow_in_plane().items()],
+                  criterion=("<=", 1e-25), source=reading("30-digit round-off"), p=weight_points())]
 
 
 def rates_through_product(printed) -> list:

@@ -202,12 +202,9 @@ def region_facts() -> dict:
             e = 1e-9 * (p1 - p0)
             jumps.append(abs(net((x + e)[None])[0] - net((x - e)[None])[0]))
     # convexity: midpoints of same-pattern pairs keep the pattern
-    conv_bad = 0
-    for xs in list(keys.values())[:40]:
-        if len(xs) > 1:
-            m = (np.asarray(xs[0]) + np.asarray(xs[-1])) / 2
-            conv_bad += int(not np.array_equal(net.patterns(m[None])[:, 0],
-                                               net.patterns(np.asarray(xs[0])[None])[:, 0]))
+    conv_bad = sum(not np.array_equal(net.patterns(((xs[0] + xs[-1]) / 2)[None])[:, 0],
+                                      net.patterns(xs[0][None])[:, 0])
+                   for xs in list(keys.values())[:40] if len(xs) > 1)
     _, _, aligns, _ = pe.crossing_statistics(net, rng, lines=4)
     # region count of one hidden layer (h lines in the plane): at most 1 + h + h(h-1)/2
     counts = []
