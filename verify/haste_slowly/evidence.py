@@ -456,12 +456,11 @@ def reln_structure(gates, mask, unit_module, split_loss, joint_loss, single_spli
                     contextual, "==", True,
                     source=paper("L120", "The three remaining pathways are all active for two out "
                                          "of the three contexts")),
-            measure("sup_t |L_split - L_joint| / L(0), ReLN",
-                    float(np.max(np.abs(np.asarray(split_loss) - joint_loss))) / L0, "<=", 0.02,
-                    source=variant),
-            measure("sup_t |L_split - L_joint| / L(0), single-context GDLN",
-                    float(np.max(np.abs(np.asarray(single_split) - single_joint))) / L0, "<=",
-                    0.02, source=variant)]
+            *(measure(f"sup_t |L_split - L_joint| / L(0), {name}",
+                      float(np.max(np.abs(np.asarray(split) - joint))) / L0, "<=", 0.02,
+                      source=variant)
+              for name, split, joint in (("ReLN", split_loss, joint_loss),
+                                         ("single-context GDLN", single_split, single_joint)))]
 
 
 def relu_gate_drift(patterns, mass, times, at=(1000, 4000)) -> Measurement:
@@ -492,10 +491,9 @@ def common_mode_rise(trajectory, X, Y) -> Measurement:
 
 
 def contextual_outputs(run, X, Y) -> list:
-    """MHS-Fig3 (L116): a trained contextual pathway of the ReLN ``run`` (first seed) writes into
-    the context blocks whose target is zero on datapoints where it is on (errors), and the
-    contextual outputs together remove the common pathway's residual
-    (:func:`numerics.haste_slowly.analysis.pathway_leak`)."""
+    """MHS-Fig3 (L116): a trained contextual pathway of the ReLN ``run`` (first seed) writes errors
+    into context blocks whose target is zero, and the contextual outputs together remove the
+    common pathway's residual (:func:`numerics.haste_slowly.analysis.pathway_leak`)."""
     leak, recon = A.pathway_leak(module_outputs(run.net, run.unit_module, X)[0],
                                  run.net.gates[0].numpy(), run.unit_module, Y)
     return [measure("min |output| a contextual pathway writes into a context block whose target "
@@ -506,10 +504,9 @@ def contextual_outputs(run, X, Y) -> list:
 
 
 def gate_sensitivity(mse: dict) -> dict:
-    """Same-run checks that App B's unstated settings do not move Fig 8/9's decisive outcomes: the
-    GDLN init std (every std gives the same elbows), the number of ReLU runs pooled (the GDLNs
-    from half the runs' centroids give the same elbows) and the range of k (without the largest k
-    the elbows stay).  ``mse``: :func:`numerics.haste_slowly.analysis.gate_mse`."""
+    """Same-run checks that App B's unstated settings (the GDLN init std, the number of ReLU runs
+    pooled, the range of k) do not move Fig 8/9's elbows.  ``mse``:
+    :func:`numerics.haste_slowly.analysis.gate_mse`."""
     found = {key: A.elbows(v) for key, v in mse.items()}
     first = next(iter(mse))
     stds = [key for key in mse if key[0] == first[0]]
@@ -702,10 +699,8 @@ def common_closed_form(runs) -> tuple:
     """MHS-F-Common from the trained ReLNs ``runs[C]``: (printed: the rise times with Sigma* =
     Y X^T as printed; corrected: with (1/N) Y X^T, and the unit-scale spectra against App F/G's
     values; the printed error)."""
-    table = {3: (sp.Rational(55, 48), sp.Rational(11, 24)),
-             4: (sp.Rational(225, 256), sp.Rational(3, 8)),
-             5: (sp.Rational(117, 160), sp.Rational(13, 40))}
-    spectra = max(max(abs(S[0] ** 2 - float(table[C][0])), abs(D[0] - float(table[C][1])))
+    table = {3: (55 / 48, 11 / 24), 4: (225 / 256, 3 / 8), 5: (117 / 160, 13 / 40)}
+    spectra = max(max(abs(S[0] ** 2 - table[C][0]), abs(D[0] - table[C][1]))
                   for C in CONTEXTS for X, Y in [ds.contexts(C, 1.0)]
                   for _, S, _, D, _ in [nd.modes(Y @ X.T / (8 * C), X @ X.T / (8 * C))])
     errs = [A.common_rise_errors(runs[C], *ds.contexts(C)) for C in CONTEXTS]
