@@ -234,13 +234,11 @@ class VerdictItem(pytest.Item):
 def _moved(record: R.ClaimRecord, previous: dict | None) -> str:
     """The conditions behind a changed verdict: those whose outcome moved since the last run's
     record, else the failed measurements."""
-    lines = []
-    if previous:
-        before = {m["name"]: m["passed"] for m in previous.get("measurements", [])}
-        for m in record.measurements:
-            if m["name"] in before and before[m["name"]] != m["passed"]:
-                lines.append(f"moved: {m['name']}: {'passed' if before[m['name']] else 'failed'} "
-                             f"before, {'passed' if m['passed'] else 'failed'} now")
+    before = {m["name"]: m["passed"] for m in (previous or {}).get("measurements", [])}
+    outcome = {True: "passed", False: "failed"}
+    lines = [f"moved: {m['name']}: {outcome[bool(before[m['name']])]} before, "
+             f"{outcome[bool(m['passed'])]} now"
+             for m in record.measurements if m["name"] in before and before[m["name"]] != m["passed"]]
     if not lines:
         from verify.measurement import measurement_line
         lines = [f"deciding: {measurement_line(m)}" for m in record.measurements
@@ -368,14 +366,10 @@ class ClaimsSession:
             complete &= self.selected
         self.judged = complete
         self.partial = touched - complete - (set() if self.selected is None else touched - self.selected)
-        verdicts = {}
-        for cid in complete:
-            verdicts.setdefault(last[cid], []).append(cid)
         out = []
         for index, item in enumerate(items):
-            out.append(item)
-            for cid in sorted(verdicts.get(index, [])):
-                out.append(VerdictItem.from_parent(item.parent, name=f"claim[{cid}]", claim_id=cid))
+            out += [item] + [VerdictItem.from_parent(item.parent, name=f"claim[{cid}]", claim_id=cid)
+                             for cid in sorted(complete) if last[cid] == index]
         items[:] = order_blocks(out, _ids_of, lambda item: isinstance(item, VerdictItem)) \
             if self.blocks else out
 

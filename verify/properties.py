@@ -75,9 +75,6 @@ class _PropertyDatabase(ExampleDatabase):
     def delete(self, key: bytes, value: bytes) -> None:
         self._inner.delete(self._prefix + key, value)
 
-    def move(self, src: bytes, dest: bytes, value: bytes) -> None:
-        self._inner.move(self._prefix + src, self._prefix + dest, value)
-
 
 def _worse(op: str, new, old) -> bool:
     """Whether ``new`` lies further on the failing side of the criterion than ``old``."""

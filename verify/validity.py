@@ -314,8 +314,7 @@ def _search(spec: MapSpec) -> tuple[Mark | None, int]:
     def printed_error(**point):
         grid = {k: np.array([[v]], dtype=float) for k, v in point.items()}
         value = float(np.abs(np.asarray(printed.error(**grid), dtype=float)).ravel()[0])
-        op, threshold = spec.criterion
-        if not (math.isfinite(value) and OPS[op](value, threshold)):
+        if not spec.holds(value):
             failing.append(point)
         # an undefined printed form (NaN) is a counterexample like an infinite error
         return math.inf if math.isnan(value) else value
@@ -361,24 +360,23 @@ def compute(spec: MapSpec) -> ValidityMap:
 
 def _scale_axis(ax, axis: Axis, which: str):
     from matplotlib.ticker import LogLocator, NullLocator
-    setter = ax.set_xscale if which == "x" else ax.set_yscale
-    ticks = ax.xaxis if which == "x" else ax.yaxis
+    ticks = getattr(ax, f"{which}axis")
     if axis.scale == "log":
-        setter("log")
+        getattr(ax, f"set_{which}scale")("log")
         # a few labelled decades and no minor ticks: ticks dominate the cost of saving a figure
         ticks.set_major_locator(LogLocator(numticks=8))
         ticks.set_minor_locator(NullLocator())
     elif axis.scale == "symlog":
-        setter("symlog", linthresh=axis.linthresh)
+        getattr(ax, f"set_{which}scale")("symlog", linthresh=axis.linthresh)
         ticks.set_minor_locator(NullLocator())
         # every other decade, so the signed labels never overlap
         top = math.floor(math.log10(max(abs(axis.lo), abs(axis.hi))))
         decades = [10.0 ** k for k in range(top, math.floor(math.log10(axis.linthresh)), -2)]
-        ticks = sorted([-d for d in decades if -d >= axis.lo] + [0.0] + [d for d in decades if d <= axis.hi])
-        (ax.set_xticks if which == "x" else ax.set_yticks)(ticks)
+        getattr(ax, f"set_{which}ticks")(sorted([-d for d in decades if -d >= axis.lo] + [0.0]
+                                                + [d for d in decades if d <= axis.hi]))
     elif axis.scale == "discrete":
-        (ax.set_xticks if which == "x" else ax.set_yticks)(list(axis.values))
-    (ax.set_xlabel if which == "x" else ax.set_ylabel)(axis.label)
+        getattr(ax, f"set_{which}ticks")(list(axis.values))
+    getattr(ax, f"set_{which}label")(axis.label)
 
 
 def _norm(vmap: ValidityMap):
@@ -389,6 +387,11 @@ def _norm(vmap: ValidityMap):
     floor = max(threshold * FLOOR, min(float(finite[finite > 0].min()) if np.any(finite > 0) else top,
                                        threshold / 10))
     return LogNorm(vmin=floor, vmax=top)
+
+
+#: how a map draws its marked points and the counterexample, on the panels and in the legend
+MARK_STYLE = dict(marker="D", mfc="none", mec="magenta", mew=2, ls="none")
+CROSS_STYLE = dict(marker="X", mfc="white", mec="black", ls="none")
 
 
 def draw(vmap: ValidityMap):
@@ -419,12 +422,10 @@ def draw(vmap: ValidityMap):
                        linewidths=1.6, linestyles="--")
         _draw_boundary(ax, vmap)
         for m in vmap.marks:
-            ax.plot(m.x, m.y, marker="D", ms=8, mfc="none", mec="magenta", mew=2, ls="none",
-                    clip_on=False, zorder=5)
+            ax.plot(m.x, m.y, ms=8, clip_on=False, zorder=5, **MARK_STYLE)
         if vmap.counterexample is not None and f is spec.fields[0]:
-            c = vmap.counterexample
-            ax.plot(c.x, c.y, marker="X", ms=12, mfc="white", mec="black", mew=1.2, ls="none",
-                    clip_on=False, zorder=5)
+            ax.plot(vmap.counterexample.x, vmap.counterexample.y, ms=12, clip_on=False, zorder=5,
+                    **dict(CROSS_STYLE, mew=1.2))
         _scale_axis(ax, spec.x, "x")
         ax.set_title(f.label, fontsize=10)
     _scale_axis(axes[0], spec.y, "y")
@@ -441,11 +442,11 @@ def draw(vmap: ValidityMap):
     if any(np.isnan(v).any() for v in vmap.values):
         handles.append(Patch(facecolor="0.8", label="form undefined (NaN)"))
     if vmap.counterexample is not None:
-        handles.append(Line2D([], [], marker="X", ms=10, mfc="white", mec="black", ls="none",
-                              label=f"hypothesis counterexample ({vmap.counterexample.x:.3g}, "
-                                    f"{vmap.counterexample.y:.3g})"))
-    handles += [Line2D([], [], marker="D", ms=7, mfc="none", mec="magenta", mew=2, ls="none",
-                       label=label) for label in dict.fromkeys(m.label for m in vmap.marks)]
+        handles.append(Line2D([], [], ms=10, label=f"hypothesis counterexample "
+                              f"({vmap.counterexample.x:.3g}, {vmap.counterexample.y:.3g})",
+                              **CROSS_STYLE))
+    handles += [Line2D([], [], ms=7, label=label, **MARK_STYLE)
+                for label in dict.fromkeys(m.label for m in vmap.marks)]
     ncol = min(n + 1, len(handles))
     width = int(15 * fig.get_figwidth() / ncol)
     for h in handles:

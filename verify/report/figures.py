@@ -22,7 +22,6 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 from matplotlib.collections import QuadMesh
-from matplotlib.image import AxesImage
 from matplotlib.ticker import LogFormatterSciNotation
 
 from verify.report.files import write_with
@@ -42,7 +41,7 @@ def tidy(fig) -> None:
         if ax.get_label() == "<colorbar>":
             continue
         for mappable in ax.images + [c for c in ax.collections if isinstance(c, QuadMesh)]:
-            if isinstance(mappable, (AxesImage, QuadMesh)) and getattr(mappable, "colorbar", None) is None:
+            if getattr(mappable, "colorbar", None) is None:
                 fig.colorbar(mappable, ax=ax, fraction=0.046, pad=0.03)
         for line in ax.get_lines():
             _simulation_as_markers(line)
@@ -108,18 +107,13 @@ def _simulation_as_markers(line) -> None:
 
 
 def _style(handle) -> str:
-    marker = getattr(handle, "get_marker", lambda: None)()
     line = getattr(handle, "get_linestyle", lambda: None)()
-    if marker not in (None, "", "None", " ") and line in ("None", "", " ", None):
-        return "markers"
     return "line" if line not in (None, "None", "", " ") else "markers"
 
 
 def _distinct_labels(ax, legend) -> None:
     handles, labels = ax.get_legend_handles_labels()
-    seen: dict[str, int] = {}
-    for label in labels:
-        seen[label] = seen.get(label, 0) + 1
+    seen = collections.Counter(labels)
     if all(n == 1 for n in seen.values()):
         return
     styles = collections.Counter((label, _style(h)) for h, label in zip(handles, labels))

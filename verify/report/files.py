@@ -75,11 +75,7 @@ def check_writable(folder: Path) -> None:
     """Raise :class:`ReportsNotWritable` unless ``folder`` (or, if it does not exist yet, the
     nearest folder above it, where it would be made) takes a new file.  Nothing is left behind."""
     folder = Path(folder).absolute()
-    probe_in = folder
-    while not probe_in.exists():
-        if probe_in.parent == probe_in:
-            break
-        probe_in = probe_in.parent
+    probe_in = next((p for p in (folder, *folder.parents) if p.exists()), Path(folder.anchor))
     if not probe_in.is_dir():
         raise ReportsNotWritable(f"{folder} cannot be made: {probe_in} is not a folder")
     try:

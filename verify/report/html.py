@@ -23,7 +23,7 @@ from verify.report.findings import count_text, counts, findings, verdict_label, 
 from verify.report.forms import COLOURS
 from verify.report.paper_scale import staleness
 from verify.report.record import figure_order, headline, paper_title
-from verify.report.text import (clean, commit_text, deviation_line, provenance_line, run_line,
+from verify.report.text import (clean, deviation_line, paper_scale_line, provenance_line, run_line,
                                 source_text, statement_parts)
 
 E = html.escape
@@ -91,10 +91,7 @@ def _setup(setup: dict, number: str = "") -> str:
 
 def _paper_scale(ps: dict) -> str:
     stale = staleness(ps)
-    return (f"<p><b>Paper scale:</b> {E(ps['verdict'])} "
-            f"({'faithful' if ps.get('faithful') else 'not faithful'}) on {E(ps['device'])}, "
-            f"{E(str(ps.get('started')))}, {E(fmt(ps.get('wall_s')))} s, commit "
-            f"{E(commit_text(ps.get('commit'), ps.get('dirty')))} ({E(ps['file'])})"
+    return (f"<p><b>Paper scale:</b> {E(paper_scale_line(ps))} ({E(ps['file'])})"
             + (f'<br><span class="stale">(!) {E(stale)}</span>' if stale else "") + "</p>"
             + _measurements(ps.get("measurements", []))
             + "".join(_setup(s, " (paper scale)") for s in ps.get("setups", [])))

@@ -37,8 +37,8 @@ from verify.report.findings import count_text, counts, deciding_numbers, finding
 from verify.report.forms import COLOURS, part_text
 from verify.report.paper_scale import staleness
 from verify.report.record import figure_order, headline, paper_title
-from verify.report.text import (clean, commit_text, measured, provenance_line, run_line,
-                                setup_summary)
+from verify.report.text import (clean, commit_text, measured, paper_scale_line, provenance_line,
+                                run_line, setup_summary)
 
 PAGE = (8.27, 11.69)  # A4 portrait, inches
 MARGIN = 0.5  # inches, left and right
@@ -46,6 +46,8 @@ TOP, BOTTOM = 11.69 - 0.55, 0.65  # inches from the bottom edge
 FONT = 7.0
 LEADING = 1.3
 ROW_LINES = 10  # most lines of one table cell before it points to `python -m verify show`
+TEXT_W = PAGE[0] - 2 * MARGIN  # inches of text across the page
+STEP = FONT * LEADING / 72  # inches from one line of text to the next
 
 
 @cache
@@ -111,7 +113,7 @@ class Pages:
         self.number += 1
         self.fig = plt.figure(figsize=PAGE)
         self.put(MARGIN, PAGE[1] - 0.3, self.title, size=10, bold=True)
-        footer = wrap(self.footer + f" · page {self.number}", PAGE[0] - 2 * MARGIN, 6)
+        footer = wrap(self.footer + f" · page {self.number}", TEXT_W, 6)
         for k, line in enumerate(footer[:3]):
             self.put(MARGIN, 0.45 - k * 0.11, line, size=6, colour="#555555")
         self.y = TOP
@@ -189,21 +191,20 @@ def _cells(rec: dict) -> list[list[str]]:
 
 
 def _table(pages: Pages, records: list[dict]):
-    step = FONT * LEADING / 72
 
     def header():
         x = MARGIN
         for name, w in COLUMNS:
             pages.put(x, pages.y, name, size=FONT + 0.5, bold=True)
             x += w
-        pages.y -= 1.5 * step
+        pages.y -= 1.5 * STEP
 
-    pages.room(3 * step)
+    pages.room(3 * STEP)
     header()
     pages.continued = "Claims"
     for rec in records:
         cells = _cells(rec)
-        height = (max(len(c) for c in cells) + 0.6) * step
+        height = (max(len(c) for c in cells) + 0.6) * STEP
         if pages.y - height < BOTTOM:
             pages.new_page()
             header()
@@ -230,16 +231,16 @@ def _errata(pages: Pages, records: list[dict]):
                              "failure."])
         return
     label_w, text_x = 1.15, MARGIN + 1.15
-    text_w = PAGE[0] - 2 * MARGIN - label_w
+    text_w = TEXT_W - label_w
     for rec in shown:
         pages.room(1.2)
         pages.continued = ""
         pages.lines(MARGIN, wrap(f"{rec['id']} ({rec['where']}): {headline(rec)[0]}",
-                                 PAGE[0] - 2 * MARGIN, FONT + 1, True), size=FONT + 1, bold=True)
+                                 TEXT_W, FONT + 1, True), size=FONT + 1, bold=True)
         pages.continued = f"{rec['id']} ({rec['where']})"
 
         def block(label, text="", parts=()):
-            pages.room(FONT * LEADING / 72)
+            pages.room(STEP)
             top, page = pages.y, pages.number
             pages.put(MARGIN, pages.y, label, bold=True)
             if text:
@@ -247,7 +248,7 @@ def _errata(pages: Pages, records: list[dict]):
             for part in parts:
                 pages.lines(text_x, wrap(part_text(part), text_w), colour="#1a237e")
             if pages.number == page:  # at least the label's line, on the page where it stands
-                pages.y = min(pages.y, top - FONT * LEADING / 72)
+                pages.y = min(pages.y, top - STEP)
 
         block("As printed", clean(rec.get("statement", "")), rec.get("printed", []))
         block("Counterexample", rec.get("counterexample") or "(none recorded)")
@@ -263,7 +264,6 @@ def _errata(pages: Pages, records: list[dict]):
 
 
 def _figures(pages: Pages, reports: Path, figures: list[dict]):
-    full_w = PAGE[0] - 2 * MARGIN
     if figures:
         pages.new_page()
         pages.lines(MARGIN, ["Reproduced figures (theory as lines, simulation as markers)"],
@@ -271,14 +271,14 @@ def _figures(pages: Pages, reports: Path, figures: list[dict]):
         pages.continued = "Reproduced figures"
     for entry in figures:
         path = reports / entry.get("png", "")
-        caption = wrap(f"Claims {', '.join(entry['claims'])}. {entry['caption']}", full_w)
-        cap_h = (len(caption) + 0.8) * FONT * LEADING / 72
+        caption = wrap(f"Claims {', '.join(entry['claims'])}. {entry['caption']}", TEXT_W)
+        cap_h = (len(caption) + 0.8) * STEP
         if not path.is_file():
-            pages.lines(MARGIN, wrap(f"(figure file {entry.get('png')} missing) ", full_w) + caption)
+            pages.lines(MARGIN, wrap(f"(figure file {entry.get('png')} missing) ", TEXT_W) + caption)
             continue
         image = mpimg.imread(path)
         h_px, w_px = image.shape[:2]
-        w = min(full_w, w_px / 150)
+        w = min(TEXT_W, w_px / 150)
         h = w * h_px / w_px
         if h + cap_h > TOP - BOTTOM - 0.3:
             h = TOP - BOTTOM - 0.3 - cap_h - 0.1
@@ -319,7 +319,7 @@ def write_paper(path: Path, paper: str, doc: dict, reports: Path) -> Path:
         if len(runs) > 1:
             intro.append(f"This paper's claims come from {len(runs)} runs; each claim's run is in "
                          "claims.json and in python -m verify show.")
-        pages.lines(MARGIN, [line for t in intro for line in wrap(t, PAGE[0] - 2 * MARGIN)])
+        pages.lines(MARGIN, [line for t in intro for line in wrap(t, TEXT_W)])
         pages.y -= 0.1
         found = findings(dict(doc, claims=recs)).get(paper, [])
         if found:
@@ -333,18 +333,17 @@ def write_paper(path: Path, paper: str, doc: dict, reports: Path) -> Path:
 
 
 def _findings(pages: Pages, doc: dict, found: dict, heading: str):
-    full_w = PAGE[0] - 2 * MARGIN
     pages.lines(MARGIN, [heading], size=9, bold=True)
     pages.continued = heading
     for paper, items in found.items():
-        pages.room(3 * FONT * LEADING / 72)
-        pages.lines(MARGIN, wrap(paper_title(doc, paper), full_w, FONT + 0.5, True),
+        pages.room(3 * STEP)
+        pages.lines(MARGIN, wrap(paper_title(doc, paper), TEXT_W, FONT + 0.5, True),
                     size=FONT + 0.5, bold=True)
         for f in items:
             stale = f" [(!) {f.stale}]" if f.stale else ""
             scale = f"[at paper scale; ci {f.ci_verdict}] " if f.ci_verdict else ""
-            text = wrap(f"{scale}{f.claim} ({f.where}): {f.text}{stale}", full_w - 1.25)
-            pages.room(len(text) * FONT * LEADING / 72)
+            text = wrap(f"{scale}{f.claim} ({f.where}): {f.text}{stale}", TEXT_W - 1.25)
+            pages.room(len(text) * STEP)
             pages.put(MARGIN + 0.1, pages.y, f.verdict, bbox=dict(
                 boxstyle="square,pad=0.15", ec="none", fc=COLOURS[f.verdict]), size=FONT - 0.5)
             pages.lines(MARGIN + 1.25, text)
@@ -365,7 +364,7 @@ def write_summary(reports: Path, doc: dict) -> Path:
                 f"{len(records)} claims ({count_text(counts(doc))}). Every claim not listed below "
                 "holds or is a consistent definition; verdicts are a faithful paper-scale run's "
                 "where one is recorded (the ci verdict beside it). One claim in full: "
-                "python -m verify show ID.", PAGE[0] - 2 * MARGIN))
+                "python -m verify show ID.", TEXT_W))
             pages.y -= 0.1
             _findings(pages, doc, findings(doc), "What the suite found")
             _verdict_page(pages, papers, doc)
@@ -409,14 +408,13 @@ def _verdict_page(pages: Pages, papers, doc):
     ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), fontsize=6, frameon=False)
     pages.y = 0.60 * PAGE[1]
     cols = list(PRECEDENCE)
-    col_w = (PAGE[0] - 2 * MARGIN - PAPER_COL) / (len(cols) + 1)
-    step = FONT * LEADING / 72
+    col_w = (TEXT_W - PAPER_COL) / (len(cols) + 1)
     pages.put(MARGIN, pages.y, "paper", bold=True)
     heads = [wrap(v.replace("-", "- "), col_w - 0.04, FONT - 1, bold=True) for v in cols + ["total"]]
     for k, head in enumerate(heads):
         pages.put(MARGIN + PAPER_COL + k * col_w, pages.y,
                   "\n".join(h.replace("- ", "-") for h in head), size=FONT - 1, bold=True)
-    pages.y -= step * (max(len(h) for h in heads) + 0.3)
+    pages.y -= STEP * (max(len(h) for h in heads) + 0.3)
     for p in papers:
         prefix = doc.get("papers", {}).get(p, {}).get("prefix", "")
         name = wrap(f"{prefix}* {p}" if prefix else p, PAPER_COL - 0.1)  # titles: page 1
@@ -424,25 +422,23 @@ def _verdict_page(pages: Pages, papers, doc):
         for k, v in enumerate(cols):
             pages.put(MARGIN + PAPER_COL + k * col_w, pages.y, str(table[p][v]))
         pages.put(MARGIN + PAPER_COL + len(cols) * col_w, pages.y, str(sum(table[p].values())))
-        pages.y -= step * (len(name) + 0.3)
-    pages.y -= step
+        pages.y -= STEP * (len(name) + 0.3)
+    pages.y -= STEP
     records = doc["claims"]
     differ = [f"{r['id']}: {headline(r)[0]} (expected {headline(r)[1]})"
               for r in records if headline(r)[0] != headline(r)[1]]
     pages.lines(MARGIN, ["Verdicts differing from the expected baseline: "
                          + (str(len(differ)) if differ else "none")], bold=True)
-    pages.lines(MARGIN + 0.2, [line for d in differ for line in wrap(d, PAGE[0] - 2 * MARGIN - 0.2)])
-    scale = [f"{r['id']}: paper scale {ps['verdict']} "
-             f"({'faithful' if ps.get('faithful') else 'not faithful'}) on {ps['device']}, "
-             f"{ps.get('started')}, commit {commit_text(ps.get('commit'), ps.get('dirty'))}; "
+    pages.lines(MARGIN + 0.2, [line for d in differ for line in wrap(d, TEXT_W - 0.2)])
+    scale = [f"{r['id']}: paper scale {paper_scale_line(ps, wall=False)}; "
              f"ci {r['verdict']}{' (!)' if staleness(ps) else ''}"
              for r in records if (ps := r.get("paper_scale"))]
     if scale:
-        pages.y -= step
+        pages.y -= STEP
         pages.lines(MARGIN, ["Paper-scale verdicts (reports/paper_scale/; (!): the record predates "
                              "the code that decides it, or predates deciding-code hashes)"], bold=True)
         pages.continued = "Paper-scale verdicts"
-        pages.lines(MARGIN + 0.2, [line for s in scale for line in wrap(s, PAGE[0] - 2 * MARGIN - 0.2)])
+        pages.lines(MARGIN + 0.2, [line for s in scale for line in wrap(s, TEXT_W - 0.2)])
         pages.continued = ""
 
 
@@ -464,32 +460,31 @@ def _bench_page(pages: Pages, bench: dict, name: str):
     pages.new_page()
     pages.lines(MARGIN, [f"{title} (reports/{name})"], size=9, bold=True)
     pages.continued = title
-    step = FONT * LEADING / 72
     key_w, val_x = 3.4, MARGIN + 3.5
     val_w = PAGE[0] - MARGIN - val_x
     sections = bench.get("experiments", bench) if isinstance(bench, dict) else {}
     for section, inner in sections.items():
         rows = _rows(inner) if isinstance(inner, dict) else [("value", fmt(inner))]
-        pages.room(3 * step)
+        pages.room(3 * STEP)
         pages.y -= 0.08
         pages.lines(MARGIN, [str(section).replace("_", " ")], size=FONT + 1, bold=True)
         pages.put(MARGIN, pages.y, "quantity", bold=True)
         pages.put(val_x, pages.y, "value", bold=True)
-        pages.y -= step * 1.2
+        pages.y -= STEP * 1.2
         for k, (label, value) in enumerate(rows):
             left, right = wrap(label, key_w), wrap(value, val_w)
-            height = max(len(left), len(right)) * step
+            height = max(len(left), len(right)) * STEP
             pages.room(height)
             if k % 2 == 0:
                 pages.fig.patches.append(plt.Rectangle(
                     (MARGIN / PAGE[0], (pages.y - height + 0.02) / PAGE[1]),
-                    (PAGE[0] - 2 * MARGIN) / PAGE[0], (height + 0.01) / PAGE[1],
+                    TEXT_W / PAGE[0], (height + 0.01) / PAGE[1],
                     transform=pages.fig.transFigure, color="#f2f2f2", zorder=0))
             baseline = pages.y - 0.8 * FONT / 72  # cells on one baseline, whatever their glyphs
             # one put per wrapped line: matplotlib aligns a multi-line text's last baseline, which
             # pushed a wrapped value up over the row above
             for x, cell in ((MARGIN, left), (val_x, right)):
                 for i, line in enumerate(cell):
-                    pages.put(x, baseline - i * step, line, va="baseline")
+                    pages.put(x, baseline - i * STEP, line, va="baseline")
             pages.y -= height
     pages.continued = ""

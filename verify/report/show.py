@@ -17,7 +17,7 @@ from verify.report.findings import why
 from verify.report.forms import part_text
 from verify.report.paper_scale import staleness
 from verify.report.record import headline, paper_title
-from verify.report.text import (clean, commit_text, run_line, setup_lines, source_text,
+from verify.report.text import (clean, paper_scale_line, run_line, setup_lines, source_text,
                                 statement_parts)
 
 WIDTH = 100
@@ -74,9 +74,7 @@ def show_record(rec: dict, doc: dict, reports_dir: Path) -> str:
     ps = rec.get("paper_scale")
     if ps:
         stale = staleness(ps)
-        body.append(f"Paper scale: {ps['verdict']} ({'faithful' if ps.get('faithful') else 'not faithful'}"
-                    f") on {ps['device']}, {ps.get('started')}, {fmt(ps.get('wall_s'))} s, commit "
-                    f"{commit_text(ps.get('commit'), ps.get('dirty'))}, {ps['file']}")
+        body.append(f"Paper scale: {paper_scale_line(ps)}, {ps['file']}")
         if stale:
             body += _wrap(f"(!) {stale}", "  ", "    ")
         body += _measurements(ps.get("measurements", []), sources)

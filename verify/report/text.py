@@ -197,6 +197,14 @@ def commit_text(commit, dirty: bool = False, short: int = 10) -> str:
     return str(commit or "unknown")[:short] + ("+changes" if dirty else "")
 
 
+def paper_scale_line(ps: dict, wall: bool = True) -> str:
+    """A claim's paper-scale record in one line: verdict, faithful or not, device, start, the wall
+    time (with ``wall``) and the commit."""
+    return (f"{ps['verdict']} ({'faithful' if ps.get('faithful') else 'not faithful'}) on "
+            f"{ps['device']}, {ps.get('started')}, " + (f"{fmt(ps.get('wall_s'))} s, " if wall else "")
+            + f"commit {commit_text(ps.get('commit'), ps.get('dirty'))}")
+
+
 def provenance_line(doc: dict) -> str:
     """The provenance of a record, as every page footer states it."""
     runs = doc.get("runs") or []
