@@ -660,17 +660,18 @@ def model_checks(models):
     pre = evaluate(models["relu_preactivation"], dims, values)
     err_lin = rel_err(evaluate(models["linear"], dims, values), linear(X)[0, :, :1].numpy())
     err_relu = rel_err(values["W2"] @ np.maximum(pre, 0), relu(X)[0, :, :1].numpy())
+    def rates(W1, activation):
+        model = TwoLayerEnsemble(W1.clone(), relu.W2.clone(), activation, 1.0)
+        return autograd_rates(model, values["X"], values["Y"], 1.0)
     # always-on regime: b large and positive -> ReLU = linear in function and gradient
     on_W1 = relu.W1.clone()
     on_W1[..., 0] = 50.0
-    on = [TwoLayerEnsemble(on_W1.clone(), relu.W2.clone(), a, 1.0) for a in ("relu", "linear")]
-    g_on = [autograd_rates(mdl, values["X"], values["Y"], 1.0) for mdl in on]
-    err_on = max(rel_err(g_on[0][k], g_on[1][k]) for k in g_on[0])
+    g_relu, g_linear = rates(on_W1, "relu"), rates(on_W1, "linear")
+    err_on = max(rel_err(g_relu[k], g_linear[k]) for k in g_relu)
     # a dead unit (b very negative) gets exactly zero gradient
     dead_W1 = relu.W1.clone()
     dead_W1[0, 0, 0] = -50.0
-    g_dead = autograd_rates(TwoLayerEnsemble(dead_W1, relu.W2.clone(), "relu", 1.0),
-                            values["X"], values["Y"], 1.0)
+    g_dead = rates(dead_W1, "relu")
     dead_zero = (all(np.all(g_dead[k][0] == 0) for k in ("W1", "b"))
                  and np.all(g_dead["W2"][:, 0] == 0))
     return err_lin, err_relu, err_on, bool(dead_zero)

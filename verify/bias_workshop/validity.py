@@ -15,7 +15,7 @@ import sympy as sp
 
 from numerics.datasets import hierarchy
 from theory.registry import load_all
-from verify.bias.validity import first_crossing, s0_gap
+from verify.bias.validity import C_AXIS, first_crossing, s0_gap
 from verify.validity import Axis, Boundary, Field, MapSpec, balanced_mode_time, form, rk4
 
 REG = load_all()
@@ -123,8 +123,8 @@ def spec_d1() -> MapSpec:
 
     return MapSpec(
         "BA-D1", Axis("b", "scale b of the last item's labels", 0.1, 10.0, 41, include=(1.0,)),
-        Axis("c", "bias strength c", 1e-2, 1e2, 41),
-        (Field("printed s0 (Prop. 1)", lambda b, c: gap(tree_labels(b), c)),), "|s0 - sigma_1| / sigma_1",
+        C_AXIS, (Field("printed s0 (Prop. 1)", lambda b, c: gap(tree_labels(b), c)),),
+        "|s0 - sigma_1| / sigma_1",
         Boundary(r"b = 1: the balanced tree ($Y^\top Y 1 \propto 1$)", level=lambda b, c: b - 1.0,
                  points=((1.0, 1.0, "4-item tree, c = 1: s0 = 1.4790"),)),
         ("<=", 1e-10), "sigma_1 of Sigma~^yx (numpy SVD)", fixed="4-item tree, X = I_4")
