@@ -24,9 +24,7 @@ def _race(overlap, coupling, kept: bool):
     o = overlap if kept else np.ones_like(overlap)
 
     def rhs(_, B):
-        B1, B2 = B[..., 0], B[..., 1]
-        return np.stack([2 * B1 * (S_PATH[0] - B1 - o * coupling * B2),
-                         2 * B2 * (S_PATH[1] - B2 - o * coupling * B1)], axis=-1)
+        return 2 * B * (S_PATH - B - (o * coupling)[..., None] * B[..., ::-1])
 
     y0 = np.full(overlap.shape + (2,), B0)
     return rk4(rhs, y0, HORIZON, 500, every=5)
