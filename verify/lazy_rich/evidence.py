@@ -143,24 +143,20 @@ def solution_error(solution, run) -> float:
 
 def printed_theorem_value(expr, t: float, W1, W2, svd, lam: float) -> np.ndarray:
     """A printed sympy matrix expression of Theorem 4.3 (Z, A, B, C, D, Z A^-1 Z^T) evaluated by
-    substitution at one time."""
+    substitution at one time (a matrix)."""
     spc = so.spectrum(svd, lam)
     m, k = len(svd.s), svd.U_perp.shape[1]
     mu, lp = spc.s_lam, spc.lam_perp
-
-    def M(a):
-        return sp.ImmutableMatrix(np.atleast_2d(a))
-    values = {
-        ex.Vt: M(svd.V), ex.Ut: M(svd.U), ex.W1_0: M(W1), ex.W2_0: M(W2),
-        ex.Gm: M(np.diag(spc.g * (1 - spc.h))), ex.Gp: M(np.diag(spc.g * (1 + spc.h))),
-        ex.Ep: M(np.diag(np.exp(mu * t))), ex.Em: M(np.diag(np.exp(-mu * t))),
-        ex.Ap: M(np.diag(np.expm1(2 * mu * t) / (4 * mu))), ex.Am: M(np.diag(np.expm1(-2 * mu * t) / (4 * mu))),
+    # V_perp, U_perp; with no perpendicular modes (k = 0) their terms vanish: zero columns stand in
+    perp = (svd.V_perp, svd.U_perp) if k else (sp.zeros(svd.n_in, 1), sp.zeros(svd.n_out, 1))
+    return np.atleast_2d(evaluate(expr, {
+        ex.Vt: svd.V, ex.Ut: svd.U, ex.W1_0: W1, ex.W2_0: W2,
+        ex.Gm: np.diag(spc.g * (1 - spc.h)), ex.Gp: np.diag(spc.g * (1 + spc.h)),
+        ex.Ep: np.diag(np.exp(mu * t)), ex.Em: np.diag(np.exp(-mu * t)),
+        ex.Ap: np.diag(np.expm1(2 * mu * t) / (4 * mu)), ex.Am: np.diag(np.expm1(-2 * mu * t) / (4 * mu)),
         ex.ep: np.exp(lp * t), ex.ap: (np.expm1(2 * lp * t) / (2 * lp)) if lp != 0 else t,
         ex.Ni: svd.n_in, ex.No: svd.n_out, ex.Nh: m, ex.m: m, ex.k: max(k, 1),
-    }
-    zeros = sp.zeros(svd.n_in, 1), sp.zeros(svd.n_out, 1)       # k = 0: the V_perp, U_perp terms vanish
-    values[ex.Vp], values[ex.Up] = (M(svd.V_perp), M(svd.U_perp)) if k else zeros
-    return np.array(sp.Matrix(sp.block_collapse(expr.subs(values)).doit()).evalf(), dtype=float)
+        ex.Vp: perp[0], ex.Up: perp[1]}))
 
 
 def aligned_mode_error(trajectory, run, s0) -> tuple[float, float]:
