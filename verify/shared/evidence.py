@@ -6,7 +6,7 @@ import numpy as np
 import sympy as sp
 
 from numerics.closed_forms import hitting_time
-from numerics.metrics import crossing_time, effective_rank
+from numerics.metrics import crossing_time, effective_rank, rel_err
 from numerics.mode_flows import aligned_flow, layer_flow_drift
 from theory import mode_law as ml
 from verify.checks.mode_law import matrix_flow_error
@@ -17,8 +17,7 @@ def effective_rank_error(rank_fn, shape, seed) -> float:
     rank) on a random matrix of ``shape`` scaled by -2, 0.01 or 5."""
     A = np.random.default_rng(seed).standard_normal(shape) * np.random.default_rng(seed).choice(
         [-2.0, 0.01, 5.0])
-    sv = np.linalg.svd(A, compute_uv=False)
-    return abs(effective_rank(A) - rank_fn(list(sv))) / rank_fn(list(sv))
+    return rel_err(effective_rank(A), rank_fn(list(np.linalg.svd(A, compute_uv=False))))
 
 
 def gram_rank_gap() -> float:
