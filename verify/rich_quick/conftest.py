@@ -77,6 +77,11 @@ class Runs:
         return rr.xor(C.XOR_ALT if alt else C.XOR)
 
     @functools.cache
+    def xor_numbers(self, alt=False):
+        """Per delta and seed, the Fig. 5 XOR runs' summaries (``relu_regimes.xor_numbers``)."""
+        return rr.xor_numbers(self.xor(alt))
+
+    @functools.cache
     def one_step(self, alt=False):
         return rr.one_step_delta_change(self.xor(alt))
 
@@ -137,15 +142,3 @@ def rng(request) -> np.random.Generator:
     """A generator seeded by the test's own name: its draws do not depend on which tests ran
     before it in the process (a serial run and ``-n 2`` measure the same values)."""
     return np.random.default_rng(zlib.crc32(request.node.originalname.encode()))
-
-
-@pytest.fixture(scope="module")
-def xor_numbers(grq) -> dict:
-    """Per delta and seed, the Fig. 5 XOR runs' summaries (``relu_regimes.xor_numbers``)."""
-    return rr.xor_numbers(grq.xor())
-
-
-@pytest.fixture(scope="module")
-def xor_numbers_alt(grq) -> dict:
-    """The same from the XOR runs with the settings the paper leaves open changed."""
-    return rr.xor_numbers(grq.xor(alt=True))

@@ -10,18 +10,16 @@ from verify.rich_quick import figures as F
 
 
 @pytest.mark.claim("GRQ-Claim-PL-regimes")
-def test_downstream_frozen_balanced_two_phase_upstream_fast(claim, grq, xor_numbers,
-                                                            xor_numbers_alt):
-    ms = E.pl_regimes(xor_numbers)
-    same = E.outcomes_unchanged("Sec. 5", ms, E.pl_regimes(xor_numbers_alt))
+def test_downstream_frozen_balanced_two_phase_upstream_fast(claim, grq):
+    ms = E.pl_regimes(grq.xor_numbers())
+    same = E.outcomes_unchanged("Sec. 5", ms, E.pl_regimes(grq.xor_numbers(alt=True)))
     claim.reproduced(*ms, setup=E.xor_setup(grq.xor(), same))
 
 
 @pytest.mark.claim("GRQ-Fig5")
-def test_fig5_partition_frozen_downstream_moving_while_f_small(claim, grq, xor_numbers,
-                                                              xor_numbers_alt, report_figure):
-    ms = E.fig5(xor_numbers)
-    same = E.outcomes_unchanged("Fig. 5", ms, E.fig5(xor_numbers_alt))
+def test_fig5_partition_frozen_downstream_moving_while_f_small(claim, grq, report_figure):
+    ms = E.fig5(grq.xor_numbers())
+    same = E.outcomes_unchanged("Fig. 5", ms, E.fig5(grq.xor_numbers(alt=True)))
     claim.reproduced(*ms, setup=E.xor_setup(grq.xor(), same))
     report_figure(*F.fig5_curves(grq.xor()))
     report_figure(*F.fig5_surfaces(grq.xor()))
@@ -44,10 +42,9 @@ def test_square_network_is_lazy_both_ways_and_symmetric(claim, grq):
 
 
 @pytest.mark.claim("GRQ-Concl")
-def test_conclusion_linear_vs_nonlinear_and_discretisation(claim, grq, xor_numbers,
-                                                           xor_numbers_alt):
-    ms = E.conclusion(grq.regimes(), xor_numbers, grq.one_step())
+def test_conclusion_linear_vs_nonlinear_and_discretisation(claim, grq):
+    ms = E.conclusion(grq.regimes(), grq.xor_numbers(), grq.one_step())
     same = E.outcomes_unchanged("conclusion", ms, E.conclusion(
-        grq.regimes(alt=True), xor_numbers_alt, grq.one_step(alt=True)))
+        grq.regimes(alt=True), grq.xor_numbers(alt=True), grq.one_step(alt=True)))
     claim.reproduced(*ms, setup=[E.regimes_setup(grq.regimes(), same),
                                  E.xor_setup(grq.xor(), same)])

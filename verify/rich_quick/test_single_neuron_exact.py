@@ -27,6 +27,8 @@ any_sign_unit_cases = st.sampled_from([-1, 0, 1]).flatmap(
     lambda s: whitened_cases(sign=s, unit_rates=True))
 #: the literal WLOG case for closed forms: upstream, eta_a = 2, eta_w = 1/2, d = 3, ||beta_*|| = 1.7
 WLOG_CASE = dict(a0=1.6, w0=[0.4, -0.9, 0.3], beta_star=[1.0, 1.2, -0.5], eta_a=2.0, eta_w=0.5)
+#: a pinned flow on which a changes sign: delta < 0, eta_a = 0.3, eta_w = 2.5
+FLIP_CASE = dict(a0=0.4, w0=[0.5, -1.2], beta_star=[0.3, 1.4], eta_a=0.3, eta_w=2.5)
 
 
 # --- Eq. (2) = (16)-(18) -----------------------------------------------------------------------
@@ -61,8 +63,7 @@ def test_mu_phi_ode_integrated_matches_the_weight_flow(claim):
 def test_exact_solution_for_every_sign_of_delta_matches_the_weight_flow(claim):
     claim.holds(chk.flow_worst("worst error of the closed-form (mu, phi, a) vs the weight flow",
                                fe.exact_vs_flow, case=any_sign_cases,
-                               examples=[dict(case=dict(a0=0.4, w0=[0.5, -1.2], beta_star=[0.3, 1.4],
-                                                        eta_a=0.3, eta_w=2.5)),  # delta < 0, a flips
+                               examples=[dict(case=FLIP_CASE),
                                          dict(case=dict(a0=1.0, w0=[-1.0, 0.0], beta_star=[0.0, 1.0],
                                                         eta_a=1.0, eta_w=1.0))]),  # Fig. 3, delta = 0
                 note="nu route (general-rate Eqs. 26-28) or v route (Eqs. 31-32) by the basin; delta "
@@ -216,8 +217,7 @@ def test_a_times_omega_vanishes_at_most_once(claim):
                        "general rates)", sns.zero_crossings, tail=(30.0, 2001), criterion=("<=", 1),
                        source=paper("L376", "a(t)w(t)^T beta_* = 0 has at most one solution for "
                                             "t >= 0"),
-                       examples=[dict(case=dict(a0=0.4, w0=[0.5, -1.2], beta_star=[0.3, 1.4],
-                                                eta_a=0.3, eta_w=2.5))],
+                       examples=[dict(case=FLIP_CASE)],
                        case=whitened_cases(sign=-1, dims=st.integers(2, 4))),
         chk.rate_equation("proof Eq. (29) a' at unit rates", S.a,
                           printed.a.subs(S.omega, omega), unit_points),
