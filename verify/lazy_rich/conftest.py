@@ -61,7 +61,7 @@ def gradient_step():
 
 
 def _problem_flow(ni, no, lam, seed, **kwargs):
-    """The flow of ``xp.problem`` at 9 times up to its horizon (S_lam t/tau <= 25)."""
+    """The flow of ``xp.problem`` at 9 times up to ``xp.horizon`` (S_lam,max t/tau <= 25, t/tau <= 8)."""
     task, W1, W2 = xp.problem(ni, no, lam, seed=seed, **kwargs)
     return runs.flow(task, W1, W2, lam, np.linspace(0, xp.horizon(task, lam), 9))
 

@@ -713,14 +713,17 @@ def algorithm1(printed, searched) -> list[Measurement]:
                     "<=", 1e-12, source=ALG_ROUNDOFF)]
 
 
+def _alg1_residual(equation, ni: int, no: int, lam: float, seed: int, scale: float) -> float:
+    """max |lhs - rhs| of a printed balance ``equation`` at an Alg. 1 init (Nh = min(Ni, No))."""
+    nh = min(ni, no)
+    W1, W2 = lambda_balanced_init(lam, ni, nh, no, np.random.default_rng(seed), scale=scale)
+    return equation_residual(equation, {su.W1: W1, su.W2: W2, su.Ni: ni, su.Nh: nh, su.No: no, su.lam: lam})
+
+
 def balance_definition(printed_a2, printed_def) -> list[Measurement]:
     """LR-A2, LR-DefA.1: the printed W2^TW2 - W1W1^T = lambda I on Alg. 1 inits."""
-    errs = []
-    for ni, no, lam in [(2, 5, 1.3), (5, 2, -0.4), (3, 3, 0.0)]:
-        nh = min(ni, no)
-        W1, W2 = lambda_balanced_init(lam, ni, nh, no, np.random.default_rng(ni), scale=0.7)
-        values = {su.W1: W1, su.W2: W2, su.Ni: ni, su.Nh: nh, su.No: no, su.lam: lam}
-        errs += [equation_residual(form, values) for form in (printed_a2, printed_def)]
+    errs = [_alg1_residual(form, ni, no, lam, seed=ni, scale=0.7)
+            for ni, no, lam in [(2, 5, 1.3), (5, 2, -0.4), (3, 3, 0.0)] for form in (printed_a2, printed_def)]
     return [measure("printed W2^TW2 - W1W1^T = lambda I (A2 and Def A.1) on Alg. 1 inits, max entry", max(errs),
                     "<=", 1e-12, source=ALG_ROUNDOFF)]
 
@@ -751,10 +754,9 @@ def hidden_width(printed, run, pad) -> list[Measurement]:
 
 
 def zero_balanced(printed) -> list[Measurement]:
-    W1, W2 = lambda_balanced_init(0.0, 4, 3, 3, np.random.default_rng(7), scale=0.8)
-    residual = equation_residual(printed, {su.W1: W1, su.W2: W2, su.Ni: 4, su.Nh: 3, su.No: 3})
-    return [measure("printed W2^TW2 = W1W1^T on Alg. 1 at lambda = 0: max |lhs - rhs|", residual, "<=", 1e-13,
-                    source=ALG_ROUNDOFF)]
+    """LR-A4: the printed zero balance on Alg. 1's (4,3,3) net at lambda = 0."""
+    return [measure("printed W2^TW2 = W1W1^T on Alg. 1 at lambda = 0: max |lhs - rhs|",
+                    _alg1_residual(printed, 4, 3, 0.0, seed=7, scale=0.8), "<=", 1e-13, source=ALG_ROUNDOFF)]
 
 
 def regression_task() -> list[Measurement]:
