@@ -55,11 +55,6 @@ def spec_thm51() -> MapSpec:
         fixed="s~ = 1, tau = 1; |lambda| <= 15 keeps sinh cosh(mu T/tau) of the printed form finite")
 
 
-def _gamma_levels(s0, s, lam, levels):
-    """The exact times at which gamma = (s(t) - s0)/(s~ - s0) reaches each of ``levels``."""
-    return balanced_mode_time(s0, s0 + levels * (s - s0), s, lam / 2, 1.0)
-
-
 def spec_sv_claims() -> MapSpec:
     """LR-Sec5-SV-claims (Sec 5 l.82-87): lambda -> 0: gamma -> the sigmoid gamma_rich;
     |lambda| large: gamma -> 1 - e^(-|lambda| t/tau).  sup over the rise of |form - gamma|."""
@@ -70,7 +65,7 @@ def spec_sv_claims() -> MapSpec:
 
     def error(f):
         def err(lam, s0):
-            t = _gamma_levels(s0, s, lam, levels)
+            t = balanced_mode_time(s0, s0 + levels * (s - s0), s, lam / 2, 1.0)   # when gamma reaches each level
             got = f(**{LAM: lam}, s=s, s_0=s0, t=t, tau=1.0)
             return np.max(np.abs(got - levels), axis=0)
         return err
