@@ -125,31 +125,24 @@ def fig1a_step_sensitivity(run, halved_run):
                             "margins at twice the step": fig1a_margins(halved_run).tolist()})
 
 
-def _fig1b_roles(run):
-    cells = [tuple(map(float, c)) for c in run.cells]
-    taus = sorted({c[0] for c in cells})
-    deltas = sorted({c[1] for c in cells})
-    small, large, top = taus[0], taus[-1], deltas[-1]
-    return cells, cells.index((small, top)), small, large
-
-
 def fig1b(run) -> list:
     """GRQ-Fig1 (b), over seeds (paired: the cells of a seed share its teacher, data and base
     init): S(0, end) larger at the smallest tau than at the largest (per delta); S at an early
     step larger at the upstream corner (smallest tau, delta +1) than at the other cells that
     differ in tau or delta ('rapid', read at two of the figure's panels); the test MSE at the
     end smaller at the corner than at every other cell."""
-    cells, corner, small, large = _fig1b_roles(run)
+    cells = [tuple(map(float, c)) for c in run.cells]
+    taus, deltas = sorted({c[0] for c in cells}), sorted({c[1] for c in cells})
+    small, large = taus[0], taus[-1]
+    corner = cells.index((small, deltas[-1]))
     steps = list(run.trajectory.steps)
     S, test = ts.cell_arrays(run, "S"), ts.cell_arrays(run, "test")
     end = steps[-1]
-    out = []
-    for d in sorted({c[1] for c in cells}):
-        if (small, d) in cells and (large, d) in cells:
-            out.append(direction(
-                f"Fig. 1(b): S(0, {end} steps) at tau {large:.3g} below tau {small:.3g}, delta {d:g}",
-                S[-1][:, cells.index((large, d))], S[-1][:, cells.index((small, d))], paired=True,
-                source=FIG1_LAZY_RICH, names=(f"tau {large:.3g}", f"tau {small:.3g}")))
+    out = [direction(
+        f"Fig. 1(b): S(0, {end} steps) at tau {large:.3g} below tau {small:.3g}, delta {d:g}",
+        S[-1][:, cells.index((large, d))], S[-1][:, cells.index((small, d))], paired=True,
+        source=FIG1_LAZY_RICH, names=(f"tau {large:.3g}", f"tau {small:.3g}"))
+        for d in deltas if (small, d) in cells and (large, d) in cells]
     rivals = [i for i, c in enumerate(cells) if i != corner
               and (c[0] == small or c[1] == cells[corner][1])]
     for t in (s for s in (100, 1000) if s in steps):
@@ -159,13 +152,10 @@ def fig1b(run) -> list:
                 f"Fig. 1(b): S(0, {t} steps) at (tau {cells[i][0]:.3g}, delta {cells[i][1]:g}) "
                 f"below the upstream corner", S[steps.index(t)][:, i], S[steps.index(t)][:, corner],
                 paired=True, source=source, names=("other cell", "corner")))
-    for i, c in enumerate(cells):
-        if i != corner:
-            out.append(direction(
-                f"Fig. 1(b): test MSE at {end} steps, upstream corner below (tau {c[0]:.3g}, "
-                f"delta {c[1]:g})", test[-1][:, corner], test[-1][:, i], paired=True,
-                source=FIG1_TEST, names=("corner", "other cell")))
-    return out
+    return out + [direction(f"Fig. 1(b): test MSE at {end} steps, upstream corner below (tau "
+                            f"{c[0]:.3g}, delta {c[1]:g})", test[-1][:, corner], test[-1][:, i],
+                            paired=True, source=FIG1_TEST, names=("corner", "other cell"))
+                  for i, c in enumerate(cells) if i != corner]
 
 
 FIG1A_PAPER, FIG1B_PAPER = paper_side(SETTINGS.FIG1A_PAPER), paper_side(SETTINGS.FIG1B_PAPER)
