@@ -59,9 +59,9 @@ def bars(ax, groups, values, *, ylabel, title):
     n = len(values)
     x = np.arange(len(groups))
     for i, (label, pts) in enumerate(values.items()):
-        m = [p[0] for p in pts]
-        e = [p[1] for p in pts]
-        ax.bar(x + (i - (n - 1) / 2) * 0.8 / n, m, 0.8 / n, yerr=e, capsize=3, label=label)
+        means, halves = zip(*pts)
+        ax.bar(x + (i - (n - 1) / 2) * 0.8 / n, means, 0.8 / n, yerr=halves, capsize=3,
+               label=label)
     ax.set_xticks(x, groups)
     ax.set_ylabel(ylabel)
     ax.set_title(title, fontsize=9)
@@ -181,11 +181,10 @@ def kinks_figure(pair):
     """BL Fig 12: kinks of the ReLU units of seed 0 over training; red dashed line at 0."""
     relu = pair["relu"]
     k = kinks(relu.W1[:, relu.select(1.0)[0]], 1.0)
-    fig, axes = figure(1, width=5, height=3.2)
-    axes[0].plot(relu.t, k, ".", ms=1, color="tab:purple")
-    axes[0].axhline(0, ls="--", color="red")
-    axes[0].set_ylim(-2, 2)
-    axes[0].set(xlabel="t / tau", ylabel="kink k_j")
+    fig, (ax,) = figure(1, width=5, height=3.2)
+    ax.plot(relu.t, k, ".", ms=1, color="tab:purple")
+    ax.axhline(0, ls="--", color="red")
+    ax.set(ylim=(-2, 2), xlabel="t / tau", ylabel="kink k_j")
     return finish(fig)
 
 
@@ -260,9 +259,8 @@ def task_losses_figure(pair, summary):
                 label="linear-task loss")
         ax.plot(t, summary[key]["xor_task"].mean(1), "s", ms=2, color=COLOURS["relu"],
                 label="XOR-task loss")
-        ax.set_xlim(0, 25)
+        ax.set(xlim=(0, 25), xlabel="t / tau")
         ax.set_title(f"ReLU {key}", fontsize=9)
-        ax.set_xlabel("t / tau")
         ax.legend(fontsize=7)
     return finish(fig)
 
@@ -284,8 +282,7 @@ def gated_delay_figure(delays):
     """BL-Eq(14): trained half-rise delays (mean, 2 SE) against (tau/2s) ln(1/g), g the alive
     fraction (solid) and the dead rate as printed (dashed); ``delays``: symbolic.gated_delays."""
     dead, mean, shifts, s, tau = (delays[k] for k in ("dead", "mean", "shifts", "s", "tau"))
-    fig, axes = figure(1, width=6.5, height=3.8)
-    ax = axes[0]
+    fig, (ax,) = figure(1, width=6.5, height=3.8)
     f = np.linspace(0.02, 0.9, 100)
     se = shifts.std(axis=2, ddof=1) / np.sqrt(shifts.shape[2])
     for a in range(len(s)):
@@ -293,8 +290,8 @@ def gated_delay_figure(delays):
                         label=f"alive-fraction reading, s = {s[a]:.3f}")
         ax.plot(f, tau / (2 * s[a]) * np.log(1 / f), "--", color=line.get_color(), lw=0.8)
         ax.errorbar(dead, mean[:, a], yerr=2 * se[:, a], fmt="o", ms=4, color=line.get_color())
-    ax.set(xlabel="fraction of hidden units gated off", ylabel="delay of the half-rise [steps]")
-    ax.set_ylim(0, 1.3 * mean.max())
+    ax.set(xlabel="fraction of hidden units gated off", ylabel="delay of the half-rise [steps]",
+           ylim=(0, 1.3 * mean.max()))
     ax.legend(fontsize=7, title="dashed: g = dead rate (as printed)", title_fontsize=7)
     return fig
 
@@ -306,16 +303,14 @@ def delay_figure():
     g = np.linspace(0.05, 1.0, 60)
     corrected = [float(sp.N(h.delay_corrected.subs({h.s: s, h.d: d, h.a0: a0, h.tau: 2.0,
                                                    h.g: v}))) for v in g]
-    fig, axes = figure(1, width=6.5, height=3.8)
-    ax = axes[0]
+    fig, (ax,) = figure(1, width=6.5, height=3.8)
     ax.plot(g, corrected, "-", label="Eq. (14) corrected, g = alive fraction")
     ax.plot(1 - g, corrected, "--", label="as printed, g read as dead rate (plotted vs alive)")
     for rho, marker in ((0.01, "o"), (0.3, "s"), (0.9, "^")):
         gm = np.linspace(0.1, 1.0, 10)
         shift = [sym.a0_shift(rho, s, d, a0, 2.0, v) for v in gm]
         ax.plot(gm, shift, marker, ms=4, ls="none", label=f"t^(g a0) - t^(a0), rho = {rho}")
-    ax.set(xlabel="fraction of units alive at init", ylabel="delay  [tau / (2 s)]")
-    ax.set_ylim(0, 4)
+    ax.set(xlabel="fraction of units alive at init", ylabel="delay  [tau / (2 s)]", ylim=(0, 4))
     ax.legend(fontsize=7)
     return fig
 
@@ -324,8 +319,7 @@ def s0_figure(labels):
     """BL-Prop1: the top singular value of Sigma~yx (SVD, markers) over Eq. (5)'s s0 (line at 1)
     against the bias strength c, for each label matrix of ``labels`` (name -> Y), X = I_P."""
     cs = np.logspace(-2, 2, 25)
-    fig, axes = figure(1, width=6.5, height=3.8)
-    ax = axes[0]
+    fig, (ax,) = figure(1, width=6.5, height=3.8)
     ax.plot(cs, np.ones_like(cs), "-", color="k",
             label="Eq. (5): sigma_1 = sqrt(c^2 + 1/P)||ybar||")
     for (name, Y), marker in zip(labels.items(), "os^v"):
@@ -345,8 +339,7 @@ def trained_modes_figure(trained):
     ``numerics.bias.linear_runs.LinearModes``."""
     run, s, d = trained.run, trained.s, trained.d
     t = flow_time(run.steps, trained.lr, trained.samples, "bias_workshop")
-    fig, axes = figure(1, width=6.5, height=3.8)
-    ax = axes[0]
+    fig, (ax,) = figure(1, width=6.5, height=3.8)
     fine = np.linspace(0, t[-1], 400)
     for a in range(3):
         a0 = fit_a0_from_half_rise(t, run.modes[:, 0, a], s[a], d[a], 1.0)
