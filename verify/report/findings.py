@@ -75,13 +75,9 @@ def deciding_numbers(ms: list[dict], most: int = 2) -> str:
     """The decisive measurements, failed ones first: name, value, criterion (and the absolute
     details behind a relative one)."""
     chosen = sorted([m for m in ms if is_decisive(m)] or ms, key=lambda m: bool(m.get("passed")))
-    out = []
-    for m in chosen[:most]:
-        details = m.get("details") or {}
-        extra = f" [{fmt(details)}]" if details else ""
-        out.append(f"{m['name']}: {fmt(m.get('value'))} {m.get('criterion', '')} "
-                   f"{'passed' if m.get('passed') else 'FAILED'}{extra}")
-    return "; ".join(out)
+    return "; ".join(f"{m['name']}: {fmt(m.get('value'))} {m.get('criterion', '')} "
+                     f"{'passed' if m.get('passed') else 'FAILED'}"
+                     + (f" [{fmt(m['details'])}]" if m.get("details") else "") for m in chosen[:most])
 
 
 def why(rec: dict) -> str:

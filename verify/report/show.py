@@ -23,13 +23,12 @@ from verify.report.text import (clean, paper_scale_line, run_line, setup_lines, 
 WIDTH = 100
 
 
-def _block(label: str, text: str) -> list[str]:
-    body = textwrap.wrap(str(text), WIDTH - 4) or [""]
-    return [f"{label}:"] + ["    " + line for line in body]
-
-
 def _wrap(text: str, indent: str = "  ", more: str = "      ") -> list[str]:
     return textwrap.wrap(text, WIDTH, initial_indent=indent, subsequent_indent=more) or [indent]
+
+
+def _block(label: str, text: str) -> list[str]:
+    return [f"{label}:"] + _wrap(str(text), "    ", "    ")
 
 
 def summary(rec: dict) -> str:

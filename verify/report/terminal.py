@@ -5,26 +5,22 @@ record), the claims whose verdict differs from the baseline, what was written wh
 ``--hypothesis-show-statistics``, what each property search tried."""
 from __future__ import annotations
 
-import collections
-
 from verify.measurement import fmt
 from verify.report.findings import count_text, counts, findings, verdict_label
 from verify.report.record import headline, paper_title
 
 
-def _counts(claims) -> dict[str, collections.Counter]:
-    out: dict[str, collections.Counter] = {}
-    for c in claims:
-        out.setdefault(c.paper, collections.Counter())[c.verdict] += 1
-    return out
+def _per_paper(doc: dict) -> list[tuple[str, dict]]:
+    """One line per paper of ``doc``: its claims and their headline verdicts."""
+    return [(f"  {paper:<14} {sum(counter.values()):>4}: {count_text(counter)}", {})
+            for paper in dict.fromkeys(c["paper"] for c in doc["claims"])
+            for counter in [counts(doc, paper)]]
 
 
 def summary_lines(session, show_statistics: bool = False) -> list[tuple[str, dict]]:
     """(line, markup) of the section, from the plugin's :class:`verify.plugin.ClaimsSession`."""
-    lines: list[tuple[str, dict]] = []
     plain, bold = {}, {"bold": True}
-    for note in session.notes:
-        lines.append((note, {"yellow": True}))
+    lines = [(note, {"yellow": True}) for note in session.notes]
     doc = session.written.doc if session.written is not None else None
     if doc is not None and session.records:
         judged = dict(doc, claims=[c for c in doc["claims"] if c["id"] in session.records])
@@ -33,29 +29,25 @@ def summary_lines(session, show_statistics: bool = False) -> list[tuple[str, dic
                       f"(every claim not named holds or is a consistent definition):", bold))
         for paper, items in found.items():
             lines.append((f"  {paper_title(doc, paper)}", bold))
-            for f in items:
-                stale = f" [{f.stale}]" if f.stale else ""
-                lines.append((f"    {verdict_label(f)}: {f.claim} ({f.where}): {f.text}{stale}", plain))
+            lines += [(f"    {verdict_label(f)}: {f.claim} ({f.where}): {f.text}"
+                       + (f" [{f.stale}]" if f.stale else ""), plain) for f in items]
         if not found:
             lines.append(("  every judged claim holds or is a consistent definition", plain))
     if session.records:
         lines.append((f"judged in this run: {len(session.records)} claims", bold))
-        for paper, counter in _counts(session.records.values()).items():
-            lines.append((f"  {paper:<14} {sum(counter.values()):>4}: {count_text(counter)}", plain))
+        # this run's own verdicts: its records carry no paper-scale row
+        lines += _per_paper({"claims": [r.as_json() for r in session.records.values()]})
         differ = [r for r in session.records.values() if r.verdict != r.expected]
         lines.append((f"differ from their baseline: {len(differ)}", {"red": bool(differ),
                                                                       "green": not differ}))
-        for r in differ:
-            lines.append((f"  {r.id}: {r.verdict} (expected {r.expected})", {"red": True}))
+        lines += [(f"  {r.id}: {r.verdict} (expected {r.expected})", {"red": True}) for r in differ]
     if session.partial:
         lines.append((f"not judged (only some of their tests ran): "
                       f"{', '.join(sorted(session.partial))}", plain))
     if doc is not None:
         lines.append((f"record {session.reports_dir / 'claims.json'}: {len(doc['claims'])} claims "
                       "(headline verdicts: a faithful paper-scale run's where recorded)", bold))
-        for paper in dict.fromkeys(c["paper"] for c in doc["claims"]):
-            counter = counts(doc, paper)
-            lines.append((f"  {paper:<14} {sum(counter.values()):>4}: {count_text(counter)}", plain))
+        lines += _per_paper(doc)
         stale = [c["id"] for c in doc["claims"] if headline(c)[0] != headline(c)[1]]
         if stale:
             lines.append((f"  differing from the baseline in the record: {', '.join(stale)}", plain))
@@ -66,10 +58,8 @@ def summary_lines(session, show_statistics: bool = False) -> list[tuple[str, dic
                       "python -m verify findings", plain))
     if show_statistics and doc is not None:
         lines.append(("property searches (examples, worst value, criterion, counterexample):", bold))
-        for e in doc.get("exploration", []):
-            if e["claim"] not in session.records:
-                continue
-            cex = f"; counterexample {e['counterexample']}" if e.get("counterexample") else ""
-            lines.append((f"  {e['claim']} {e['test']} {e['name']}: {e['examples']} examples, worst "
-                          f"{fmt(e['worst'])} {e['criterion']}{cex}", plain))
+        lines += [(f"  {e['claim']} {e['test']} {e['name']}: {e['examples']} examples, worst "
+                   f"{fmt(e['worst'])} {e['criterion']}"
+                   + (f"; counterexample {e['counterexample']}" if e.get("counterexample") else ""),
+                   plain) for e in doc.get("exploration", []) if e["claim"] in session.records]
     return lines
