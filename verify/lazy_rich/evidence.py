@@ -889,8 +889,8 @@ def eigendecomposition(printed, configs_) -> list[Measurement]:
     tasks = [(problem(ni, no, lam, seed=ni * 7 + no)[0], lam) for ni, no, lam in configs_ + [(4, 4, 25.0), (3, 6, -40.0)]]
     rng = np.random.default_rng(5)                    # rank-deficient task: s~ = 0 modes (h -> sgn lam)
     X = np.sqrt(6) * np.linalg.qr(rng.standard_normal((6, 4)))[0].T
-    errs = [eigen_error(so.spectrum, task, lam) for task, lam in tasks + [
-        (Task(X, np.outer(rng.standard_normal(3), rng.standard_normal(6))), 1.3)]]
+    deficient = Task(X, np.outer(rng.standard_normal(3), rng.standard_normal(6)))
+    errs = [eigen_error(so.spectrum, task, lam) for task, lam in tasks + [(deficient, 1.3)]]
     s_lam = compiled((sy.lam, sy.s), printed.S_lam)
     s_lam_err = max(rel_err(so.spectrum(task.svd, lam).s_lam, s_lam(lam, task.svd.s)) for task, lam in tasks[:len(configs_)])
     limits = [sp.limit(printed.H, sy.lam, 0), sp.limit(printed.H, sy.lam, sp.oo) - 1,
