@@ -100,7 +100,8 @@ def search(prop, criterion, examples=(), **strategies) -> SearchResult:
             raise _Falsified(f"{_plain(kwargs)} (value NaN)")
         stats["n"] += 1
         ok = crit.test(value)
-        if not ok or (stats["worst"] != "NaN" and _worse(crit.op, value, stats["worst"])):
+        if stats["worst"] is None or (stats["worst"] != "NaN" and _worse(crit.op, value, stats["worst"])) \
+                or not ok:
             stats["worst"] = value
         if not ok:
             raise _Falsified(f"{_plain(kwargs)} (value {fmt(value)})")
