@@ -156,10 +156,10 @@ def _hidden(scale=1.0, seed=0, n_hid=12):
     return Y, scale * np.maximum(Z, 0), (Z > 0).astype(float), G / np.linalg.norm(G)
 
 
-def _bias_rate(W2, H, Y, ds):
-    """The exact bias rate eps ([W2^T (Y - W2 H)] (.) sigma'(Z)) 1 (gradient of the loss, c = 1)."""
-    back = (np.swapaxes(W2, -1, -2) @ (Y - W2 @ H)) * ds
-    return EPS * back.sum(axis=-1)
+def _backprop(W2, H, Y, ds):
+    """[W2^T (Y - W2 H)] (.) sigma'(Z): times eps, the exact W1 rate at X = I (Eq. 9); summed
+    over the items, the exact bias rate (Eq. 10, c = 1)."""
+    return (np.swapaxes(W2, -1, -2) @ (Y - W2 @ H)) * ds
 
 
 def spec_eq11() -> MapSpec:
@@ -175,7 +175,7 @@ def spec_eq11() -> MapSpec:
 
     def error(t, sigma):
         W2 = sigma[..., None, None] * G + t[..., None, None] * readout
-        exact = _bias_rate(W2, H, Y, ds)[..., alive]
+        exact = EPS * _backprop(W2, H, Y, ds).sum(axis=-1)[..., alive]
         return np.linalg.norm(t[..., None] * printed_b[alive] - exact, axis=-1) / np.linalg.norm(exact, axis=-1)
 
     return MapSpec(
@@ -197,11 +197,12 @@ def spec_eq8_10() -> MapSpec:
     X, ones = np.eye(Y.shape[1]), np.ones((Y.shape[1], 1))
     w1_init, b_init = form(p["W1_init"]), form(p["b_init"])
 
+    def layers(s2, s1):
+        return s2[..., None, None] * G * np.sqrt(G.size), s1[..., None, None] * H1
+
     def error(s2, s1):
-        W2 = s2[..., None, None] * G * np.sqrt(G.size)
-        H = s1[..., None, None] * H1
-        residual = Y - W2 @ H
-        back = (np.swapaxes(W2, -1, -2) @ residual) * ds
+        W2, H = layers(s2, s1)
+        back = _backprop(W2, H, Y, ds)
         exact = {"W1": EPS * back @ X.T, "b": EPS * back.sum(axis=-1)[..., None]}
         got = {"W1": w1_init(W2=W2, X=X, Y=Y, dsigma=ds, epsilon=EPS),
                "b": b_init(W2=W2, Y=Y, dsigma=ds, epsilon=EPS, ones=ones)}
@@ -215,8 +216,7 @@ def spec_eq8_10() -> MapSpec:
         "rel. error of the W1 and b rates (max)",
         Boundary(r"$||W^2 H||_F = ||Y||_F$",
                  level=lambda s2, s1: np.linalg.norm(Y)
-                 - np.linalg.norm((s2[..., None, None] * G * np.sqrt(G.size)) @ (s1[..., None, None] * H1),
-                                  axis=(-2, -1))),
+                 - np.linalg.norm(np.matmul(*layers(s2, s1)), axis=(-2, -1))),
         ("<=", 1e-2), "the exact gradient of the loss (Eqs. 9-10 recomputed from the network, c = 1)",
         fixed="4-item tree, X = I_P, 12 hidden units",
         # App D L654: sigma^2 = 2e-4 for both layers; with one-hot inputs and c = 1 the hidden
