@@ -699,8 +699,18 @@ def whitening(printed) -> list[Measurement]:
 ALG_ROUNDOFF = reading("float64 round-off of square roots and products of O(1) matrices")
 
 
-def algorithm1(printed, searched) -> list[Measurement]:
-    """LR-Alg1: the printed S1, S2, the search over shapes (``searched``) and a given Syx."""
+#: hypothesis examples pinned for LR-Alg1: a funnel at lambda -10, scale 1e-3 and an inverted funnel at 10, scale 10
+ALG1_EXAMPLES = [
+    dict(p=BalancedProblem(n_in=6, n_out=1, lam=-10.0, scale=1e-3, w1=[1.0] * 6, w2=[2.0], syx=[0.0] * 6, rot=0.0)),
+    dict(p=BalancedProblem(n_in=1, n_out=6, lam=10.0, scale=10.0, w1=[0.5], w2=[1.0, -1.0] * 3, syx=[0.0] * 6,
+                           rot=1.0))]
+
+
+def algorithm1(printed) -> list[Measurement]:
+    """LR-Alg1: the printed S1, S2, a hypothesis search of :func:`alg1_error` over drawn shapes and
+    a given Syx."""
+    searched = search(lambda p: alg1_error(lambda_balanced_init, **dataclasses.asdict(p)), ("<=", 1e-12),
+                      examples=ALG1_EXAMPLES, p=balanced_problems())
     task = random_task(3, 5, 9, np.random.default_rng(0))
     W1, W2 = lambda_balanced_init(-1.7, 3, 3, 5, np.random.default_rng(1), syx=task.syx)
     given = max(rel_err(W2 @ W1, task.syx), np.max(np.abs(balance(W1, W2) + 1.7 * np.eye(3))))

@@ -1,15 +1,10 @@
 """Assumptions, Algorithm 1, tasks and protocols: LR-A2, LR-A3, LR-A4, LR-DefA.1, LR-Alg1, LR-T1,
 LR-T2, LR-Exp, LR-Claim-Weaker, LR-A.2-claims.  Time is t/tau (tau = 1/lr, 1/2-mean loss)."""
-from dataclasses import asdict
-
 import pytest
 
 from numerics.lazy_rich import configs
-from numerics.lazy_rich.init import lambda_balanced_init
 from theory.registry import REGISTRY
 from verify.lazy_rich import evidence
-from verify.properties import search
-from verify.strategies import BalancedProblem, balanced_problems
 
 #: the protocols the suite runs, (Ni, Nh, No, P), read from numerics/lazy_rich/configs.py
 PROTOCOLS = dict({f"Fig1B (released) {configs.FRAMING['ci'].dims}": (*configs.FRAMING["ci"].dims,
@@ -21,13 +16,7 @@ PROTOCOLS = dict({f"Fig1B (released) {configs.FRAMING['ci'].dims}": (*configs.FR
 
 @pytest.mark.claim("LR-Alg1")
 def test_algorithm1_builds_lambda_balanced_weights_for_any_shape(claim):
-    searched = search(lambda p: evidence.alg1_error(lambda_balanced_init, **asdict(p)), ("<=", 1e-12),
-                      examples=[dict(p=BalancedProblem(n_in=6, n_out=1, lam=-10.0, scale=1e-3, w1=[1.0] * 6, w2=[2.0],
-                                                       syx=[0.0] * 6, rot=0.0)),
-                                dict(p=BalancedProblem(n_in=1, n_out=6, lam=10.0, scale=10.0, w1=[0.5],
-                                                       w2=[1.0, -1.0] * 3, syx=[0.0] * 6, rot=1.0))],
-                      p=balanced_problems())
-    claim.holds(*evidence.algorithm1(REGISTRY["LR-Alg1"].printed, searched))
+    claim.holds(*evidence.algorithm1(REGISTRY["LR-Alg1"].printed))
 
 
 @pytest.mark.claim("LR-A2", "LR-DefA.1")
