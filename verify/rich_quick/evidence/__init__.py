@@ -138,11 +138,11 @@ def fig1b(run) -> list:
     steps = list(run.trajectory.steps)
     S, test = ts.cell_arrays(run, "S"), ts.cell_arrays(run, "test")
     end = steps[-1]
-    out = [direction(
-        f"Fig. 1(b): S(0, {end} steps) at tau {large:.3g} below tau {small:.3g}, delta {d:g}",
-        S[-1][:, cells.index((large, d))], S[-1][:, cells.index((small, d))], paired=True,
-        source=FIG1_LAZY_RICH, names=(f"tau {large:.3g}", f"tau {small:.3g}"))
-        for d in deltas if (small, d) in cells and (large, d) in cells]
+    out = [direction(f"Fig. 1(b): S(0, {end} steps) at tau {large:.3g} below tau {small:.3g}, "
+                     f"delta {d:g}", S[-1][:, cells.index((large, d))],
+                     S[-1][:, cells.index((small, d))], paired=True, source=FIG1_LAZY_RICH,
+                     names=(f"tau {large:.3g}", f"tau {small:.3g}"))
+           for d in deltas if (small, d) in cells and (large, d) in cells]
     rivals = [i for i, c in enumerate(cells) if i != corner
               and (c[0] == small or c[1] == cells[corner][1])]
     for t in (s for s in (100, 1000) if s in steps):
