@@ -17,8 +17,8 @@ def test_fig1_phase_portrait(claim, grq, scale, report_figure):
     a, b = grq.fig1a(scale), grq.fig1b(scale)
     sensitivity = ({"learning rate": E.fig1a_step_sensitivity(a, grq.fig1a_step())}
                    if scale == "ci" else {})
-    measurements, setups = E.fig1_decision(a, b, sensitivity)
-    claim.reproduced(*measurements, setup=setups,
+    claim.reproduced(*E.fig1a(a), *E.fig1b(b),
+                     setup=[E.fig1a_setup(a, sensitivity), E.fig1b_setup(b)],
                      note=f"{scale} runs: Fig. 1(a) seeds {a.seeds}, Fig. 1(b) seeds {b.seeds}; "
                           f"{a.compute_seconds:.0f} s and {b.compute_seconds:.0f} s of compute")
     report_figure(*F.fig1a(a))
@@ -32,8 +32,7 @@ def test_fig1_from_the_committed_paper_scale_runs(claim, grq, report_figure):
         claim.untested("the paper-scale runs are not stored under reports/paper_scale/data "
                        "(pytest verify/rich_quick --scale=full -k fig1 computes them)")
         return
-    measurements, setups = E.fig1_decision(a, b)
-    claim.reproduced(*measurements, setup=setups,
+    claim.reproduced(*E.fig1a(a), *E.fig1b(b), setup=[E.fig1a_setup(a), E.fig1b_setup(b)],
                      note=f"read from the committed paper-scale runs ({a.compute_seconds:.0f} s "
                           f"and {b.compute_seconds:.0f} s of compute when they ran)")
     report_figure(*F.fig1a(a))

@@ -223,13 +223,13 @@ def d1_geometry(printed, corrected) -> tuple[list, list]:
                      "<=", 1e-12, source=reading("exact balance up to round-off"))])
 
 
-def fig1_decision(a, b, sensitivity=None) -> tuple[list, list]:
-    """GRQ-Fig1, for ci or stored paper-scale runs ``a`` (Fig. 1(a)) and ``b`` (Fig. 1(b)) alike:
-    the measurements and the two runs' setups (``sensitivity`` of the Fig. 1(a) run's settings)."""
-    return ([*fig1a(a), *fig1b(b)],
-            [Setup(a.ran, FIG1A_PAPER, cost=FIG1A_COST, sensitivity=sensitivity or {},
-                   name="Fig. 1(a)"),
-             Setup(b.ran, FIG1B_PAPER, cost=FIG1B_COST, name="Fig. 1(b)")])
+def fig1a_setup(run, sensitivity=None) -> Setup:
+    return Setup(run.ran, FIG1A_PAPER, cost=FIG1A_COST, sensitivity=sensitivity or {},
+                 name="Fig. 1(a)")
+
+
+def fig1b_setup(run) -> Setup:
+    return Setup(run.ran, FIG1B_PAPER, cost=FIG1B_COST, name="Fig. 1(b)")
 
 
 # ---- Fig. 6 and App. D.3 (L165, L171, L978-1024) ---------------------------------------------
