@@ -117,11 +117,9 @@ def _text(rec: dict, verdict: str) -> str:
         return _erratum(rec)
     if verdict == "holds-if":
         return f"holds if {clean(rec.get('condition', ''))}"
-    numbers = deciding_numbers(source.get("measurements") or [])
-    parts = [numbers or _cut(rec.get("evidence", ""), 120)]
+    parts = [deciding_numbers(source.get("measurements") or []) or _cut(rec.get("evidence", ""), 120)]
     if verdict in ("inconclusive", "supported", "untested"):
-        cost = faithful_cost(source.get("setups") or rec.get("setups") or [])
-        parts += [cost] if cost else []
+        parts.append(faithful_cost(source.get("setups") or rec.get("setups") or []))
     return "; ".join(p for p in parts if p)
 
 

@@ -24,7 +24,7 @@ from verify.report.forms import COLOURS
 from verify.report.paper_scale import staleness
 from verify.report.record import figure_order, headline, paper_title
 from verify.report.text import (clean, deviation_line, paper_scale_line, provenance_line, run_line,
-                                source_text, statement_parts)
+                                run_title, source_text, statement_parts)
 
 E = html.escape
 
@@ -74,15 +74,13 @@ def _setup(setup: dict, number: str = "") -> str:
     rows = "".join(f'<tr class="{"bad" if k in paper and fmt(paper[k]) != fmt(ran.get(k)) else ""}">'
                    f"<td>{E(k)}</td><td>{E(fmt(ran.get(k)))}</td>"
                    f"<td>{E(fmt(paper[k])) if k in paper else ''}</td>"
-                   f"<td>{E(sources.get(k, ''))}</td></tr>" for k in list(ran))
+                   f"<td>{E(sources.get(k, ''))}</td></tr>" for k in ran)
     devs = "".join(f"<li>{E(deviation_line(d))}</li>" for d in setup.get("deviations", [])) \
         or "<li>none</li>"
     cost = f"<p>A faithful run costs: {E(setup['cost'])}</p>" if setup.get("cost") else ""
-    name = f"{E(setup['name'])}: " if setup.get("name") else ""
     unknown = (f"<p>Unknown (the paper does not give them, nor the authors' code): "
                f"{E(', '.join(setup['unknown']))}</p>" if setup.get("unknown") else "")
-    return (f'<h4>Setup{number}: {name}{E(setup.get("scale", "?"))} run, '
-            f'{"faithful" if setup.get("faithful") else "not faithful"}</h4>'
+    return (f'<h4>Setup{number}: {E(run_title(setup))}</h4>'
             f'<p class="small">runner {E(setup.get("runner", "?"))}</p>'
             f'<table class="ms"><tr><th>setting</th><th>ran</th><th>paper</th><th>from</th></tr>'
             f'{rows}</table>{unknown}'

@@ -419,9 +419,8 @@ def _verdict_page(pages: Pages, papers, doc):
         prefix = doc.get("papers", {}).get(p, {}).get("prefix", "")
         name = wrap(f"{prefix}* {p}" if prefix else p, PAPER_COL - 0.1)  # titles: page 1
         pages.put(MARGIN, pages.y, "\n".join(name))
-        for k, v in enumerate(cols):
-            pages.put(MARGIN + PAPER_COL + k * col_w, pages.y, str(table[p][v]))
-        pages.put(MARGIN + PAPER_COL + len(cols) * col_w, pages.y, str(sum(table[p].values())))
+        for k, n in enumerate([table[p][v] for v in cols] + [sum(table[p].values())]):
+            pages.put(MARGIN + PAPER_COL + k * col_w, pages.y, str(n))
         pages.y -= STEP * (len(name) + 0.3)
     pages.y -= STEP
     records = doc["claims"]

@@ -227,10 +227,9 @@ def merge(previous: dict | None, run: RunRecord, order: list[str],
     for rec in run.claims:
         claims[rec.id] = dict(rec.as_json(), run=stamp)
     position = {cid: k for k, cid in enumerate(order)}
-    live_claims = set(claims)
     old_figures = [f for f in (previous or {}).get("figures", [])
                    if f.get("test") not in run.figures_replaced
-                   and all(c in live_claims for c in f.get("claims", []))]
+                   and all(c in claims for c in f.get("claims", []))]
     runs = list((previous or {}).get("runs", [])) + [dict(stamp, claims=len(run.claims),
                                                           selection=prov["selection"])]
     live = {c["run"]["generated"] for c in claims.values() if isinstance(c.get("run"), dict)}

@@ -150,7 +150,7 @@ def deviation_line(d: dict) -> str:
     return f"{d['setting']}: ran {fmt(d.get('ran'))}, paper {fmt(d.get('paper'))}{harmless}"
 
 
-def _run(setup: dict) -> str:
+def run_title(setup: dict) -> str:
     """A run's name, scale and whether it is faithful."""
     name = f"{setup['name']}: " if setup.get("name") else ""
     return f"{name}{setup.get('scale', '?')} run, {'faithful' if setup.get('faithful') else 'not faithful'}"
@@ -160,7 +160,7 @@ def setup_summary(setup: dict) -> str:
     """One run in one line: its name, scale, faithful or not, how many deviations and unknowns."""
     missing = [d for d in setup.get("deviations") or [] if not d.get("shown_harmless_by")]
     unknown = len(setup.get("unknown") or [])
-    return (_run(setup) + (f"; {len(missing)} deviations" if missing else "")
+    return (run_title(setup) + (f"; {len(missing)} deviations" if missing else "")
             + (f" ({unknown} settings unknown)" if unknown else ""))
 
 
@@ -169,7 +169,7 @@ def setup_lines(setup: dict | None) -> list[str]:
     the cost."""
     if not setup:
         return []
-    lines = [_run(setup) + (f"; runner {setup['runner']}" if setup.get("runner") else "")]
+    lines = [run_title(setup) + (f"; runner {setup['runner']}" if setup.get("runner") else "")]
     if setup.get("unknown"):
         lines.append("unknown (the paper does not give them): " + ", ".join(setup["unknown"]))
     devs = setup.get("deviations") or []
