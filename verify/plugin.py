@@ -396,8 +396,7 @@ class ClaimsSession:
         else of ``<rootdir>/reports``): the order in which xdist hands out the claim blocks."""
         from verify.report.writer import load_timings
         for folder in (self.reports_dir, Path(str(self.config.rootpath)) / "reports"):
-            seconds = load_timings(folder / "timings.json")
-            if seconds:
+            if seconds := load_timings(folder / "timings.json"):
                 return seconds
         return {}
 

@@ -535,8 +535,7 @@ def form(expr) -> Callable[..., np.ndarray]:
     f, names, matrix = _lambdified(expr)
 
     def evaluate(**values):
-        missing = [n for n in names if n not in values]
-        if missing:
+        if missing := [n for n in names if n not in values]:
             raise ValidityMapError(f"form {expr} needs values for {missing}")
         args = [np.asarray(values[n], dtype=float).view(_Stack) if m else np.asarray(values[n], dtype=float)
                 for n, m in zip(names, matrix)]

@@ -158,8 +158,7 @@ def _verdict_cell(rec: dict) -> list[str]:
     faithful paper-scale one, and any paper-scale verdict with its flag."""
     verdict, expected = headline(rec)
     lines = [verdict] + ([] if verdict == expected else [f"(!) expected {expected}"])
-    ps = rec.get("paper_scale")
-    if ps:
+    if ps := rec.get("paper_scale"):
         lines.append(f"ci: {rec['verdict']}" if verdict != rec["verdict"] else
                      f"paper scale: {ps['verdict']}")
         if staleness(ps):

@@ -52,8 +52,7 @@ class JsonRecord:
     @classmethod
     def from_json(cls, doc: dict):
         names = {f.name: f for f in dataclasses.fields(cls)}
-        unknown = set(doc) - set(names)
-        if unknown:
+        if unknown := set(doc) - set(names):
             raise RecordDamaged(f"{cls.__name__} has no fields {sorted(unknown)}")
         return cls(**{k: tuple(v) if isinstance(v, list) and names[k].type.startswith("tuple")
                       else v for k, v in doc.items()})

@@ -68,19 +68,16 @@ def show_record(rec: dict, doc: dict, reports_dir: Path) -> str:
     setups = rec.get("setups") or []
     for k, setup in enumerate(setups, 1):
         body.append(f"Setup {k} of {len(setups)}:" if len(setups) > 1 else "Setup:")
-        for line in setup_lines(setup):
-            body += _wrap(line, "  ", "    ")
-    ps = rec.get("paper_scale")
-    if ps:
-        stale = staleness(ps)
+        body += [w for line in setup_lines(setup) for w in _wrap(line, "  ", "    ")]
+    if ps := rec.get("paper_scale"):
         body.append(f"Paper scale: {paper_scale_line(ps)}, {ps['file']}")
-        if stale:
+        if stale := staleness(ps):
             body += _wrap(f"(!) {stale}", "  ", "    ")
         body += _measurements(ps.get("measurements", []), sources)
     if sources:
         lines.append("Sources:")
-        for source, n in sorted(sources.items(), key=lambda kv: kv[1]):
-            lines += _wrap(f"[{n}] {source_text(source)}", "  ", "      ")
+        lines += [w for source, n in sorted(sources.items(), key=lambda kv: kv[1])
+                  for w in _wrap(f"[{n}] {source_text(source)}", "  ", "      ")]
     lines += body
     for f in [f for f in doc.get("figures", []) if rec["id"] in f.get("claims", [])]:
         lines += _block(f"Figure {reports_dir / f.get('svg', '')}", f["caption"])

@@ -48,8 +48,7 @@ def summary_lines(session, show_statistics: bool = False) -> list[tuple[str, dic
         lines.append((f"record {session.reports_dir / 'claims.json'}: {len(doc['claims'])} claims "
                       "(headline verdicts: a faithful paper-scale run's where recorded)", bold))
         lines += _per_paper(doc)
-        stale = [c["id"] for c in doc["claims"] if headline(c)[0] != headline(c)[1]]
-        if stale:
+        if stale := [c["id"] for c in doc["claims"] if headline(c)[0] != headline(c)[1]]:
             lines.append((f"  differing from the baseline in the record: {', '.join(stale)}", plain))
     if session.written is not None and session.written.paths:
         lines.append(("written:", bold))
