@@ -107,11 +107,11 @@ def fig5_curves(run):
     t = np.asarray(run.trajectory.time)
     n_s = len(run.seeds)
     fig, axes = plt.subplots(1, 2, figsize=(8, 3.4))
-    for k, (delta, col) in enumerate(zip(run.deltas, ("C0", "C1", "C2"))):
+    for k, (delta, col, name) in enumerate(zip(run.deltas, ("C0", "C1", "C2"),
+                                               ("downstream", "balanced", "upstream"))):
         cols = slice(k * n_s, (k + 1) * n_s)
         ham = np.asarray(run.trajectory.records["hamming"])[:, cols]
         loss = np.asarray(run.trajectory.loss)[:, cols]
-        name = {0: "downstream", 1: "balanced", 2: "upstream"}[k]
         axes[0].plot(t, ham.mean(1), ".", ms=3, color=col, label=f"{name} (delta {delta:g})")
         axes[1].plot(t, loss.mean(1) / loss[0].mean(), ".", ms=3, color=col)
     for ax in axes:

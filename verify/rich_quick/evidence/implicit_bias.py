@@ -13,8 +13,8 @@ from numerics.rich_quick import single_neuron_paths as sns
 from theory.rich_quick import single_neuron_implicit_bias as B
 from theory.rich_quick import single_neuron_symbols as S
 from verify.measurement import exact, measure, reading
-from verify.properties import search
 from verify.rich_quick.evidence import single_neuron as chk
+from verify.rich_quick.evidence.searches import worst
 
 LIMIT_SRC = reading("GF to t = 400 (delta < 0) / 60 at rtol 1e-11 vs BFGS argmin at gtol 1e-12")
 #: GF limit vs constrained argmin; why it is this size: LIMIT_SRC
@@ -95,11 +95,11 @@ def mirror_flow(dq, g) -> tuple[object, list]:
 def sherman_morrison(f, h) -> list:
     """GRQ-Eq(46)-(49): M (f I - h beta beta^T) = I for d = 1..5, delta in [-8, 8] at
     eta_a eta_w = 1, and h (``h``) equals 4/(k (k + delta)^2), k = sqrt(delta^2 + 4x)."""
-    res = search(lambda p: fe.sherman_morrison_error(f, h, p["beta"], p["delta"]), ("<=", 1e-10),
-                 p=st.fixed_dictionaries({"beta": betas, "delta": st.floats(-8, 8)}))
     kx = sp.sqrt(S.delta ** 2 + 4 * S.x)
-    return [measure("worst |M (f I - h bb^T) - I|, d = 1..5, delta in [-8, 8], eta_a eta_w = 1",
-                    res, source=reading("M has condition number up to ~1e3 here")),
+    return [worst("worst |M (f I - h bb^T) - I|, d = 1..5, delta in [-8, 8], eta_a eta_w = 1",
+                  lambda p: fe.sherman_morrison_error(f, h, p["beta"], p["delta"]),
+                  criterion=("<=", 1e-10), source=reading("M has condition number up to ~1e3 here"),
+                  p=st.fixed_dictionaries({"beta": betas, "delta": st.floats(-8, 8)})),
             chk.hp_worst("worst |h - 4/(k(k+delta)^2)|", fe.hp_abs,
                          h - 4 / (kx * (kx + S.delta) ** 2), p=x_delta)]
 
