@@ -139,6 +139,16 @@ def test_potential_check_rejects_a_halved_potential():
 
 
 @pytest.mark.rejects("GRQ-AssB.4")
+def test_erratum_pins_the_printed_potential_to_its_missing_scale_factors():
+    # a wrong rate inside the printed q fails as printed too, so only the pinned measurement
+    # (the printed q is right where the correction's factors are 1) tells it from the misprint
+    r = REGISTRY["GRQ-AssB.4"]
+    bad = {**r.printed, "q (Thm B.6)": r.printed["q (Thm B.6)"].subs(wl.eta_w, 1 / wl.eta_w)}
+    assert all(m.passed for m in lin.task_aligned_mirror_flow(r.printed, r.corrected, EA, EW)["corrected"])
+    assert not all(m.passed for m in lin.task_aligned_mirror_flow(bad, r.corrected, EA, EW)["corrected"])
+
+
+@pytest.mark.rejects("GRQ-AssB.4")
 def test_mode_ode_check_rejects_a_dropped_factor():
     Dv = np.array([1.0, 0.5, 2.0])
     modes, _, S, _ = lf.aligned_square_flow(3, 0.8, EA, EW, np.random.default_rng(2), Dv, t_end=2.0)

@@ -263,6 +263,9 @@ def task_aligned_mirror_flow(printed, corrected, eta_a, eta_w) -> dict:
     curv = {delta: {k: le.potential_curvature_error(q, eta_a, eta_w, delta, lams)
                     for k, q in (("thm", printed["q (Thm B.6)"]), ("114", printed["q (114)"]),
                                  ("corr", corrected["q"]))} for delta in (2.0, -2.0)}
+    # the printed error is the missing 1/(eta_a eta_w) and |delta| alone: where both are 1 the
+    # printed q must be right (unequal rates, so a wrong rate inside it still shows)
+    pinned = le.potential_curvature_error(printed["q (Thm B.6)"], 0.5, 2.0, 2.0, lams)
     Dv = np.array([1.0, 0.4, 2.0, 0.0])         # X^T X = V diag(D) V^T, one direction unseen
     modes, off, S, drift = lf.aligned_square_flow(4, 0.8, eta_a, eta_w, np.random.default_rng(1),
                                                   Dv)
@@ -278,6 +281,9 @@ def task_aligned_mirror_flow(printed, corrected, eta_a, eta_w) -> dict:
             "corrected": [measure("corrected q'' (delta = +-2), max rel err",
                                   max(curv[2.0]["corr"], curv[-2.0]["corr"]), "<=", 1e-10,
                                   source=ROUND),
+                          measure("Thm B.6's printed q'' where the factors the correction adds "
+                                  "are 1 (eta_a 0.5, eta_w 2, delta = 2) vs 1/sqrt(4 eta_a eta_w "
+                                  "x^2 + delta^2), max rel err", pinned, "<=", 1e-10, source=ROUND),
                           measure("Lambda' = -M(D Lambda - S) residual", e_corr, "<=", 1e-8,
                                   source=flow),
                           measure("largest off-diagonal of V^T beta U", off, "<=", 1e-9,
