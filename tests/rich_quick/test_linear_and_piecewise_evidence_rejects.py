@@ -138,6 +138,17 @@ def test_potential_check_rejects_a_halved_potential():
     assert le.potential_curvature_error(q / 2, EA, EW, -2.0, lams) > 0.1
 
 
+@pytest.mark.rejects("GRQ-Eq(73)-(80)")
+def test_erratum_pins_eq78_to_its_swapped_identity_sizes():
+    # the printed sum cannot be formed (c != d) whatever its signs, so only the swapped-back form
+    # tells a wrong sign from the misprint
+    r = REGISTRY["GRQ-Eq(73)-(80)"]
+    plus = r.printed["Eq. (78)"]
+    bad = {**r.printed, "Eq. (78)": plus.args[0] - plus.args[1]}
+    assert all(m.passed for m in lin.eq78_and_appendix_delta(r.printed, r.corrected, EA, EW)["corrected"])
+    assert not all(m.passed for m in lin.eq78_and_appendix_delta(bad, r.corrected, EA, EW)["corrected"])
+
+
 @pytest.mark.rejects("GRQ-AssB.4")
 def test_erratum_pins_the_printed_potential_to_its_missing_scale_factors():
     # a wrong rate inside the printed q fails as printed too, so only the pinned measurement

@@ -71,6 +71,10 @@ def eq78_and_appendix_delta(printed, corrected, eta_a, eta_w) -> dict:
     except ShapeError as exc:   # the printed Kronecker terms cannot be added
         err78, why78 = np.inf, f"{type(exc).__name__}: {exc}"
     err79 = _vec_error(corrected["Eq. (78)"], s, eta_a, eta_w)
+    # the misprint is the swapped identity sizes alone: swapped back, the printed terms must be
+    # the correction (a wrong sign or rate would survive the printed form's ShapeError)
+    sizes = {sp.Identity(wl.c): sp.Identity(wl.d), sp.Identity(wl.d): sp.Identity(wl.c)}
+    err_swapped = _vec_error(printed["Eq. (78)"].xreplace(sizes), s, eta_a, eta_w)
     drift_b = _drift(printed["Delta (L618)"], s, eta_a, eta_w)
     drift_c = _drift(corrected["Delta (L618)"], s, eta_a, eta_w)
     return {"printed": [measure("Eq. (78) as printed: rel err of the beta dynamics (inf: the "
@@ -79,6 +83,8 @@ def eq78_and_appendix_delta(printed, corrected, eta_a, eta_w) -> dict:
                                 source=DRIFT)],
             "corrected": [measure("Kronecker sum (79): rel err of the beta dynamics", err79, "<=",
                                   1e-10, source=ROUND),
+                          measure("Eq. (78) as printed with its identity sizes swapped: rel err "
+                                  "of the beta dynamics", err_swapped, "<=", 1e-10, source=ROUND),
                           measure("drift of eta_w AA^T - eta_a WW^T", drift_c, "<=", 1e-9,
                                   source=DRIFT)],
             "counterexample": f"c=2 != d=5: {why78}; A A^T - W W^T drifts by {drift_b:.3g}",
