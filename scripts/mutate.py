@@ -205,10 +205,12 @@ def main(argv=None) -> int:
                        if o["outcome"] != "killed"}
         except (OSError, ValueError, KeyError, TypeError) as err:
             parser.error(f"--rerun {args.rerun}: not an outcomes file of this script ({err})")
+        # two sites can print alike (one operator at the same column): every site a survivor's
+        # description names runs again
         sample = [m for m in candidates if m.describe() in earlier]
-        if len(sample) != len(earlier):
-            parser.error(f"--rerun {args.rerun}: {len(earlier) - len(sample)} survivors no longer "
-                         "name a mutation site (theory/ changed since)")
+        if missing := earlier - {m.describe() for m in sample}:
+            parser.error(f"--rerun {args.rerun}: {len(missing)} survivors no longer name a "
+                         "mutation site (theory/ changed since)")
     else:
         sample = random.Random(args.seed).sample(candidates, min(args.mutants, len(candidates)))
     origin = f"the survivors of {args.rerun}" if args.rerun else f"seed {args.seed}"
