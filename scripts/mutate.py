@@ -10,11 +10,11 @@ there (``pytest tests/<key> -x``, then ``pytest verify/<key> verify/shared --pap
 The unmutated copy runs first for every sampled paper; a paper whose checks fail unmutated stops
 the script (every mutant would count as killed).  A mutant is killed when the run fails.  A
 survivor whose change leaves every registered encoding of the paper identical (compared by
-``sympy.srepr``) is reported as possibly equivalent; the rest are the survivors to look at.  Prints each mutant's outcome, the kill rate over the
-non-equivalent mutants, and the survivors with their file, line and change.  Time: one paper
-run per mutant (10 s to 2 min on 2 cores).  Whether a survivor is equivalent (a change no
-behaviour can show) is for a person to judge; the script only says whether it changed a
-registered encoding.
+``sympy.srepr``) is reported as possibly equivalent; the rest are the survivors to look at.
+Prints each mutant's outcome, the kill rate over the non-equivalent mutants, and the survivors
+with their file, line and change.  Time: one paper run per mutant (10 s to 2 min on 2 cores).
+Whether a survivor is equivalent (a change no behaviour can show) is for a person to judge; the
+script only says whether it changed a registered encoding.
 """
 from __future__ import annotations
 

@@ -366,10 +366,14 @@ class ClaimsSession:
             complete &= self.selected
         self.judged = complete
         self.partial = touched - complete - (set() if self.selected is None else touched - self.selected)
+        # each judged claim's verdict item goes right after the last of its tests
+        after: dict[int, list[str]] = {}
+        for cid in sorted(complete):
+            after.setdefault(last[cid], []).append(cid)
         out = []
         for index, item in enumerate(items):
             out += [item] + [VerdictItem.from_parent(item.parent, name=f"claim[{cid}]", claim_id=cid)
-                             for cid in sorted(complete) if last[cid] == index]
+                             for cid in after.get(index, [])]
         items[:] = order_blocks(out, _ids_of, lambda item: isinstance(item, VerdictItem)) \
             if self.blocks else out
 

@@ -113,9 +113,11 @@ def contextual_races():
 def mode_flows():
     """App C Eq. (19)'s ODE integrated (``numerics.mode_flows.scalar_mode_flow``, rtol 1e-11) for
     three (Delta, a0, tau), a0 above the plateau in the last: {(Delta, a0, tau): (t, a(t))}."""
-    return {(dl, a0, tau): (grid, scalar_mode_flow(dl / 2, dl ** 2 / 2, a0, tau, grid, rtol=1e-11))
-            for dl, a0, tau in ((0.3, 1e-4, 2.5), (1.7, 2e-2, 7.0), (0.9, 3.0, 1.0))
-            for grid in [np.linspace(0, 20 * tau / dl, 50)]}
+    out = {}
+    for dl, a0, tau in ((0.3, 1e-4, 2.5), (1.7, 2e-2, 7.0), (0.9, 3.0, 1.0)):
+        grid = np.linspace(0, 20 * tau / dl, 50)
+        out[(dl, a0, tau)] = grid, scalar_mode_flow(dl / 2, dl ** 2 / 2, a0, tau, grid, rtol=1e-11)
+    return out
 
 
 @pytest.fixture(scope="session")

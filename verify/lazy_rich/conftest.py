@@ -179,11 +179,13 @@ def continual():
     """LR-D.1: four random tasks; per lambda -2, 0.7, 3 the chained stable closed form (60/min(|lambda|, 1)
     per task); at lambda = 2 the chained closed form (t/tau = 8 per task) and GD at lr 1e-2."""
     tasks = xp.continual_tasks()
-    chains = {lam: runs.chained(tasks, *weights_from_product(1e-3 * np.eye(5), lam), lam, [60 / min(abs(lam), 1.0)] * 4,
-                                solver=so.qq_stable) for lam in (-2.0, 0.7, 3.0)}
+    chains = {}
+    for lam in (-2.0, 0.7, 3.0):
+        W1, W2 = weights_from_product(1e-3 * np.eye(5), lam)
+        chains[lam] = runs.chained(tasks, W1, W2, lam, [60 / min(abs(lam), 1.0)] * 4, solver=so.qq_stable)
     W1, W2 = weights_from_product(1e-3 * np.eye(5), 2.0)
-    return chains, runs.chained(tasks, W1, W2, 2.0, [8.0] * 4, grid=81), runs.continual(tasks, W1, W2, horizon=8.0,
-                                                                                        lr=1e-2)
+    return (chains, runs.chained(tasks, W1, W2, 2.0, [8.0] * 4, grid=81),
+            runs.continual(tasks, W1, W2, horizon=8.0, lr=1e-2))
 
 
 # ------------------------------------------------------------------------- batched GD and samples

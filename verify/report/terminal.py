@@ -12,9 +12,11 @@ from verify.report.record import headline, paper_title
 
 def _per_paper(doc: dict) -> list[tuple[str, dict]]:
     """One line per paper of ``doc``: its claims and their headline verdicts."""
-    return [(f"  {paper:<14} {sum(counter.values()):>4}: {count_text(counter)}", {})
-            for paper in dict.fromkeys(c["paper"] for c in doc["claims"])
-            for counter in [counts(doc, paper)]]
+    lines = []
+    for paper in dict.fromkeys(c["paper"] for c in doc["claims"]):
+        counter = counts(doc, paper)
+        lines.append((f"  {paper:<14} {sum(counter.values()):>4}: {count_text(counter)}", {}))
+    return lines
 
 
 def summary_lines(session, show_statistics: bool = False) -> list[tuple[str, dict]]:
