@@ -6,9 +6,11 @@ import pytest
 
 from numerics.ran import Config, Ran
 from theory.verdicts import PRECEDENCE, strongest
-from verify.measurement import (UNKNOWN, Setup, baseline, code, exact, measure, paper, reading,
-                                released, stated)
-from verify.outcome import ClaimRecorder
+from verify import lexicon
+from verify.measurement import (UNKNOWN, Setup, code, exact, lexicon_source, measure, paper,
+                                reading, released, stated)
+from verify.outcome import ClaimRecorder, decide
+from verify.statements import mean_of
 from verify.properties import search
 from hypothesis import strategies as st
 
@@ -138,14 +140,27 @@ def test_readings_alone_decide_nothing_in_either_direction():
         assert "readings decide nothing" in results["X-1"].evidence
 
 
-def test_a_same_run_baseline_decides_both_ways():
-    source = baseline("L171", "close agreement", "the seed-to-seed spread of the ReLU runs")
-    rec, _ = recorder()
-    assert rec.reproduced(measure("GDLN to ReLU distance", 0.1, "<=", 0.2, source=source),
-                          setup=FAITHFUL) == "holds"
-    rec, _ = recorder()
-    assert rec.reproduced(measure("GDLN to ReLU distance", 0.3, "<=", 0.2, source=source),
-                          setup=FAITHFUL) == "not-reproduced"
+def test_a_lexicon_word_decides_both_ways_and_else_depends_on_the_reading():
+    def gap(values):
+        return lexicon.decide("closely tracks", "GDLN to ReLU gap / L(0)", mean_of(values),
+                              where="L171", words="closely tracks")
+    for values, verdict, unfaithful in (([0.001, 0.002, 0.0015], "holds", "supported"),
+                                        ([0.30, 0.32, 0.31], "not-reproduced", "inconclusive"),
+                                        ([0.014, 0.015, 0.016], "inconclusive", "inconclusive")):
+        rec, results = recorder()
+        assert rec.reproduced(gap(values), setup=FAITHFUL) == verdict
+        assert decide(gap(values), faithful=False) == unfaithful
+    assert "depends on the reading" in results["X-1"].evidence
+    # one refuted clause refutes even where another depends on the reading
+    assert decide(gap([0.014, 0.015, 0.016]), gap([0.30, 0.32, 0.31])) == "not-reproduced"
+
+
+def test_a_paper_criterion_states_its_number():
+    with pytest.raises(ValueError, match="not a number the paper states"):
+        measure("share", 0.7, ">", 0.6, source=paper("L1", "most units"))
+    assert measure("share", 0.7, ">", 0.6, source=paper("L1", "over 60% of units")).passed
+    assert measure("count", 3, "==", 3, source=paper("L1", "three of 3 units")).passed
+    assert measure("p", 0.01, "<", 0.05, source=paper("L1", "lower")).passed   # the test level
 
 
 def test_readings_of_an_ambiguous_sentence_that_disagree_are_inconclusive():
@@ -154,7 +169,7 @@ def test_readings_of_an_ambiguous_sentence_that_disagree_are_inconclusive():
     rec, results = recorder()
     verdict = rec.reproduced(measure("smoothness", 1.0, ">", 0, source=literal),
                              measure("smoothness", -1.0, ">", 0, source=scaled), setup=FAITHFUL)
-    assert verdict == "inconclusive" and "ambiguous" in results["X-1"].evidence
+    assert verdict == "inconclusive" and "depends on the reading" in results["X-1"].evidence
     rec, _ = recorder()
     assert rec.reproduced(measure("smoothness", 1.0, ">", 0, source=literal),
                           measure("smoothness", 2.0, ">", 0, source=scaled),
@@ -259,7 +274,7 @@ def test_precedence_order_is_the_design_order():
     (lambda: Setup(ran(a=2), {"a": stated(1, "L1")}), "cost must say"),
     (lambda: Setup(ran(a=2), {"a": 1}), "must be stated"),
     (lambda: reading("why", where="L1"), "where and words"),
-    (lambda: baseline("L1", "close", ""), "against="),
+    (lambda: lexicon_source("L1", "close", ""), "phrase="),
     (lambda: recorder()[0].holds(), "measurements is empty"),
     (lambda: recorder()[0].holds(True), "must hold Measurements"),
     (lambda: recorder()[0].erratum(printed=[], corrected=ok()), "printed is empty"),

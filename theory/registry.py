@@ -137,6 +137,10 @@ class Claim:
     reconstructed: bool = False
     notes: str = ""
     symbols: dict = field(default_factory=dict)
+    #: an empirical claim's sentence clause by clause (docs/DESIGN.md, "Every clause decided"):
+    #: each clause, quoted from the statement, -> the name (or a part of the name) of the
+    #: measurement that decides it, or "not testable: why"
+    clauses: dict = field(default_factory=dict)
 
     def __post_init__(self):
         if self.paper not in PAPERS:
@@ -168,6 +172,15 @@ class Claim:
             raise RegistryError(f"{self.id}: an expected holds-if needs the condition named")
         if not self.where or not self.statement:
             raise RegistryError(f"{self.id}: where and statement are required")
+        if self.clauses and self.kind != "empirical":
+            raise RegistryError(f"{self.id}: clauses are for empirical claims only")
+        for clause, decided_by in self.clauses.items():
+            if not (isinstance(clause, str) and clause.strip() and isinstance(decided_by, str)
+                    and decided_by.strip()):
+                raise RegistryError(f"{self.id}: clauses maps each clause of the sentence to the "
+                                    "measurement deciding it or 'not testable: why'")
+            if decided_by.startswith("not testable") and not decided_by.partition(":")[2].strip():
+                raise RegistryError(f"{self.id}: clause {clause!r} is not testable: say why")
         for side in ("printed", "corrected"):
             form = object.__getattribute__(self, side)
             if isinstance(form, Forms):

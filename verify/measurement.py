@@ -11,14 +11,17 @@ A :class:`Source` says whose criterion it is, one of five kinds:
 * :func:`paper` -- a direction or number the paper states, with its line and words (decides);
 * :func:`code` -- the authors' released code, where the paper is silent (decides likewise);
 * :func:`exact` -- an exact computation whose only criterion is equality (decides);
-* :func:`baseline` -- the paper's qualitative words ("close agreement", "inactive") decided
-  against a baseline measured in the same run (seed-to-seed spread, a null or ablated model),
-  which can fail both ways (decides);
+* :func:`lexicon_source` -- the paper's qualitative words ("close agreement", "small") decided
+  over the plausible readings of the lexicon (:mod:`verify.lexicon`), which can pass, fail or
+  depend on the reading (decides);
 * :func:`reading` -- a comparison or number the suite built, even when it quotes the paper
   (never decides on its own, in either direction).
 
-Where a sentence of the paper is ambiguous, each reading is measured with ``interpretation=``
-set; the verdict rule (``verify.outcome``) says when the readings disagree.
+A measurement decided over several readings (:func:`measure_readings`) is ``passed`` when every
+reading passes and ``undecided`` (with its flip points) when they disagree; the verdict rule
+(``verify.outcome``) makes an undecided measurement's claim ``inconclusive``.  A ``paper``
+criterion's number must be among the quoted words (a direction's 0 and the test level aside), so
+no threshold the suite chose can pass as the paper's.
 
 A :class:`Setup` is what an empirical run ran (a ``numerics.ran.Ran``, made by the runner)
 beside the paper's value of every setting the claim depends on (:func:`stated`, :func:`released`
@@ -29,6 +32,7 @@ from __future__ import annotations
 
 import math
 import operator
+import re
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -37,10 +41,10 @@ import numpy as np
 
 from numerics.ran import Ran
 
-SOURCE_KINDS = ("paper", "code", "exact", "baseline", "reading")
-#: Source kinds whose criterion states what the paper claims (or does, in its code, or what a
-#: same-run baseline makes of its words): only these decide an empirical claim.
-DECISIVE_KINDS = ("paper", "code", "exact", "baseline")
+SOURCE_KINDS = ("paper", "code", "exact", "lexicon", "reading")
+#: Source kinds whose criterion states what the paper claims (or does, in its code, or what the
+#: lexicon's readings make of its words): only these decide an empirical claim.
+DECISIVE_KINDS = ("paper", "code", "exact", "lexicon")
 
 
 def _text(value, argument: str) -> str:
@@ -52,14 +56,14 @@ def _text(value, argument: str) -> str:
 @dataclass(frozen=True)
 class Source:
     """Whose criterion a measurement is held to.  Make it with :func:`paper`, :func:`code`,
-    :func:`exact`, :func:`baseline` or :func:`reading`."""
+    :func:`exact`, :func:`lexicon_source` or :func:`reading`."""
 
     kind: str
     where: str = ""            # line, equation, figure; repository/file for code
-    text: str = ""             # the paper's words (paper, baseline); what (code, exact); why (reading)
+    text: str = ""             # the paper's words (paper, lexicon); what (code, exact); why (reading)
     quote: str = ""            # reading: the paper's words it reads, with their line in ``where``
-    against: str = ""          # baseline: what the same run measured to compare with
-    interpretation: str = ""   # paper, baseline: which reading of an ambiguous sentence
+    against: str = ""          # lexicon: the phrase of the lexicon the words are decided by
+    interpretation: str = ""   # paper: which reading of an ambiguous sentence
 
     def __post_init__(self):
         if self.kind not in SOURCE_KINDS:
@@ -71,14 +75,14 @@ class Source:
 
     def __str__(self) -> str:
         where = f" {self.where}" if self.where else ""
-        if self.kind in ("paper", "baseline"):
+        if self.kind in ("paper", "lexicon"):
             body = f'"{self.text}"'
         elif self.kind == "reading" and self.quote:
             body = f'{self.text}; reads "{self.quote}"'
         else:
             body = self.text
         if self.against:
-            body += f", against {self.against}"
+            body += f", read by the lexicon's '{self.against}'"
         if self.interpretation:
             body += f" [reading: {self.interpretation}]"
         return f"{self.kind}{where}: {body}"
@@ -105,12 +109,11 @@ def exact(what: str) -> Source:
     return Source("exact", text=_text(what, "what"))
 
 
-def baseline(where: str, words: str, against: str, interpretation: str = "") -> Source:
-    """The paper's qualitative ``words`` (no number given) decided against ``against``, a
-    baseline measured in the same run: the seed-to-seed spread of one network, a null or an
-    ablated model.  The comparison can fail both ways."""
-    return Source("baseline", _text(where, "where"), _text(words, "words"),
-                  against=_text(against, "against"), interpretation=interpretation.strip())
+def lexicon_source(where: str, words: str, phrase: str) -> Source:
+    """The paper's qualitative ``words`` at ``where``, decided by the lexicon entry of ``phrase``
+    over its plausible readings (made by :func:`verify.lexicon.decide`)."""
+    return Source("lexicon", _text(where, "where"), _text(words, "words"),
+                  against=_text(phrase, "phrase"))
 
 
 def reading(why: str, where: str = "", words: str = "") -> Source:
@@ -219,7 +222,8 @@ def measurement_line(m: dict, with_source: bool = True) -> str:
     """One measurement record: role, name, value against its criterion, passed or FAILED, source."""
     role = f"{m['role']}: " if m.get("role") else ""
     over = f" over {m['examples']} examples" if m.get("examples") is not None else ""
-    mark = "passed" if m.get("passed") else "FAILED"
+    mark = ("passed" if m.get("passed") else
+            f"DEPENDS ON THE READING ({m['undecided']})" if m.get("undecided") else "FAILED")
     text = f"{role}{m['name']}: {fmt(m.get('value'))}{over} {m.get('criterion', '')} {mark}"
     if with_source and m.get("source"):
         text += f" ({m['source']})"
@@ -240,6 +244,14 @@ class Measurement:
     examples: int | None = None
     counterexample: str = ""
     details: Mapping[str, Any] = field(default_factory=dict)
+    #: why a measurement decided over several readings neither passes nor fails (its readings
+    #: disagree, or the interval straddles a bound), with the flip points; empty otherwise
+    undecided: str = ""
+
+    @property
+    def refuted(self) -> bool:
+        """Failed under every reading (an undecided measurement is not refuted)."""
+        return not self.passed and not self.undecided
 
     @property
     def decisive(self) -> bool:
@@ -261,7 +273,48 @@ class Measurement:
             record["examples"] = self.examples
         if self.counterexample:
             record["counterexample"] = self.counterexample
+        if self.undecided:
+            record["undecided"] = self.undecided
         return record
+
+
+def _numbers_in(words: str) -> set[float]:
+    """Every number written in ``words`` (a percentage also as its fraction)."""
+    out = set()
+    for match in re.finditer(r"(\d+(?:[.,]\d+)*(?:\.\d+)?)\s*(%|percent)?", words):
+        try:
+            v = float(match.group(1).replace(",", ""))
+        except ValueError:
+            continue
+        out.add(v)
+        if match.group(2):
+            out.add(v / 100)
+    return out
+
+
+#: the criterion numbers a paper-sourced direction may use without the paper writing them: zero
+#: (a sign), one (a ratio's direction, "all") and the suite's test level (a p-value's bar)
+DIRECTION_NUMBERS = (0.0, 1.0)
+
+
+def _paper_number(source: Source, op: str, threshold) -> None:
+    """A ``paper`` criterion's number must be written in the quoted words (module docstring)."""
+    from verify.statements import LEVEL  # statements builds on this module
+    ends = threshold if op == "within" else (threshold,)
+    for t in ends:
+        if isinstance(t, (bool, np.bool_, str)) or t is None:
+            continue
+        try:
+            v = float(t)
+        except (TypeError, ValueError):
+            continue
+        if v in DIRECTION_NUMBERS or (v == LEVEL and op == "<"):
+            continue
+        if not any(math.isclose(v, w, rel_tol=1e-9) for w in _numbers_in(source.text)):
+            raise ValueError(
+                f"threshold={t!r} is not a number the paper states: a 'paper' criterion's "
+                f"number must be in its quoted words ({source.text!r}); a qualitative word goes "
+                "through verify.lexicon.decide, a setting the suite chose is a reading()")
 
 
 def measure(name: str, value, op: str | None = None, threshold=None, *, source: Source,
@@ -276,7 +329,7 @@ def measure(name: str, value, op: str | None = None, threshold=None, *, source: 
     if not isinstance(name, str) or not name.strip():
         raise ValueError(f"name={name!r} must say what was measured")
     if not isinstance(source, Source):
-        raise TypeError(f"source must be made by paper(), code(), exact(), baseline() or "
+        raise TypeError(f"source must be made by paper(), code(), exact(), lexicon_source() or "
                         f"reading(), got {type(source).__name__}")
     if details is not None and not isinstance(details, Mapping):
         raise TypeError("details must map names to the absolute values behind the criterion")
@@ -296,8 +349,59 @@ def measure(name: str, value, op: str | None = None, threshold=None, *, source: 
         value = np.asarray(value)
     _check_finite(value, f"value of {name!r}")
     criterion = Criterion(op, threshold)
+    if source.kind == "paper":
+        _paper_number(source, op, threshold)
     return Measurement(name, as_json(value), str(criterion), criterion.test(value), source,
                        details=details)
+
+
+def _outcome(est, op: str, bound: float) -> str:
+    """'passes', 'fails' or 'straddles': where the interval of ``est`` lies against ``bound``."""
+    good, bad = (est.high <= bound, est.low > bound) if op == "<=" else \
+        (est.low >= bound, est.high < bound)
+    return "passes" if good else "fails" if bad else "straddles"
+
+
+def measure_readings(name: str, alternatives: Mapping[str, Any], op: str,
+                     bounds: Mapping[str, float], *, source: Source, unit: str,
+                     details: Mapping | None = None) -> Measurement:
+    """One sentence decided over every reading: each alternative of the quantity (an estimate
+    with ``value``, ``low``, ``high``, ``seeds``) against each bound of the word.  ``passed``
+    when every pair passes; undecided, with the flip points, unless every pair fails.  Made by
+    :func:`verify.lexicon.decide`."""
+    if not isinstance(name, str) or not name.strip():
+        raise ValueError(f"name={name!r} must say what was measured")
+    if source.kind != "lexicon":
+        raise ValueError("source must be made by lexicon_source(): the readings are the lexicon's")
+    if op not in ("<=", ">="):
+        raise ValueError(f"op={op!r}: a reading bounds the quantity with '<=' or '>='")
+    if not alternatives or not bounds:
+        raise ValueError("alternatives and bounds must each name at least one reading")
+    for b in bounds.values():
+        _check_finite(b, "bound")
+    outcomes = {(" / ".join(p for p in (alt, r) if p)): _outcome(est, op, b)
+                for alt, est in alternatives.items() for r, b in bounds.items()}
+    passed = all(o == "passes" for o in outcomes.values())
+    failed = all(o == "fails" for o in outcomes.values())
+    lows = [e.low for e in alternatives.values()]
+    highs = [e.high for e in alternatives.values()]
+    # the bound at which the sentence flips: it passes every reading from one end of the
+    # intervals on, fails every reading beyond the other
+    flips = ({"passes for bounds from": max(highs), "fails for bounds below": min(lows)}
+             if op == "<=" else
+             {"passes for bounds up to": min(lows), "fails for bounds above": max(highs)})
+    undecided = "" if passed or failed else (
+        "; ".join(f"{k} {v}" for k, v in outcomes.items()) + "; flips: "
+        + ", ".join(f"{k} {fmt(v)}" for k, v in flips.items()))
+    values = {alt: e.value for alt, e in alternatives.items()}
+    value = next(iter(values.values())) if list(values) == [""] else values
+    record = {"unit": unit, "readings": {r: b for r, b in bounds.items()},
+              "intervals": {alt or "measured": [e.low, e.high] for alt, e in alternatives.items()},
+              "seeds": min(e.seeds for e in alternatives.values()), "flip points": flips,
+              **dict(details or {})}
+    criterion = f"{op} {' | '.join(fmt(b) for b in bounds.values())} ({', '.join(bounds)})"
+    return Measurement(name, as_json(value), criterion, passed, source, details=record,
+                       undecided=undecided)
 
 
 def _same(a, b) -> bool:

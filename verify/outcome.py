@@ -12,7 +12,8 @@ hands the measurements to one recorder method, which turns them into the verdict
 
 The verdict rule for empirical claims (docs/DESIGN.md), symmetric in its two directions: the
 decisive measurements (criteria from the paper's words, the authors' code, an exact computation
-or a same-run baseline; never the suite's readings) decide, and only a faithful run settles:
+or the lexicon's readings of a qualitative word; never the suite's own readings) decide, and only
+a faithful run settles:
 
 ==========================  ====================  =====================
 decisive measurements       faithful run          run not faithful
@@ -21,7 +22,8 @@ all pass                    ``holds``             ``supported``
 one fails                   ``not-reproduced``    ``inconclusive``
 none (readings only)        ``inconclusive``      ``inconclusive``
 readings of an ambiguous    ``inconclusive``      ``inconclusive``
-sentence disagree
+sentence disagree (an
+undecided measurement)
 ==========================  ====================  =====================
 
 A run is faithful when every deviation from the paper's settings, unknown settings included, is
@@ -170,18 +172,21 @@ def rule(measurements, faithful: bool) -> tuple[str, str, list[Measurement]]:
     ms = _group(list(measurements), "measurements")
     decisive = [m for m in ms if m.decisive]
     if not decisive:
-        return V.INCONCLUSIVE, ("no criterion from the paper, its code, an exact computation or a "
-                                "same-run baseline was measured; the suite's own readings decide "
+        return V.INCONCLUSIVE, ("no criterion from the paper, its code, an exact computation or "
+                                "the lexicon was measured; the suite's own readings decide "
                                 "nothing on their own, in either direction"), []
-    refuted = [m for m in decisive if not m.passed and not m.source.interpretation]
+    refuted = [m for m in decisive if m.refuted and not m.source.interpretation]
     ambiguous = _ambiguities(decisive)
     disagree = {k: r for k, r in ambiguous.items() if len(set(r.values())) > 1}
-    if not refuted and disagree:
-        return V.INCONCLUSIVE, "the paper's sentence is ambiguous and its readings disagree: " + \
-            "; ".join(f"{where} under '{reading}' {'holds' if ok else 'fails'}"
-                      for (where, _), readings in disagree.items()
-                      for reading, ok in readings.items()), []
-    refuted += [m for m in decisive if not m.passed and m.source.interpretation]
+    undecided = [m for m in decisive if m.undecided]
+    if not refuted and (disagree or undecided):
+        return V.INCONCLUSIVE, "the verdict depends on the reading of the paper's words: " + \
+            "; ".join([f"{where} under '{reading}' {'holds' if ok else 'fails'}"
+                       for (where, _), readings in disagree.items()
+                       for reading, ok in readings.items()]
+                      + [f"{m.name} ({m.source.where}, '{m.source.against}'): {m.undecided}"
+                         for m in undecided]), []
+    refuted += [m for m in decisive if m.refuted and m.source.interpretation]
     if faithful:
         return (V.NOT_REPRODUCED if refuted else V.HOLDS), "", refuted
     return (V.INCONCLUSIVE if refuted else V.SUPPORTED), "", refuted

@@ -217,6 +217,12 @@ class VerdictItem(pytest.Item):
                 f"{self.claim_id}: the registry holds encodings of this claim that no check "
                 f"evaluated: {', '.join(unread)}; read each through the claim "
                 f"(REGISTRY[{self.claim_id!r}].printed...) in a check, or drop it")
+        undecided = [c for c, by in claim.clauses.items() if not by.startswith("not testable")
+                     and not any(by in m["name"] for m in record.measurements)]
+        if undecided:
+            raise VerdictRegression(
+                f"{self.claim_id}: the clauses {undecided} name a measurement that no check "
+                "recorded: decide each clause of the sentence, or say why it is not testable")
         if claim.kind == "empirical" and record.verdict != "untested" and not record.setups:
             raise VerdictRegression(
                 f"{self.claim_id}: an empirical claim must record its setup (what ran beside the "

@@ -11,16 +11,26 @@ sentence is about:
 * **about each trained network** ("the network does not use ...", "units die"): unanimity over
   a stated number of seeds; one seed that disagrees refutes.
 
-A qualitative sentence with no number in the paper ("close agreement", "similar", "inactive")
-is decided against a baseline measured in the same run (:func:`within_baseline`), which can
-fail both ways.  Every relative criterion records the absolute values it compares in
+A qualitative sentence with no number in the paper ("close agreement", "small", "most") is
+decided over the plausible readings of its words (:mod:`verify.lexicon`), on a seed statistic
+with an interval (:func:`estimate`): the seed spread is the uncertainty of the measurement, never
+the bar for "close".  Every relative criterion records the absolute values it compares in
 ``details``.
 
+**The interval, one method suite-wide:** the statistic on all seeds, its jackknife standard
+error over seeds (leave one seed out; for conditions run on other seeds, the groups' variances
+add) and the one-sided Student-t bounds at :data:`LEVEL` on either side.  For a seed mean it is
+exactly the interval of the one-sided t-test that :func:`direction` uses, so the suite has one
+statistic for a direction and for a magnitude.
+
 Each helper returns measurements; the caller hands them to the claim's recorder.  The source
-(``paper(...)`` for a stated direction, ``baseline(...)`` for a same-run baseline) says whose
+(``paper(...)`` for a stated direction, ``lexicon(...)`` for a qualitative word) says whose
 sentence it is.
 """
 from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
 
 import numpy as np
 from scipy import stats
@@ -118,14 +128,79 @@ def ratio(what: str, numerator, denominator, op: str, threshold: float, *,
                    details={names[0]: num, names[1]: den})
 
 
-def within_baseline(what: str, value, baseline_value, *, source: Source,
-                    names: tuple[str, str] = ("measured", "baseline")) -> Measurement:
-    """A qualitative sentence ("close agreement", "inactive") decided against a baseline of the
-    same run: passes when ``value <= baseline_value`` (e.g. the distance between two networks
-    within the seed-to-seed spread of one).  ``source`` must be ``baseline(...)``."""
-    if source.kind != "baseline":
-        raise ValueError("within_baseline decides against a same-run baseline: source must be "
-                         "made by verify.measurement.baseline()")
-    v, b = float(value), float(baseline_value)
-    return measure(f"{what}: {names[0]} against {names[1]}", v, "<=", b, source=source,
-                   details={names[0]: v, names[1]: b})
+@dataclass(frozen=True)
+class Estimate:
+    """A measured quantity with its interval: ``value`` on all seeds, ``low`` / ``high`` its
+    one-sided bounds at :data:`LEVEL` (module docstring), over ``seeds`` seeds (1 and a point
+    interval for a deterministic computation)."""
+
+    value: float
+    low: float
+    high: float
+    seeds: int
+
+    def __post_init__(self):
+        if not all(np.isfinite([self.value, self.low, self.high])):
+            raise ValueError(f"an estimate needs finite numbers, got {self.value!r} in "
+                             f"[{self.low!r}, {self.high!r}]: did a run diverge?")
+        if not self.low <= self.value <= self.high:
+            raise ValueError(f"value {self.value!r} lies outside its interval [{self.low!r}, "
+                             f"{self.high!r}]")
+
+    @classmethod
+    def point(cls, value: float) -> "Estimate":
+        """A deterministic quantity (an integrated flow, a closed form): no seed uncertainty."""
+        v = float(value)
+        return cls(v, v, v, 1)
+
+    def scaled(self, factor: float) -> "Estimate":
+        """The same estimate in another unit (``factor`` > 0), e.g. over L(0)."""
+        if not factor > 0:
+            raise ValueError(f"factor={factor!r} must be positive")
+        return Estimate(self.value * factor, self.low * factor, self.high * factor, self.seeds)
+
+    def as_dict(self) -> dict:
+        return {"value": self.value, "interval": [self.low, self.high], "seeds": self.seeds}
+
+
+def estimate(statistic: Callable[..., float], *samples, paired: bool = True) -> Estimate:
+    """``statistic(*samples)`` with its interval over seeds (module docstring).
+
+    Each sample is an array with seeds first (a seed's loss curve, a seed's count).  ``paired``:
+    the samples share their seeds (seed i of each ran together), so a seed is left out of all of
+    them at once; otherwise each sample's seeds are left out in turn and the variances add.
+    """
+    if not callable(statistic):
+        raise TypeError("statistic must be a function of the samples (seeds first)")
+    if not samples:
+        raise ValueError("samples is empty: give the per-seed values the statistic reads")
+    arrays = [np.asarray(s, dtype=float) for s in samples]
+    for k, a in enumerate(arrays):
+        if a.ndim == 0 or a.shape[0] < 2:
+            raise ValueError(f"samples[{k}] has {0 if a.ndim == 0 else a.shape[0]} seeds: an "
+                             "interval needs at least 2 (use Estimate.point for a deterministic "
+                             "quantity)")
+        if not np.all(np.isfinite(a)):
+            raise ValueError(f"samples[{k}] holds a non-finite value: did a run diverge?")
+    value = float(statistic(*arrays))
+    if paired:
+        n = arrays[0].shape[0]
+        if any(a.shape[0] != n for a in arrays):
+            raise ValueError("paired samples need as many seeds each, got "
+                             f"{[a.shape[0] for a in arrays]}")
+        groups = [list(range(len(arrays)))]
+    else:
+        groups = [[k] for k in range(len(arrays))]
+    var, least = 0.0, min(a.shape[0] for a in arrays)
+    for group in groups:
+        n = arrays[group[0]].shape[0]
+        loo = np.array([float(statistic(*[np.delete(a, i, axis=0) if k in group else a
+                                          for k, a in enumerate(arrays)])) for i in range(n)])
+        var += (n - 1) / n * float(np.sum((loo - loo.mean()) ** 2))
+    half = float(stats.t.ppf(1 - LEVEL, least - 1)) * np.sqrt(var)
+    return Estimate(value, float(value - half), float(value + half), least)
+
+
+def mean_of(values) -> Estimate:
+    """The seed mean of ``values`` (one per seed) with its interval."""
+    return estimate(np.mean, values)

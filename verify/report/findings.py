@@ -71,13 +71,40 @@ def is_decisive(m: dict) -> bool:
     return kind in DECISIVE_KINDS
 
 
+def lexicon_sentence(m: dict) -> str:
+    """A measurement decided over the lexicon's readings as one sentence: the paper's words, the
+    measured quantity with its interval and unit, the readings' bounds and the outcome (with the
+    flip points where it depends on the reading), and the paper's contrast beside."""
+    d = m.get("details") or {}
+    words = str(m.get("source", "")).partition(": ")[2].split(", read by")[0]
+    intervals = "; ".join(f"{'' if k == 'measured' else k + ' '}{fmt(v[0])} to {fmt(v[1])}"
+                          for k, v in (d.get("intervals") or {}).items())
+    bounds = " | ".join(fmt(b) for b in (d.get("readings") or {}).values())
+    outcome = ("holds at every reading" if m.get("passed") else
+               "depends on the reading: " + ", ".join(f"{k} {fmt(v)}" for k, v in
+                                                      (d.get("flip points") or {}).items())
+               if m.get("undecided") else "fails at every reading")
+    contrast = "; ".join(f"{k}: {fmt(v.get('value'))}" for k, v in d.items()
+                         if k.startswith("contrast") and isinstance(v, dict))
+    return (f"{words}: {m['name']} {fmt(m.get('value'))} (interval {intervals}, "
+            f"{d.get('unit', '')}) against {bounds}: {outcome}"
+            + (f" ({contrast})" if contrast else ""))
+
+
+def _line(m: dict) -> str:
+    if m.get("source_kind") == "lexicon":
+        return lexicon_sentence(m)
+    return (f"{m['name']}: {fmt(m.get('value'))} {m.get('criterion', '')} "
+            f"{'passed' if m.get('passed') else 'FAILED'}"
+            + (f" [{fmt(m['details'])}]" if m.get("details") else ""))
+
+
 def deciding_numbers(ms: list[dict], most: int = 2) -> str:
-    """The decisive measurements, failed ones first: name, value, criterion (and the absolute
-    details behind a relative one)."""
-    chosen = sorted([m for m in ms if is_decisive(m)] or ms, key=lambda m: bool(m.get("passed")))
-    return "; ".join(f"{m['name']}: {fmt(m.get('value'))} {m.get('criterion', '')} "
-                     f"{'passed' if m.get('passed') else 'FAILED'}"
-                     + (f" [{fmt(m['details'])}]" if m.get("details") else "") for m in chosen[:most])
+    """The decisive measurements, failed ones first, then those that depend on the reading: name,
+    value, criterion (and the absolute details behind a relative one)."""
+    chosen = sorted([m for m in ms if is_decisive(m)] or ms,
+                    key=lambda m: (bool(m.get("passed")), bool(m.get("undecided"))))
+    return "; ".join(_line(m) for m in chosen[:most])
 
 
 def why(rec: dict) -> str:
@@ -88,8 +115,12 @@ def why(rec: dict) -> str:
         return rec.get("evidence", "")
     decisive = [m for m in ms if is_decisive(m)]
     if not decisive:
-        return ("no criterion from the paper, its code, an exact computation or a same-run "
-                "baseline was measured; the suite's readings decide nothing on their own")
+        return ("no criterion from the paper, its code, an exact computation or the lexicon "
+                "was measured; the suite's readings decide nothing on their own")
+    undecided = [m for m in decisive if m.get("undecided")]
+    if undecided and not any(not m.get("passed") and not m.get("undecided") for m in decisive):
+        return "the verdict depends on the reading of the paper's words: " + "; ".join(
+            f"{m['name']}: {m['undecided']}" for m in undecided)
     readings: dict[str, bool] = {}
     for m in decisive:
         if m.get("interpretation"):

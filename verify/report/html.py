@@ -23,7 +23,7 @@ from verify.report.findings import count_text, counts, findings, verdict_label, 
 from verify.report.forms import COLOURS
 from verify.report.paper_scale import staleness
 from verify.report.record import figure_order, headline, paper_title
-from verify.report.text import (clean, deviation_line, paper_scale_line, provenance_line, run_line,
+from verify.report.text import (clean, deviation_line, mark, paper_scale_line, provenance_line, run_line,
                                 run_title, source_text, statement_parts)
 
 E = html.escape
@@ -57,7 +57,7 @@ def _measurements(ms: list[dict]) -> str:
     if not ms:
         return ""
     rows = "".join(
-        f'<tr class="{"ok" if m.get("passed") else "bad"}"><td>{"✓" if m.get("passed") else "✗"}</td>'
+        f'<tr class="{"ok" if m.get("passed") else "read" if m.get("undecided") else "bad"}"><td>{mark(m).strip()}</td>'
         f'<td>{E(m.get("role", ""))}</td><td>{E(m["name"])}</td><td>{E(fmt(m.get("value")))}'
         f'{E(" over " + str(m["examples"]) + " examples") if m.get("examples") is not None else ""}'
         f'{"<br><span class=small>" + E(fmt(m["details"])) + "</span>" if m.get("details") else ""}'
@@ -195,7 +195,7 @@ table.ms{font-size:12px;margin:4px 0;table-layout:auto}
 table.ms td:first-child,table.ms th:first-child{width:1.2em}
 table.ms td,table.ms th{border:1px solid #e5e5e5;padding:2px 4px;overflow-wrap:anywhere;
      vertical-align:top}
-tr.bad td{background:#fff3f3} .small{font-size:11px;color:#666} .stale{color:#b71c1c}
+tr.bad td{background:#fff3f3} tr.read td{background:#fffbe6} .small{font-size:11px;color:#666} .stale{color:#b71c1c}
 .form{overflow-x:auto;overflow-y:hidden;margin:4px 0;padding:2px 0} math{font-size:1.15em}
 figure{margin:16px 0;border-top:1px solid #eee;padding-top:8px}
 figure img{max-width:100%;height:auto}

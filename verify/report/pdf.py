@@ -37,7 +37,7 @@ from verify.report.findings import count_text, counts, deciding_numbers, finding
 from verify.report.forms import COLOURS, part_text
 from verify.report.paper_scale import staleness
 from verify.report.record import figure_order, headline, paper_title
-from verify.report.text import (clean, commit_text, measured, paper_scale_line, provenance_line,
+from verify.report.text import (clean, commit_text, mark, measured, paper_scale_line, provenance_line,
                                 run_line, setup_summary)
 
 PAGE = (8.27, 11.69)  # A4 portrait, inches
@@ -178,7 +178,7 @@ def _cells(rec: dict) -> list[list[str]]:
                     f"{deciding_numbers(ps.get('measurements') or [])}; the ci run:")
     if rec["verdict"] in ("inconclusive", "untested", "supported") and why(rec):
         body.append(why(rec))
-    body += [("✓ " if m.get("passed") else "✗ ") + measured(m) for m in rec.get("measurements") or []]
+    body += [mark(m) + measured(m) for m in rec.get("measurements") or []]
     setups = rec.get("setups") or []
     runs = [line for k, setup in enumerate(setups, 1)
             for line in wrap(f"{f'setup {k}/{len(setups)}' if len(setups) > 1 else 'setup'}: "
@@ -255,7 +255,7 @@ def _errata(pages: Pages, records: list[dict]):
             block("Condition", clean(rec["condition"]))
         if rec.get("corrected") or rec.get("corrected_statement"):
             block("Corrected", clean(rec.get("corrected_statement", "")), rec.get("corrected", []))
-        ms = [("✓ " if m.get("passed") else "✗ ") + measured(m) for m in rec.get("measurements") or []]
+        ms = [mark(m) + measured(m) for m in rec.get("measurements") or []]
         if ms:
             block("Measured", "\n".join(ms))
         pages.y -= 0.12

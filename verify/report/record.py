@@ -104,6 +104,8 @@ class ClaimRecord(JsonRecord):
     expected_full: str = ""
     reconstructed: bool = False
     notes: str = ""
+    #: an empirical claim's clauses -> the measurement deciding each, or "not testable: why"
+    clauses: dict = field(default_factory=dict)
     #: 'full' when a paper-scale run decided the verdict, else 'ci'
     scale: str = "ci"
 
@@ -124,7 +126,7 @@ class ClaimRecord(JsonRecord):
             corrected_statement=claim.corrected_statement,
             condition=result.condition or claim.condition, counterexample=result.counterexample,
             expected_full=claim.expected_full, reconstructed=claim.reconstructed,
-            notes=claim.notes, scale=result.scale)
+            notes=claim.notes, clauses=dict(claim.clauses), scale=result.scale)
 
 
 @dataclass(frozen=True)

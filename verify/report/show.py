@@ -45,7 +45,8 @@ def _measurements(ms: list[dict], sources: dict[str, int]) -> list[str]:
     lines = []
     for m in ms:
         ref = f" [{sources.setdefault(m['source'], len(sources) + 1)}]" if m.get("source") else ""
-        lines += _wrap(("ok   " if m.get("passed") else "FAIL ") + measurement_line(m, with_source=False)
+        mark = "ok   " if m.get("passed") else "READ " if m.get("undecided") else "FAIL "
+        lines += _wrap(mark + measurement_line(m, with_source=False)
                        + ref, "  ", "       ")
         if m.get("details"):
             lines += _wrap(f"absolute values: {fmt(m['details'])}", "       ", "         ")

@@ -188,7 +188,19 @@ def statement_parts(rec: dict) -> list[tuple[str, str, list]]:
         out.append(("Corrected", clean(rec.get("corrected_statement", "")), rec.get("corrected", [])))
     return out + [(label, text(rec[key]), []) for label, key, text in (
         ("Condition", "condition", clean), ("Counterexample", "counterexample", str),
-        ("Notes", "notes", str)) if rec.get(key)]
+        ("Clauses", "clauses", clauses_text), ("Notes", "notes", str)) if rec.get(key)]
+
+
+def mark(m: dict) -> str:
+    """A measurement's outcome as a mark: passed, depends on the reading, failed."""
+    return "✓ " if m.get("passed") else "? " if m.get("undecided") else "✗ "
+
+
+def clauses_text(clauses: dict) -> str:
+    """An empirical claim's clauses, each with the measurement that decides it or why it is not
+    testable."""
+    return "; ".join(f"\"{c}\" -> {'decided by ' if not by.startswith('not testable') else ''}{by}"
+                     for c, by in clauses.items())
 
 
 def commit_text(commit, dirty: bool = False, short: int = 10) -> str:
