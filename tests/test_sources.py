@@ -83,6 +83,27 @@ def test_empirical_claims_are_decided_by_the_allowed_kinds_only():
     assert set(DECISIVE_KINDS) == {"paper", "code", "exact", "lexicon"}
 
 
+def _exact_criterion(criterion: str) -> bool:
+    """An exact computation's criterion: equality, a sign, or a bound at round-off (<= 1e-6)."""
+    op, _, bound = criterion.partition(" ")
+    if op == "==":
+        return True
+    try:
+        value = float(bound)
+    except ValueError:
+        return False
+    return value == 0 or (op in ("<", "<=") and 0 < value <= 1e-6)
+
+
+def test_an_exact_source_in_an_empirical_claim_is_equality_at_round_off():
+    loose = [(f, cid, m["name"], m["criterion"]) for f, cid, ms in _records() for m in ms
+             if m.get("source_kind") == "exact" and not _exact_criterion(m.get("criterion", ""))]
+    assert not loose, f"an 'exact' source with a threshold the suite chose: {loose[:5]}"
+    assert _exact_criterion("== 0") and _exact_criterion("< 1e-10")
+    assert _exact_criterion("> 0") and not _exact_criterion("<= 0.1")
+    assert not _exact_criterion("> 0.5")
+
+
 @pytest.mark.skipif(not TEXTS.is_dir(), reason="the papers' text (../shared/papers) is absent")
 def test_quoted_words_stand_at_the_line_they_name():
     texts = _paper_lines()
