@@ -17,6 +17,14 @@ same sweep loads the chunks already there instead of rerunning them.  Every file
 sweep's fingerprint (chunk function, config, cells, seeds, chunk shape); a file with another
 fingerprint is refused, never mixed in.
 
+Checkpoints inside a chunk: a chunk function that takes a ``checkpoint`` argument is handed a
+:class:`Checkpoint` (with ``out_dir`` and ``checkpoint_s``) bound to ``chunk-NNNNN.ckpt.npz``; it
+saves its state whenever :meth:`Checkpoint.due` says so and starts from :meth:`Checkpoint.load`,
+so a job killed in the middle of a long chunk loses at most ``checkpoint_s`` seconds of it, and
+the resumed chunk is bit-identical to an uninterrupted one (the state is stored exactly).
+``only=`` runs a subset of the chunks (one SLURM array task each, :mod:`numerics.cluster`);
+:func:`chunk_cells_for` sizes chunks from a wall-time budget.
+
 Results are assembled in (seed, cell) order.  They are bit-identical whatever the executor and
 however often the sweep was interrupted, because each member's randomness is drawn from its own
 seed and cell inside ``fn`` (never from a chunk index) and a chunk's arrays are stored exactly.
@@ -28,6 +36,7 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import hashlib
+import inspect
 import json
 import os
 import tempfile
@@ -193,11 +202,60 @@ def make_executor(executor=None, *, address: str | None = None, workers: int | N
     return (InlineExecutor() if executor == "inline" else local_executor(workers)), True
 
 
-def _run_chunk(fn, config, cells, seeds):
-    """What a worker runs: the chunk function, timed."""
+class Checkpoint:
+    """The saved state of one chunk in the middle of its run (module docstring): a dict of arrays
+    written atomically to ``path`` with the sweep's fingerprint, at most every ``every_s`` wall
+    seconds."""
+
+    def __init__(self, path, fingerprint_: str, every_s: float):
+        if not (isinstance(every_s, (int, float)) and np.isfinite(every_s) and every_s >= 0):
+            raise ValueError(f"every_s={every_s!r} must be a finite number of seconds >= 0")
+        self.path, self.fingerprint, self.every_s = Path(path), fingerprint_, float(every_s)
+        self._last = time.monotonic()
+        self.saves = 0
+
+    def due(self) -> bool:
+        return time.monotonic() - self._last >= self.every_s
+
+    def save(self, state: dict) -> None:
+        _save(self.path, state, 0.0, self.fingerprint)
+        self._last = time.monotonic()
+        self.saves += 1
+
+    def load(self) -> dict | None:
+        """The state saved by an earlier, interrupted run of this chunk, or None."""
+        return _load(self.path, self.fingerprint)[0] if self.path.is_file() else None
+
+    def clear(self) -> None:
+        self.path.unlink(missing_ok=True)
+
+
+def _takes_checkpoint(fn) -> bool:
+    try:
+        return "checkpoint" in inspect.signature(fn).parameters
+    except (TypeError, ValueError):
+        return False
+
+
+def _run_chunk(fn, config, cells, seeds, checkpoint=None):
+    """What a worker runs: the chunk function, timed (with its checkpoint when it takes one)."""
     start = time.perf_counter()
-    arrays = fn(config, cells, seeds)
+    arrays = fn(config, cells, seeds, **({"checkpoint": checkpoint} if checkpoint else {}))
     return {k: np.asarray(v) for k, v in arrays.items()}, time.perf_counter() - start
+
+
+def chunk_cells_for(budget_s: float, member_step_s: float, steps: int, n_cells: int,
+                    chunk_seeds: int = 1, safety: float = 0.5) -> int:
+    """The most cells per chunk whose estimated run (``member_step_s`` seconds per member and GD
+    step on this machine, ``steps`` steps, ``chunk_seeds`` seeds) fits ``safety`` x ``budget_s``;
+    at least one (a single cell longer than the budget resumes from its checkpoints)."""
+    for name, value in (("budget_s", budget_s), ("member_step_s", member_step_s)):
+        if not (isinstance(value, (int, float)) and np.isfinite(value) and value > 0):
+            raise ValueError(f"{name}={value!r} must be a positive number of seconds")
+    if not 0 < safety <= 1:
+        raise ValueError(f"safety={safety!r} must lie in (0, 1]")
+    per_cell = member_step_s * int(steps) * int(chunk_seeds)
+    return int(min(max(budget_s * safety // per_cell, 1), n_cells))
 
 
 def _chunk_path(out_dir: Path, chunk: Chunk) -> Path:
@@ -246,7 +304,8 @@ def _check_shapes(arrays: dict, chunk: Chunk, name: str):
 def run_sweep(fn, cells, seeds, *, config: dict | None = None, chunk_seeds: int = 1,
               chunk_cells: int | None = None, out_dir=None, executor=None,
               address: str | None = None, workers: int | None = None, progress=None,
-              desc: str = "sweep") -> SweepResult:
+              desc: str = "sweep", checkpoint_s: float | None = None,
+              only=None) -> SweepResult:
     """Run ``fn(config, cells[chunk], seeds[chunk])`` over every chunk and assemble the arrays.
 
     ``fn`` must be importable by name (a module-level function) for process and Dask workers.
@@ -254,12 +313,20 @@ def run_sweep(fn, cells, seeds, *, config: dict | None = None, chunk_seeds: int 
     and read back on a later call (resume).  ``executor``: None (Dask if ``address`` or
     ``$DASK_SCHEDULER_ADDRESS``, else local), ``'local'``, ``'inline'``, ``'dask'`` or an
     Executor.  On an error in one chunk, the chunks not yet started are cancelled, those that
-    finished are kept on disk, and the error is raised.
+    finished are kept on disk, and the error is raised.  ``checkpoint_s`` (with ``out_dir``, for
+    a chunk function that takes ``checkpoint``): save a running chunk's state this often.
+    ``only``: the chunk indices to run (the others are loaded if on disk); the arrays are
+    assembled only when every chunk is done (else ``arrays`` is empty).
     """
     cells, seeds, config = list(cells), list(seeds), dict(config or {})
     chunk_cells = len(cells) if chunk_cells is None else chunk_cells
     chunks = plan(len(seeds), len(cells), chunk_seeds, chunk_cells)
     print_ = fingerprint(fn, config, cells, seeds, chunk_seeds, chunk_cells)
+    if checkpoint_s is not None and (out_dir is None or not _takes_checkpoint(fn)):
+        raise ValueError("checkpoint_s needs out_dir and a chunk function that takes checkpoint=")
+    wanted = {c.index for c in chunks} if only is None else set(only)
+    if not wanted <= {c.index for c in chunks} or not wanted:
+        raise ValueError(f"only={only!r} must name chunks of the sweep, 0 to {len(chunks) - 1}")
     name = f"{fn.__module__}.{fn.__qualname__}"
     done, seconds = {}, {}
     if out_dir is not None:
@@ -269,9 +336,9 @@ def run_sweep(fn, cells, seeds, *, config: dict | None = None, chunk_seeds: int 
             path = _chunk_path(out_dir, chunk)
             if path.is_file():
                 done[chunk.index], seconds[chunk.index] = _load(path, print_)
-    todo = iter([c for c in chunks if c.index not in done])
+    todo = iter([c for c in chunks if c.index not in done and c.index in wanted])
     computed = []
-    if len(done) < len(chunks):
+    if not wanted <= set(done):
         pool, owned = make_executor(executor, address=address, workers=workers)
         # an in-process executor computes at submission: submit one chunk at a time so that each
         # is on disk before the next starts; other executors get every chunk at once
@@ -285,8 +352,10 @@ def run_sweep(fn, cells, seeds, *, config: dict | None = None, chunk_seeds: int 
                 chunk = next(todo, None)
                 if chunk is None:
                     return
+                ckpt = (Checkpoint(_chunk_path(out_dir, chunk).with_suffix(".ckpt.npz"), print_,
+                                   checkpoint_s) if checkpoint_s is not None else None)
                 pending[pool.submit(_run_chunk, fn, config, [cells[i] for i in chunk.cells],
-                                    [seeds[i] for i in chunk.seeds])] = chunk
+                                    [seeds[i] for i in chunk.seeds], ckpt)] = chunk
 
         try:
             top_up()
@@ -305,6 +374,7 @@ def run_sweep(fn, cells, seeds, *, config: dict | None = None, chunk_seeds: int 
                     _check_shapes(arrays, chunk, name)
                     if out_dir is not None:
                         _save(_chunk_path(out_dir, chunk), arrays, secs, print_)
+                        _chunk_path(out_dir, chunk).with_suffix(".ckpt.npz").unlink(missing_ok=True)
                     done[chunk.index], seconds[chunk.index] = arrays, secs
                     computed.append(chunk.index)
                     bar.update(1)
@@ -315,8 +385,8 @@ def run_sweep(fn, cells, seeds, *, config: dict | None = None, chunk_seeds: int 
                 pool.shutdown(wait=True, cancel_futures=True)   # nothing pending unless interrupted
         if error is not None:
             raise error
-    return SweepResult(_assemble(chunks, done, len(seeds), len(cells)), chunks, sorted(computed),
-                       seconds, print_)
+    arrays = _assemble(chunks, done, len(seeds), len(cells)) if len(done) == len(chunks) else {}
+    return SweepResult(arrays, chunks, sorted(computed), seconds, print_)
 
 
 def _assemble(chunks, done, n_seeds, n_cells) -> dict:

@@ -133,3 +133,47 @@ def test_an_unreachable_dask_scheduler_is_a_named_error(monkeypatch):
     monkeypatch.setattr(sw, "CONNECT_TIMEOUT", 1.0)
     with pytest.raises(sw.SchedulerUnreachable, match="cannot reach the Dask scheduler"):
         run(executor="dask", address="tcp://127.0.0.1:9")
+
+
+LONG = dict(CONFIG, steps=400, marks=(3, 150))
+
+
+def test_a_chunk_interrupted_in_the_middle_resumes_from_its_checkpoint_bit_identically(
+        tmp_path, monkeypatch):
+    whole = run(config=LONG, chunk_cells=3)
+    saves = []
+    real_save = sw.Checkpoint.save
+
+    def save_then_die(self, state):
+        real_save(self, state)
+        saves.append(int(state["done"]))
+        if len(saves) == 3:     # the job is killed right after its third checkpoint
+            raise KeyboardInterrupt("job killed")
+
+    monkeypatch.setattr(sw.Checkpoint, "save", save_then_die)
+    with pytest.raises(KeyboardInterrupt):
+        run(config=LONG, chunk_cells=3, out_dir=tmp_path, checkpoint_s=0.0)
+    assert 0 < saves[-1] < LONG["steps"] and list(tmp_path.glob("*.ckpt.npz"))
+    monkeypatch.setattr(sw.Checkpoint, "save", real_save)
+    resumed = run(config=LONG, chunk_cells=3, out_dir=tmp_path, checkpoint_s=0.0)
+    assert same(resumed.arrays, whole.arrays) and not list(tmp_path.glob("*.ckpt.npz"))
+
+
+def test_only_runs_the_named_chunks_and_the_last_one_assembles(tmp_path, reference):
+    first = run(out_dir=tmp_path, only=[0, 1])
+    assert first.computed == [0, 1] and first.arrays == {}
+    rest = run(out_dir=tmp_path, only=[2, 3, 4, 5])
+    assert rest.computed == [2, 3, 4, 5] and same(rest.arrays, reference.arrays)
+    with pytest.raises(ValueError, match="only="):
+        run(out_dir=tmp_path, only=[6])
+    with pytest.raises(ValueError, match="checkpoint_s needs out_dir"):
+        run(checkpoint_s=1.0)
+
+
+def test_a_chunk_is_sized_from_the_wall_time_budget():
+    # 1 ms per member-step, 1e5 steps: a cell takes 100 s; a 2 h budget at half safety holds 36
+    assert sw.chunk_cells_for(7200, 1e-3, 100_000, 289) == 36
+    assert sw.chunk_cells_for(10, 1e-3, 100_000, 289) == 1      # one cell, resumed by checkpoints
+    assert sw.chunk_cells_for(1e9, 1e-3, 100_000, 289) == 289
+    with pytest.raises(ValueError, match="budget_s="):
+        sw.chunk_cells_for(0, 1e-3, 10, 5)

@@ -188,12 +188,15 @@ def ntk(X, W, a):
 
 
 def train(tasks, taus, deltas, *, lr, steps: int, record_steps, keep_weights=False,
-          dtype=F64, progress=None) -> GridRun:
+          dtype=F64, progress=None, checkpoint=None) -> GridRun:
     """Train every (task, (tau, delta)) student: ``tasks`` one per seed, ``taus``, ``deltas``,
     ``lr`` arrays (G,) of the grid shared by all seeds; members are ordered seed-major.
     ``record_steps``: the steps (0 and ``steps`` included automatically) at which losses, the
     kernel distance S(0, t) and (with ``keep_weights``) the weights are recorded; a
-    FloatingPointError when the training loss turns non-finite (lr too large)."""
+    FloatingPointError when the training loss turns non-finite (lr too large).  ``checkpoint``: a
+    :class:`numerics.sweep.Checkpoint`; the weights, the step and the records so far are saved
+    whenever it is due, and a run starts from the state it holds (bit-identical to a run never
+    interrupted)."""
     if not tasks:
         raise ValueError("tasks must be a non-empty list of Task (one per seed)")
     if len({(t.X.shape, t.base_w.shape, t.X_test.shape) for t in tasks}) > 1:
@@ -212,7 +215,8 @@ def train(tasks, taus, deltas, *, lr, steps: int, record_steps, keep_weights=Fal
     small = (default_device().type == "cpu"
              and tasks[0].X.shape[0] * len(taus) * tasks[0].base_w.shape[0] < 1e6)
     with torch_threads(1 if small else None):  # small batched tensors: threading overhead dominates
-        return _train(tasks, taus, deltas, lr, int(steps), marks, keep_weights, dtype, progress)
+        return _train(tasks, taus, deltas, lr, int(steps), marks, keep_weights, dtype, progress,
+                      checkpoint)
 
 
 class _Diagnostics:
@@ -262,7 +266,11 @@ def _predict(X, W, a):
     return torch.einsum("gnh,gh->ng", torch.einsum("nd,ghd->gnh", X, W).clamp_min(0), a)
 
 
-def _train(tasks, taus, deltas, lr, steps, marks, keep_weights, dtype, progress):
+#: GD steps between two looks at the checkpoint's clock (a look costs far less than a step)
+CHECK_EVERY = 16
+
+
+def _train(tasks, taus, deltas, lr, steps, marks, keep_weights, dtype, progress, checkpoint=None):
     S_, G = len(tasks), len(taus)
     h, d = tasks[0].base_w.shape
     n = tasks[0].X.shape[0]
@@ -292,14 +300,31 @@ def _train(tasks, taus, deltas, lr, steps, marks, keep_weights, dtype, progress)
             records["a"].append(a.reshape(S_ * G, h).to(F64, copy=True).cpu().numpy())
         seconds["records"] += time.perf_counter() - t0
 
+    def save(step):
+        kept = [k for k in records if records[k]]
+        checkpoint.save({"done": np.array(step), "W": W.cpu().numpy(), "a": a.cpu().numpy(),
+                         **{f"r.{k}": np.stack(records[k]) for k in kept}})
+
     show = steps * S_ * G * n * h * d >= 1e10 if progress is None else progress
     bar = tqdm(total=steps, disable=not show, desc="teacher-student grid", leave=False)
     done = 0
+    state = checkpoint.load() if checkpoint is not None else None
     with torch.no_grad():
-        snapshot()
+        if state is None:
+            snapshot()
+        else:   # resume: the weights as saved, bit for bit, and the records made before
+            done = int(state["done"])
+            W, a = (torch.as_tensor(state[k], device=dev) for k in ("W", "a"))
+            for k in records:
+                records[k] = list(state[f"r.{k}"]) if f"r.{k}" in state else []
+            bar.update(done)
         for mark in marks[1:]:
+            if mark <= done:
+                continue
             t0 = time.perf_counter()
-            for _ in range(mark - done):
+            for i in range(mark - done):
+                if checkpoint is not None and i and i % CHECK_EVERY == 0 and checkpoint.due():
+                    save(done + i)
                 H = torch.bmm(X, W.transpose(1, 2)).clamp_min_(0)                     # (S, n, G h)
                 # one (n x h) @ (h x 1) product per student, not a broadcast of a over samples
                 # (that expanded a to H's size and ran n G products of 1 x h x 1): same sums
@@ -382,14 +407,15 @@ def _by_seed_and_cell(trajectory: Trajectory, n_seeds: int, weights: bool = Fals
     return out
 
 
-def fig1b_chunk(config: dict, cells, seeds) -> dict:
+def fig1b_chunk(config: dict, cells, seeds, checkpoint=None) -> dict:
     """One chunk of the Fig. 1(b) sweep (``numerics.sweep`` chunk function): every (seed, cell)
     of ``seeds`` x ``cells`` (cells are (tau, delta) pairs) trained as one batched program.
 
     Each seed draws its own task (teacher, data, base student) from ``make_task(seed)``, the same
     in every chunk.  Returns arrays of shape (seeds, cells, records) at steps 0, ``marks`` and
     ``steps`` (GD steps at lr ``base_lr / tau^2`` on EXPERIMENT_LOSS): kernel distance S(0, t),
-    test MSE and training loss."""
+    test MSE and training loss.  ``checkpoint``: the sweep's :class:`numerics.sweep.Checkpoint`
+    of this chunk (saved and resumed inside the chunk's run)."""
     cells, seeds = _grid_cells(cells), seed_list(seeds)
     steps = int(config["steps"])
     tasks = [make_task(int(s), d=config["d"], h=config["h"], k=config["k"], n=config["n"],
@@ -397,7 +423,7 @@ def fig1b_chunk(config: dict, cells, seeds) -> dict:
                        test_seed=config.get("test_seed", RELEASED_TEST_SEED)) for s in seeds]
     run = train(tasks, cells[:, 0], cells[:, 1], lr=config["base_lr"] / cells[:, 0] ** 2,
                 steps=steps, record_steps=[m for m in config["marks"] if m <= steps],
-                dtype=getattr(torch, config["dtype"]), progress=False)
+                dtype=getattr(torch, config["dtype"]), progress=False, checkpoint=checkpoint)
     return _by_seed_and_cell(run.trajectory, len(seeds))
 
 
@@ -415,15 +441,17 @@ def fig1b_steps(cfg: dict) -> np.ndarray:
 
 
 def fig1b_sweep(cfg: dict, fraction: float = 1.0, *, out_dir=None, executor=None, address=None,
-                chunk_seeds: int = 1, chunk_cells: int | None = None, progress=None):
+                chunk_seeds: int = 1, chunk_cells: int | None = None, progress=None,
+                checkpoint_s: float | None = None, only=None):
     """Fig. 1(b) for ``cfg`` (FIG1B_CI / FIG1B_FULL) through ``numerics.sweep.run_sweep``:
     chunks of ``chunk_seeds`` seeds x ``chunk_cells`` (tau, delta) cells (default: one seed's
     whole grid, one wide network), written to ``out_dir`` as they finish (resumable), on
     ``executor`` (local, or Dask at ``address`` / $DASK_SCHEDULER_ADDRESS).
 
     ``fraction`` in (0, 1] runs only that share of the steps (for timing: every step costs the
-    same; at least one step is run).  Returns (steps, S, test, sweep) with S and test as (records,
-    seeds, tau, delta)."""
+    same; at least one step is run).  ``checkpoint_s`` and ``only``: as ``run_sweep``'s (save a
+    running chunk's state this often; run only these chunks).  Returns (steps, S, test, sweep)
+    with S and test as (records, seeds, tau, delta), or None for both while chunks are missing."""
     from numerics.sweep import run_sweep
     _grid_config(cfg, *FIG1B_FULL)
     if not 0 < fraction <= 1:
@@ -432,7 +460,10 @@ def fig1b_sweep(cfg: dict, fraction: float = 1.0, *, out_dir=None, executor=None
     cells = [(t, d) for t in cfg["taus"] for d in cfg["deltas"]]
     sweep = run_sweep(fig1b_chunk, cells, cfg["seeds"], config=run_cfg, chunk_seeds=chunk_seeds,
                       chunk_cells=chunk_cells, out_dir=out_dir, executor=executor,
-                      address=address, progress=progress, desc="Fig. 1(b) chunks")
+                      address=address, progress=progress, desc="Fig. 1(b) chunks",
+                      checkpoint_s=checkpoint_s, only=only)
+    if not sweep.arrays:
+        return fig1b_steps(run_cfg), None, None, sweep
     shape = (len(cfg["seeds"]), len(cfg["taus"]), len(cfg["deltas"]), -1)
     S, test = (np.moveaxis(sweep.arrays[k].reshape(shape), -1, 0) for k in ("S", "test"))
     return fig1b_steps(run_cfg), S, test, sweep
