@@ -119,3 +119,50 @@ def map_modes(outputs, Xa, U, V):
                          f"inputs Xa {Xa.shape} (U: (n_out, M), V: (n_in [+1], M))")
     M = outputs @ np.linalg.pinv(Xa)[None]
     return np.einsum("oa,tkoi,ia->tka", U, M, V)
+
+
+def mode_losses(strengths, s, d, n_samples):
+    """Each mode's share of the loss, ``-(P/2) (2 s a - d a^2)`` (T, K, M), of mode strengths
+    ``strengths`` (T, K, M) (``numerics.closed_forms.loss_from_modes`` before its sum)."""
+    strengths = finite_array(strengths, "strengths", ndim=3)
+    s = finite_array(s, "s", ndim=1)
+    d = finite_array(d, "d", shape=s.shape)
+    if strengths.shape[-1] != s.shape[0]:
+        raise ValueError(f"strengths {strengths.shape} and s {s.shape} must carry the same modes")
+    return -0.5 * n_samples * (2 * s * strengths - d * strengths ** 2)
+
+
+def best_modewise_shift(a, b, b_modes, s, d, n_samples, t, grid, until=None, sweeps: int = 2):
+    """``min over per-mode delays p_m of max_t |a(t) - b_p(t)|`` per curve, where ``b_p`` is the
+    loss ``b`` with each mode of its map delayed by its own ``p_m``: ``b(t) + sum_m [e_m(t - p_m)
+    - e_m(t)]``, ``e_m`` the mode's share of the loss (:func:`mode_losses` of ``b_modes``
+    (T, K, M)).  BL L181's "mode-wise time shift" (Eq. 14: a delay per mode through its initial
+    strength).  Found by coordinate descent over ``grid`` from the best global shift (so never
+    worse than it up to the modes' share of the loss).  Returns (gap (K,), delays (K, M))."""
+    a, b, t = _curves(a, b, t)
+    grid = finite_array(grid, "grid", ndim=1, nonempty=True)
+    e = mode_losses(b_modes, s, d, n_samples)
+    if e.shape[:2] != b.shape:
+        raise ValueError(f"b_modes {b_modes.shape} must be (T, K, M) for curves {b.shape}")
+    mask = np.ones_like(t, bool) if until is None else t <= until
+    _, start = best_warp(a, b, t, "shift", grid, until)
+    gaps, delays = np.empty(b.shape[1]), np.empty((b.shape[1], e.shape[-1]))
+    for k in range(b.shape[1]):
+        shifted = {(m, p): np.interp(t - p, t, e[:, k, m]) - e[:, k, m]
+                   for m in range(e.shape[-1]) for p in grid}
+        p = np.full(e.shape[-1], start[k])
+
+        def gap_of(p):
+            curve = b[:, k] + sum(shifted[(m, pm)] for m, pm in enumerate(p))
+            return float(np.abs(a[mask, k] - curve[mask]).max())
+        best = gap_of(p)
+        for _ in range(sweeps):
+            for m in range(e.shape[-1]):
+                for q in grid:
+                    trial = p.copy()
+                    trial[m] = q
+                    g = gap_of(trial)
+                    if g < best:
+                        best, p = g, trial
+        gaps[k], delays[k] = best, p
+    return gaps, delays

@@ -19,11 +19,12 @@ def ci(name: str) -> ToyPair:
     return toy_pair(getattr(configs, name)["ci"])
 
 
-def rewrite(pair: ToyPair, activation: str, *, loss=None, W1=None) -> ToyPair:
-    """``pair`` with the ``activation`` run's losses and/or first-layer weights replaced."""
+def rewrite(pair: ToyPair, activation: str, *, loss=None, W1=None, W2=None) -> ToyPair:
+    """``pair`` with the ``activation`` run's losses and/or weights replaced."""
     run = pair[activation]
     tr = run.trajectory
-    records = dict(tr.records, **({"W1": W1} if W1 is not None else {}))
+    records = dict(tr.records, **({"W1": W1} if W1 is not None else {}),
+                   **({"W2": W2} if W2 is not None else {}))
     new = Trajectory(tr.steps, tr.time, tr.clock, run.loss if loss is None else loss, records)
     return replace(pair, **{activation: replace(run, trajectory=new)})
 
@@ -115,3 +116,61 @@ def image_pair(*, gap_bias=0.01, gap_none=0.3, rank=(3.0, 6.0), error=(0.1, 0.2)
                              Trajectory(np.arange(len(t)), t, "t/tau", loss, records))
     ran = Ran.of(Config(scale="ci"), "synthetic image runs", synthetic=True)
     return ImagePair(runs["linear"], runs["relu"], ran)
+
+
+def on_linear(pair, c=1.0) -> ToyPair:
+    """The ReLU members of bias strength ``c`` given exactly their linear twins' losses."""
+    k = members(pair, c)
+    return relu_loss(pair, k, pair.linear.loss[:, k])
+
+
+def on_closed_form(pair, jitter=0.003) -> ToyPair:
+    """The members with bias on the linear closed form (Eq. 7, a0 fitted to the linear seed
+    mean): the ReLU ones exactly, the linear ones scaled by 1 +- ``jitter`` across seeds (a seed
+    spread that is not the closed form's error)."""
+    from numerics.bias.mode_fit import fit_a0, theory_loss
+    lin = pair.linear
+    k = members(pair, 1.0)
+    a0, _ = fit_a0(lin.t, lin.loss[:, k].mean(1), lin.X, lin.Y, 1.0)
+    theory = theory_loss(lin.t, lin.X, lin.Y, 1.0, a0)[:, None]
+    loss = lin.loss.copy()
+    loss[:, k] = theory * (1 + jitter * np.linspace(-1, 1, len(k)))
+    pair = rewrite(pair, "linear", loss=loss)
+    return relu_loss(pair, k, np.repeat(theory, len(k), 1))
+
+
+def ybar_phase(pair, start=0.2, end=2.0) -> ToyPair:
+    """Both networks' members with bias compute exactly ybar on every input between ``start`` and
+    ``end`` (t/tau): every hidden unit's bias 1 and weights 0, the readout ybar / n_hid (the bias
+    mode learned first, every unit always on, biases grown fastest at the start)."""
+    for act in ("linear", "relu"):
+        run = pair[act]
+        k = members(pair, 1.0)
+        window = (run.t >= start) & (run.t <= end)
+        W1, W2 = run.W1.copy(), run.W2.copy()
+        n_hid = W1.shape[-2]
+        part1, part2 = W1[:, k], W2[:, k]
+        part1[window] = 0.0
+        part1[window, ..., 0] = 1.0
+        part2[window] = run.Y.mean(1)[:, None] / n_hid
+        W1[:, k], W2[:, k] = part1, part2
+        pair = rewrite(pair, act, W1=W1, W2=W2)
+    return pair
+
+
+def xor_waits(pair) -> ToyPair:
+    """The ReLU members with bias (parallel task) read out nothing on the XOR outputs (rows 2, 3)
+    until every one of them has learned 90% of the linear task (rows 0, 1): linear before
+    non-linear learning, whatever the run did."""
+    relu = pair.relu
+    k = members(pair, 1.0)
+    Y = relu.Y
+    out = relu.outputs()[:, k]
+    lin_task = 0.5 * ((Y[None, None, :2] - out[:, :, :2]) ** 2).sum((-2, -1))
+    plateau = 0.5 * float(np.sum((Y[:2] - Y[:2].mean(1, keepdims=True)) ** 2))
+    until = relu.t[np.argmax(lin_task <= 0.1 * plateau, axis=0).max()]
+    W2 = relu.W2.copy()
+    part = W2[:, k]
+    part[relu.t <= until, :, 2:] = 0.0
+    W2[:, k] = part
+    return rewrite(pair, "relu", W2=W2)

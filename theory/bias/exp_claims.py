@@ -1,5 +1,6 @@
-"""Empirical claims, simulation definitions and figures of the bias paper (BL-Def-Kink, -Dead,
--tstar, -G, -R2, -Prep, BL-Eq(15), BL-Mech, BL-Fig1..12).
+"""Simulation definitions of the bias paper (BL-Def-Kink, -Dead, -tstar, -G, -R2, -Prep) and the
+symbols of the kink; its empirical claims (BL-Eq(15), BL-Mech, BL-Fig1..12) are registered in
+``theory.bias.empirical``.
 
 These are decided by simulation in ``verify/bias/test_exp_*.py`` (numerics in
 ``numerics/bias/``).  The toy datasets are the catalogue's reconstructions (BL §6), because the
@@ -10,27 +11,6 @@ from __future__ import annotations
 import sympy as sp
 
 from theory.registry import register
-
-#: Baselines measured by the suite: (ci verdict, paper-scale verdict where a faithful run of
-#: ``pytest verify --scale=full`` decides otherwise).  The ci runs deviate from App E (lr 25x,
-#: reduced data), so their verdicts are ``supported`` or ``inconclusive``; the toy tasks'
-#: paper-scale runs vary each setting the paper does not give beside the run.
-_EXPECTED = {
-    "BL-Eq(15)": ("supported", ""),
-    "BL-Mech": ("supported", "holds"),
-    "BL-Fig1": ("inconclusive", ""),    # 'closely aligned' fails against the seed spread
-    "BL-Fig2": ("inconclusive", ""),    # readings of 'matched in early training' disagree
-    "BL-Fig3": ("supported", "holds"),
-    "BL-Fig4": ("supported", ""),
-    "BL-Fig5": ("supported", ""),
-    "BL-Fig6": ("inconclusive", ""),
-    "BL-Fig7": ("inconclusive", ""),
-    "BL-Fig8": ("untested", ""),        # CIFAR-10 absent
-    "BL-Fig9": ("inconclusive", "not-reproduced"),   # with both biases not a mere time shift
-    "BL-Fig10": ("inconclusive", ""),   # c = 0.1 refutes on the 4-item tree, not on the 8-item
-    "BL-Fig11": ("inconclusive", ""),
-    "BL-Fig12": ("supported", "holds"),
-}
 
 b, w, c = sp.symbols("b_j w_j c", real=True)
 w_vec = sp.Matrix(sp.symbols("w_1:4", real=True))
@@ -94,69 +74,3 @@ register(
               "pixel c = 10 for the 'bias' condition; 'standard preprocessing' subtracts one mean "
               "and divides by one std over all pixels",
     expected="defined")
-
-register(
-    id="BL-Eq(15)", paper="bias", where="Sec 5.4, Eq. (15), L262-L266; Fig 4", kind="empirical",
-    title="gated-linear reconstruction from t*",
-    statement=r"\hat y_i^{ReLU} \approx W^2(t) G \tilde W^1(t) x_i = P(t) x_i for t > t^*, with "
-              r"a_\alpha(t^*) = (U^T P(t^*) V)_{\alpha\alpha} evolved by Eq. (7); 'match (almost) "
-              "exactly'",
-    expected=_EXPECTED["BL-Eq(15)"][0], expected_full=_EXPECTED["BL-Eq(15)"][1],
-    notes="Typo: P(t) x_i should read P(t) x~_i (augmented input).")
-
-register(
-    id="BL-Mech", paper="bias", where="Sec 5 intro, L181", kind="empirical",
-    title="three-step mechanism",
-    statement="(1) the hidden bias induces a leading bias mode learned first; (2) its growth "
-              "pushes most ReLU units into the linear regime, apart from a small subset of dead "
-              "units (L243); (3) beyond that, learning is transiently linear, with a small "
-              "mode-wise time shift",
-    expected=_EXPECTED["BL-Mech"][0], expected_full=_EXPECTED["BL-Mech"][1])
-
-_FIGS = {
-    "BL-Fig1": ("Fig 1, L80; L86-L98, L160", "MNIST, pixel-wise mean subtraction",
-                "with bias (constant pixel c = 10) linear and ReLU loss curves are aligned early, "
-                "without bias they diverge quickly (1A); bias-ReLU has a substantially lower "
-                "effective rank of H^T H (1B) and a lower test error (1C)"),
-    "BL-Fig2": ("Fig 2, L158; L166-L177", "alignment on the hierarchical and XOR tasks",
-                "with bias, ReLU and linear losses are functionally similar and stage-like and "
-                "match the exact solutions (with a slight time shift); without bias they diverge "
-                "(2B); on XOR they are transiently aligned (2D); MDS: bias-ReLU representations "
-                "evolve like linear ones, no-bias ReLU classes separate from the start (2E)"),
-    "BL-Fig3": ("Fig 3, L175; L239-L243", "mechanism diagnostics",
-                "biases grow faster than weights early (3A); ReLU biases are positive or near zero "
-                "and grow fastest early (3B); early most units are always active, later they "
-                "drift back to the non-linear regime (3C); early outputs equal ybar (3D)"),
-    "BL-Fig4": ("Fig 4, L260", "gated-linear solutions from t*",
-                "ReLU dynamics with linear solutions started at t* show excellent agreement "
-                "with the simulations"),
-    "BL-Fig5": ("Fig 5, L273; L277-L279", "XOR with a linear feature, Delta = 0.5",
-                "with bias, ReLU losses resemble linear ones with a small time shift and the "
-                "network relies on the linear feature; without bias it uses the XOR structure"),
-    "BL-Fig6": ("Fig 6, L290; L283-L285", "parallel linear and non-linear tasks",
-                "bias-ReLU follows the linear network and settles at the linear-task loss for a "
-                "lengthy period (a weaker saddle without bias); lower effective rank of H^T H "
-                "with bias; R^2(s) larger with bias, R^2(s) > R^2(c) in both, lower R^2([s c]) "
-                "without bias (10 seeds)"),
-    "BL-Fig7": ("App C.1, Fig 7, L580-L589", "MNIST with standard preprocessing",
-                "with scalar standardisation linear and ReLU align early with and without bias"),
-    "BL-Fig8": ("App C.2, Fig 8, L591-L596", "CIFAR-10 grayscale",
-                "(A) with pixel-wise mean subtraction, bias drives early alignment; (B) with "
-                "standard preprocessing biases also drive alignment (no-bias ReLU does not align)"),
-    "BL-Fig9": ("App C.3, Fig 9, L598-L605", "biases in both layers",
-                "(A) hierarchical task: stage-like learning, ReLU dynamics preserved except for a "
-                "small time shift; (B) XOR: early dynamics aligned"),
-    "BL-Fig10": ("App C.4, Fig 10, L607-L614", "bias magnitude c",
-                 "every c > 0 gives stage-like, linear-aligned losses and only c = 0 diverges; the "
-                 "always-on fraction shoots up early whenever c > 0; gating is small unless c = 0"),
-    "BL-Fig11": ("App C.5, Fig 11, L616-L623", "margin sweep",
-                 "linear and ReLU-bias dynamics only diverge for small Delta, are preserved in "
-                 "the initial bias phase for every Delta, and bias terms robustly push towards "
-                 "linear solutions"),
-    "BL-Fig12": ("App C.6, Fig 12, L625-L630", "kinks",
-                 "the vast majority of kink values rapidly grow negative early in learning"),
-}
-
-for _id, (_where, _title, _statement) in _FIGS.items():
-    register(id=_id, paper="bias", where=_where, kind="empirical", title=_title,
-             statement=_statement, expected=_EXPECTED[_id][0], expected_full=_EXPECTED[_id][1])

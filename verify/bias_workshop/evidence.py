@@ -10,56 +10,68 @@ from verify.measurement import exact, measure
 def fig1b(pair):
     return ev.tracking(pair, "001 L57", "ReLU networks with bias terms closely track the dynamics "
                        "of their linear counterparts, so much so that exact solutions developed "
-                       "for linear networks provide an excellent match", "when removing bias "
-                       "terms the connection breaks down and dynamics diverge")
+                       "for linear networks (see Appendix A) provide an excellent match",
+                       "when removing bias terms the connection breaks down and dynamics diverge",
+                       phrase="closely tracks", closed_form_phrase="excellent agreement")
 
 
 def fig1d(pair):
     return ev.transient(pair, "001 L59", "even for non-linear problems bias-ReLU and bias-linear "
                         "network dynamics are exactly matched in early training", "As before, the "
-                        "correspondence breaks down when bias terms are ablated")
+                        "correspondence breaks down when bias terms are ablated", phrase="exactly")
 
 
 def fig2b(pair):
-    return ev.representations(pair, "001 L61", "hidden representations evolve in an orderly "
-                              "fashion in bias ReLU networks that show excellent agreement with "
-                              "linear networks", "the representations for the different classes "
-                              "separating at the very beginning of learning")
+    return (ev.rsa_to_linear(pair, "001 L61", "hidden representations evolve in an orderly fashion "
+                             "in bias ReLU networks that show excellent agreement with linear "
+                             "networks")
+            + ev.separation(pair, "001 L61", "with the representations for the different classes "
+                            "separating at the very beginning of learning"))
 
 
 def fig3b(pair):
     return (ev.early_transient(pair, "001 L70", "bias-ReLU networks are aligned to linear networks "
-                              "in early training")
-            + ev.linear_first(pair, "001 L70, L85", "initially only learn the linear problem; "
-                              "strict linear before non-linear learning")
+                               "in early training", phrase="aligned")
+            + ev.linear_first(pair, "001 L70", "initially only learn the linear problem")
             + ev.saddle(pair, "001 L70", "ReLU networks without bias also appear to learn slower "
                         "after learning the linear task. However, the corresponding saddle point "
                         "is less pronounced in these models"))
 
 
 def fig3c(pair):
-    return ev.variance_explained_r2(pair, "001 L72", "while solving both tasks with zero loss")
+    return ev.variance_explained_r2(pair, "001 L72", "while solving both tasks with zero loss",
+                                    "ReLU networks with bias represent the linear task more "
+                                    "strongly than their bias-free counterparts",
+                                    "less overall representational variance is explained when "
+                                    "fitting a regression that contains regressor for both linear "
+                                    "and non-linear features in bias-free ReLU networks")
 
 
 def app_b(hierarchy, xor):
-    return ev.both_layers(hierarchy, xor, time_constants=True)
+    """BA App B / Fig 5 (L142): the same rule as BL Fig 9 (``ev.both_layers``)."""
+    return ev.both_layers(hierarchy, xor, where="001 L142", words="Dynamics appear preserved but "
+                          "under slightly different time constants", phrase="preserve",
+                          size_phrase="slightly", xor_where="001 L142")
 
 
 def contributions(hierarchy, xor, parallel):
-    """Contributions (i), (ii), (iii) and (v) (L44, L85); (iv), image data, is BA-T6."""
+    """Contributions (i), (ii), (iii) (L44) and (v) (L85); (iv), image data, is BA-T6."""
     lin, relu = hierarchy.linear, hierarchy.relu
-    kb = lin.select(1.0)
-    return (ev.aligned("(i) ReLU with bias vs linear with bias on the hierarchy, max_t gap",
+    kb, kn = lin.select(1.0), lin.select(0.0)
+    return (ev.aligned("(i) ReLU with bias vs linear with bias on the hierarchy",
                        relu.loss[:, kb], lin.loss[:, kb], lin.t, "001 L44", "ReLU networks and "
                        "linear networks have equivalent learning dynamics when equipped with bias "
-                       "terms")
+                       "terms", "equivalent", lin_modes=ev.loss_modes(lin, kb),
+                       contrast=(relu.loss[:, kn], lin.loss[:, kn]))
             + ev.early_transient(xor, "001 L44", "This phenomenon also persists for non-linear "
-                                 "task, where dynamics are aligned in early learning")
+                                 "task, where dynamics are aligned in early learning",
+                                 phrase="aligned")
             + ev.rsa_to_linear(hierarchy, "001 L44", "bias-ReLU networks learn representations in "
                                "a structured, linear-like fashion")
             + ev.simple_features(parallel, "001 L44", "the alignment increases representational "
                                  "biases such that simple features are strongly overrepresented")
-            + ev.linear_first(parallel, "001 L85", "strict linear before non-linear learning"))
+            + ev.linear_first(parallel, "001 L85", "This bias towards early linearity also "
+                              "induces strict linear before non-linear learning"))
 
 
 def only_in(texts, has: str, lacks: str, items: dict):
