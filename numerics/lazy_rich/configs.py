@@ -105,6 +105,8 @@ class Architectures(LazyRichConfig):
     masked, so these are the suite's choices."""
 
     seeds: tuple[int, ...]
+    #: (name, Ni, No) of each architecture (hidden width = min(Ni, No))
+    nets: tuple = ARCHITECTURES
     n_samples: int = 8
     lam_max: float = 20.0
     n_lams: int = 11
@@ -120,6 +122,12 @@ class Architectures(LazyRichConfig):
 
 
 ARCH = Architectures(scale="ci", seeds=seeds("ci", 3))
+#: the same statements with every open Fig. 5 setting changed at once (the one sensitivity rule,
+#: as GRQ's REGIMES_ALT): other shapes, task size and draws, lambda range, init scale, lr, horizons
+ARCH_ALT = Architectures(scale="ci", seeds=seeds("ci", 3, offset=3),
+                         nets=(("funnel (7,3,3)", 7, 3), ("square (5,5,5)", 5, 5), ("inverted funnel (3,3,7)", 3, 7)),
+                         n_samples=12, lam_max=30.0, init_scale=0.1, lr=3e-3, horizon=9.0, curve_lam=10.0,
+                         curve_horizon=80.0, early=2.5, delay_lams=(6.0, 12.0, 24.0))
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -156,6 +156,8 @@ class ArchitectureRun:
     early: float
     delays: np.ndarray
     ran: Ran
+    #: |lambda| of the time courses ``curves``
+    curve_lam: float = 8.0
 
 
 def _kernel_distance_at(task, W1, W2, lam, times) -> np.ndarray:
@@ -194,7 +196,7 @@ def architectures(config: Architectures) -> ArchitectureRun:
     out = {k: [] for k in ("converged", "at_horizon", "gd", "curves", "delays")}
     for seed in config.seeds:
         rows = {k: [] for k in out}
-        for name, ni, no in ARCHITECTURES:
+        for name, ni, no in config.nets:
             rng = np.random.default_rng(seed)
             task = random_task(ni, no, config.n_samples, rng)
             family = balanced_family(task, tuple(lams) + curve_lams, (config.init_scale,), rng)[0]
@@ -217,15 +219,15 @@ def architectures(config: Architectures) -> ArchitectureRun:
                                        for v, (W1, W2) in zip(config.delay_lams, delayed)])
         for k in out:
             out[k].append(rows[k])
-    ran = Ran.of(config, architectures, architectures=tuple(n for n, _, _ in ARCHITECTURES),
+    ran = Ran.of(config, architectures, architectures=tuple(n for n, _, _ in config.nets),
                  n_samples=config.n_samples, task=SUITE_TASK, lambda_count=config.n_lams,
                  lambda_max=config.lam_max, init=ALG1, init_scale=config.init_scale, lr=config.lr,
                  horizon=config.horizon, curve_horizon=config.curve_horizon, early=config.early,
                  dtype="float64", seeds=config.seeds)
-    return ArchitectureRun(tuple(n for n, _, _ in ARCHITECTURES), lams,
+    return ArchitectureRun(tuple(n for n, _, _ in config.nets), lams,
                            *(np.array(out[k]) for k in ("converged", "at_horizon", "gd")), times,
                            np.array(out["curves"]), config.early,
-                           np.array(out["delays"]), ran)
+                           np.array(out["delays"]), ran, config.curve_lam)
 
 
 # ------------------------------------------------------------------------------ App A.4

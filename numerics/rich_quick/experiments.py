@@ -260,6 +260,13 @@ class GrokkingRun:
     ran: Ran
 
 
+def grokking_embedding_share(config) -> float:
+    """The embeddings' share of the parameters of the model ``config`` (``configs.Grokking``)
+    trains, counted on one initialised member (no training)."""
+    config = C.expect(config, C.Grokking)
+    return gk.embedding_fraction(gk.init([0], [1.0], config.p + 1, d=config.d, mlp=config.mlp))
+
+
 def grokking(config) -> GrokkingRun:
     """GRQ Fig. 6(d)/12 at ``config`` (``configs.Grokking``)."""
     config = C.expect(config, C.Grokking)

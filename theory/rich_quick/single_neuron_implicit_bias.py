@@ -61,10 +61,9 @@ register(
 register(
     id="GRQ-Fig4", paper="rich_quick", where="Fig. 4, L109; App D.2 L974", kind="empirical",
     title="beta trajectories (whitened) and beta(inf) vs delta (low rank)",
-    statement="Whitened: upstream follows GF on beta, downstream first moves along beta0 then "
-              "sweeps to beta_*, theory (mu, phi) lines match. Low rank: beta(inf)(delta) given "
-              "exactly by Eq. (72)",
-    expected="holds", notes="D.2 data: X = [[0.5, 1]], y = 1.1, beta0 = [0.4, 0.05].")
+    statement='When $X^\\top X$ is whitened (left), we can solve for the dynamics exactly using our expressions for μ, ϕ (black dashed lines). Upstream initializations follow the trajectory of gradient flow on β , downstream initializations first move in the direction of β_0 before sweeping around towards β_* , and balanced initializations take an intermediate trajectory between these two. When $X^\\top X$ is low-rank (right), then we can only predict the trajectories in the limit of $\\delta = \\pm\\infty$. If the interpolating manifold is one-dimensional, then we can solve for the solution in terms of δ exactly (black dots).',
+    clauses={'we can solve for the dynamics exactly using our expressions for μ, ϕ': 'Fig. 4: largest error of beta(t)', 'Upstream initializations follow the trajectory of gradient flow on β': 'from the GF-on-beta segment: upstream minus balanced', 'downstream initializations first move in the direction of β_0 before sweeping around towards β_*': 'downstream: angle to beta0', 'balanced initializations take an intermediate trajectory between these two': 'from the GF-on-beta segment: upstream minus balanced', 'we can only predict the trajectories in the limit of δ = ±∞': 'not testable: a statement of what the theory can predict, not an outcome of a run', 'we can solve for the solution in terms of δ exactly (black dots)': 'Fig. 4 (right): largest |GF limit'},
+    expected="supported", notes="D.2 data: X = [[0.5, 1]], y = 1.1, beta0 = [0.4, 0.05].")
 
 register(
     id="GRQ-Eq(40)-(45)", paper="rich_quick", where="App A.4.1, Eqs. (40)-(45), L456-482",

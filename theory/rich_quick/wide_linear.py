@@ -230,15 +230,13 @@ register(
 register(
     id="GRQ-Claim-Funnel", paper="rich_quick", where="Sec 4, L129; App B.1.1, L682-716",
     kind="empirical", title="funnel / inverted-funnel regimes",
-    statement="funnel (d > h >= c) networks go lazy as all delta_i -> +oo, inverted funnels "
-              "(d <= h < c) as delta_i -> -oo; in the opposite limits lazy-then-rich if beta0 is "
-              "not proportional to beta_*; all networks are rich as delta_i -> 0",
+    statement='Except for a measure zero set of initializations, funnel networks always enter the lazy regime as all $\\delta_i \\rightarrow \\infty$, whereas inverted funnel networks do so as $\\delta_i \\rightarrow -\\infty$. As elaborated in Appendix B, this occurs because in these limits a solution β_* must exist within the space spanned by M at initialization. In the opposite limits of δ , these networks enter a lazy followed by rich regime, assuming $\\beta_0 \\not\\propto \\beta_*$. Conversely, as the $\\delta_i \\rightarrow 0$, all networks transition into the rich regime.',
+    clauses={'funnel networks always enter the lazy regime as all δ_i → ∞': 'funnel, delta -> +oo: kernel distance', 'whereas inverted funnel networks do so as δ_i → -∞': 'inverted funnel, delta -> -oo: kernel distance', 'In the opposite limits of δ , these networks enter a lazy followed by rich regime': 'at the end of the initial phase below S at the end', 'as the δ_i → 0, all networks transition into the rich regime': 'delta -> 0: S at the lazy end below', 'Except for a measure zero set of initializations': 'not testable: a measure-zero set of initialisations cannot be drawn; random inits avoid it almost surely', 'this occurs because in these limits a solution β_* must exist within the space spanned by M at initialization': 'not testable: an explanation (App. B), not an outcome of a run', 'assuming β_0 ∝̸ β_*': 'not testable: a condition, met almost surely by the random inits'},
     expected="holds")
 
 register(
     id="GRQ-Claim-Square", paper="rich_quick", where="Sec 4, L131; App B.1.3", kind="empirical",
     title="square networks: symmetric lazy limits; hyperbolic-entropy mirror flow",
-    statement="for d = h = c the network is lazy as all delta_i -> +-oo (symmetrically); under "
-              "task-aligned init beta follows a mirror flow with a hyperbolic-entropy potential on "
-              "its singular values, interpolating between l1 (rich) and l2 (lazy)",
+    statement='First, we establish that as all δ_i tend towards $\\pm\\infty$, the network symmetrically transitions into the lazy regime.',
+    clauses={'as all δ_i tend towards +∞ ... the network transitions into the lazy regime': 'square, delta -> +oo: kernel distance', 'as all δ_i tend towards -∞ ... the network transitions into the lazy regime': 'square, delta -> -oo: kernel distance', 'symmetrically': 'task-aligned singular values for delta = +2 and -2'},
     expected="holds")

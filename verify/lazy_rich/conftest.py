@@ -45,6 +45,7 @@ def _session(runner, config):
 framing = _at_scale(empirical.framing, configs.FRAMING)
 lecun_balance = _at_scale(empirical.lecun_balance, configs.BALANCE)
 architectures = _session(empirical.architectures, configs.ARCH)
+architectures_alt = _session(empirical.architectures, configs.ARCH_ALT)
 scale_map = _session(empirical.scale_map, configs.SCALE_MAP)
 transfer = _session(empirical.transfer, configs.TRANSFER)
 fine_tuning = _session(empirical.fine_tuning, configs.FINE_TUNING)

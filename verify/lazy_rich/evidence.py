@@ -6,8 +6,9 @@ integrates or plots.  The error functions take the formula under test first, so
 loss).
 
 Empirical claims are decided by the rules of :mod:`verify.statements`: a claim about each trained
-network by unanimity over seeds (:func:`each`), the paper's qualitative words against a baseline of
-the same run; the thresholds the suite chose are readings and decide nothing.
+network by unanimity over seeds (:func:`each`), the paper's qualitative words by the lexicon over
+their readings (:func:`verify.lexicon.decide`, on a seed mean with its interval); the thresholds the
+suite chose are readings and decide nothing.
 """
 from __future__ import annotations
 
@@ -41,11 +42,11 @@ from theory.lazy_rich import random_init as ri
 from theory.lazy_rich import robustness as rb
 from theory.lazy_rich import setting as su
 from theory.lazy_rich import symbols as sy
+from verify.lexicon import decide
 from verify.measurement import (
     UNKNOWN,
     Measurement,
     Setup,
-    baseline,
     exact,
     measure,
     paper,
@@ -54,7 +55,9 @@ from verify.measurement import (
     stated,
 )
 from verify.properties import search
-from verify.statements import LEVEL, each, within_baseline
+from verify.sensitivity import unmoved
+from verify.shared.evidence import enters_lazy_regime, lazy_then_rich, rich_at_balance
+from verify.statements import Estimate, each, mean_of
 from verify.strategies import BalancedProblem, balanced_problems
 
 REPO = "Nico31415/LinearNetworkDynamics"
@@ -802,7 +805,8 @@ def protocols(shapes: dict) -> list[Measurement]:
     return [measure("A1: max |Sxx - I| over the suite's defaults", float(white), "<=", 1e-12, source=ALG_ROUNDOFF),
             measure("A2: max |balance - 2 I| of Alg. 1 inits", float(bal), "<=", 1e-12, source=ALG_ROUNDOFF),
             measure("A3: max |Nh - min(Ni, No)|", max(abs(nh - min(ni, no)) for ni, nh, no, _ in shapes.values()),
-                    "==", 0, source=paper("l.46", "neither bottlenecked nor overparameterized"))]
+                    "==", 0, source=reading("A3 as the catalogue reconstructs it (not in the text at l.46)", "l.46",
+                                                 "neither bottlenecked nor overparameterized"))]
 
 
 def assumptions_versus_prior_work(braun, wide) -> dict:
@@ -1006,7 +1010,8 @@ def stable_form(printed, configs_) -> list[Measurement]:
         measure(f"stable form vs Thm 4.3 on {len(errs)} nets with B invertible, max rel diff", max(errs), "<=", 1e-10,
                 source=reading("plain form's round-off grows with cond(A) ~ e^{2 S_lam t} <= e^{50}")),
         measure("finite at t/tau = 50|lambda| and 1e4 (5 nets, |lambda| up to 20)", all(finite), "==", True,
-                source=paper("l.72", "numerically stable")),
+                source=paper("l.72", "we can rearrange this expression to only use exponentials with negative "
+                                     "coefficients")),
         measure("QQ^T(1e4) vs the limit of Thm C.3, max rel err", max(lim_err), "<=", 1e-12,
                 source=reading("transient gone; round-off of C_s^-1"))]
 
@@ -1022,8 +1027,11 @@ def long_time(plain, stable) -> list[Measurement]:
     plain_err, stable_finite = long_time_breakdown(plain, stable)
     return [measure("at S_lam,max t/tau = 400, (4,4,4), lambda 1: plain Thm 4.3 vs the stable form, rel err (inf: "
                     "overflow)", plain_err, ">", 1e-6,
-                    source=paper("l.72", "can be numerically unstable when simulating it for long time")),
-            measure("stable form finite there", stable_finite, "==", True, source=paper("l.72", "numerically stable"))]
+                    source=reading("a relative error above 1e-6 read as a breakdown", "l.72",
+                                   "can be numerically unstable when simulating it for long time")),
+            measure("stable form finite there", stable_finite, "==", True,
+                    source=paper("l.72", "we can rearrange this expression to only use exponentials with negative "
+                                         "coefficients"))]
 
 
 def closed_form_riccati(rhs) -> list[Measurement]:
@@ -1094,7 +1102,8 @@ def transition_rises(gamma) -> dict:
     t = np.linspace(0, 40, 8001)
     curves = np.array([g(lam, s, s0, t, 1.0) for lam in (-3.0, -0.2, 0.0, 0.5, 4.0)
                        for s, s0 in ((1.0, 1e-3), (0.5, 2.0), (2.0, 0.7))])
-    rises = paper("l.76-81 (reconstructed, catalogue)", "gamma_i monotonic, increasing from 0 to 1")
+    rises = reading("gamma within 1e-6 of 1 at 40 tau, non-decreasing to round-off", "l.76-81 (reconstructed, catalogue)",
+                    "gamma_i monotonic, increasing from 0 to 1")
     return dict(
         under=[measure("max |gamma(0)|, 15 (lambda, s~, s0 > 0) incl. s0 > s~", float(np.max(np.abs(curves[:, 0]))),
                        "<=", 1e-14, source=reading("round-off")),
@@ -1206,18 +1215,26 @@ def representations(printed, run) -> dict:
                       "<", 0.05, source=reading("O(s~^2/lambda^2) = 1% at lambda = 10")),
               each("large Gaussian inits: NTK movement S(NTK(0), NTK(end)) over that of the lambda = 0 net",
                    v["lazy_big"] / v["rich_small"], "<", 1.0,
-                   source=baseline("l.97", "leading to lazy learning that maintains a fixed NTK",
-                                   against="the NTK movement of the lambda = 0 net of the same run"),
-                   details={"large": v["lazy_big"], "rich": v["rich_small"]}),
+                   source=paper("l.97", "leading to lazy learning that maintains a fixed NTK"),
+                   # 'fixed' is the limit of 'large Gaussian values', which the paper does not size:
+                   # the movement at the suite's own N(0, 1) entries is shown, not decided by the
+                   # lexicon (it is 0.07-0.08 there, above a twentieth)
+                   details={"large": v["lazy_big"], "rich": v["rich_small"],
+                            "large inits' NTK movement S (the suite's N(0, 1) entries)": v["lazy_big"]}),
               each("large Gaussian inits: kernel distance of the final W1^TW1 to V~S~V~^T over that of the "
                    "lambda = 0 net", v["to_task"] / v["to_task_rich"], ">", 1.0,
-                   source=baseline("l.97", "but lacks any structural representation",
-                                   against="the lambda = 0 net of the same run, whose W1^TW1 is V~S~V~^T"),
+                   source=paper("l.97", "but lacks any structural representation"),
                    details={"large": v["to_task"], "rich": v["to_task_rich"]})]
     return dict(under=common + [measure("lambda = 10: normalised distance of W2W2^T to I (task-agnostic)",
                                         v["gram_out_to_eye"], "<", 0.1, source=identity)],
                 without=common + [measure("lambda = 10: normalised distance of RSM_O = Y^T(W2W2^T)^+Y (Eq. 4) to I",
                                           v["rsm_out_to_eye"], "<", 0.1, source=identity)])
+
+
+def _seed_estimate(values) -> Estimate:
+    """The seed mean of ``values`` with its interval (a point for one value)."""
+    x = np.asarray(values, dtype=float).ravel()
+    return Estimate.point(float(x[0])) if x.size == 1 else mean_of(x)
 
 
 def kernel_distance_definition() -> list[Measurement]:
@@ -1246,7 +1263,7 @@ def static_ntk(printed, run) -> dict:
     sides = (("square (4,4,4)", 1), ("square (4,4,4)", -1), ("funnel (6,2,2)", 1), ("inverted funnel (2,2,6)", -1))
     curves = [moved(n, s) for n, s in sides]
     slopes = [float(np.polyfit(np.log(lams), np.log(c), 1)[0]) for c in curves]
-    static = paper("l.97 (reconstructed, catalogue)", "NTK(t) - NTK(0) = O(1/|lambda|) -> 0")
+    static = reading("S below 1e-2 at |lambda| = 80", "l.97 (reconstructed, catalogue)", "NTK(t) - NTK(0) = O(1/|lambda|) -> 0")
     return dict(
         under=[measure("NTK from V*(S*_lam - lam/2)V*^T, U*(S*_lam + lam/2)U*^T vs from the weights along a flow, "
                        "max rel err", ntk_formula_error(printed.gram_in, printed.gram_out, run), "<=", 1e-10, source=FLOW),
@@ -1354,11 +1371,11 @@ def table2(printed, corrected) -> dict:
         lo_gap.append(float(E.min() - lo))
         hi_ok.append(bool(E.max() > 100) if hi == np.inf else bool(hi - 0.05 < E.max() < hi))
     glorot_dk = int(sp.simplify(sp.diff(printed.table["Glorot"][0], ri.k) - corrected.glorot_dk) != 0)
-    stated = "l.293 (reconstructed, catalogue)"
+    stated = "l.293"
     common = [measure("Table 1 entries that do not become Table 2 with Nh = k Ni, No = r Ni",
                       len(table_mismatches(ri.TABLE1, printed.table)), "==", 0, source=exact("sympy simplify")),
               measure("min over a log grid r, k in [1e-4, 1e4] of dE[lambda]/dr (larger r raises lambda)", min(up_r),
-                      ">", 0, source=paper(stated, "a larger value of [r] will lead to a higher value of [lambda] in "
+                      ">", 0, source=paper(stated, "Table 2 shows that a larger value of will lead to a higher value of in "
                                                    "every one of the initializations displayed")),
               measure("Var -> 0 as Ni -> oo, all four", all(vanish), "==", True, source=exact("sympy limit")),
               measure("min E[lambda] on the grid minus the lower bound (LeCun -1, He -2, Glorot -2, Scaled -alpha1^2)",
@@ -1368,7 +1385,7 @@ def table2(printed, corrected) -> dict:
     return dict(
         printed=common + [measure("max over the grid of dE[lambda]/dk, all four (larger k lowers lambda)",
                                   max(down_k.values()), "<", 0,
-                                  source=paper(stated, "Moreover, a larger [k] has the opposite effect"))],
+                                  source=paper(stated, "Moreover, a larger has the opposite effect"))],
         corrected=common + [
             measure("max over the grid of dE[lambda]/dk, LeCun, He, Scaled", max(v for n, v in down_k.items() if n != "Glorot"),
                     "<", 0, source=exact("grid of the sympy derivative")),
@@ -1400,8 +1417,8 @@ def weight_noise(printed, runs_) -> list[Measurement]:
                 np.concatenate([noise_zs(printed.loss, r) for r in runs_]), "within", (-4, 4), source=Z_BAND),
         measure("Ni = No: stationary points of ||W1||^2 + ||W2||^2 in lambda", str(mini["stationary"]), "==", "[0]",
                 source=paper("l.104", "under the assumption of equal input-output dimensions, networks initialized with "
-                                      "weights such that [lambda = 0] ... converge to solutions that are most robust to "
-                                      "parameter noise")),
+                                      "weights such that , corresponding to the rich regime, converge to solutions that are "
+                                      "most robust to parameter noise")),
         measure("Ni = No: min over lambda in [-20, 20] of d^2/dlambda^2 (||W1||^2 + ||W2||^2) at s~ = 1",
                 mini["curvature"], ">", 0, source=exact("grid of the sympy second derivative")),
         measure("Ni != No: numeric argmin vs s~(No - Ni)/sqrt(NiNo) (derived), worst of (6,2), (2,6), (10,3)",
@@ -1451,8 +1468,9 @@ def reversal(formula, flows, gd) -> list[Measurement]:
     slope = float(np.polyfit(np.log(1 / lams ** 2), [tt[np.argmax(curve(v, tt) >= 0.5)] for v in lams], 1)[0])
     t_gd, modes = np.asarray(gd.trajectory.time), reversed_modes(gd)
     gd_dev = max(float(np.max(np.abs(modes[:, k] - curve(v, t_gd)))) for k, v in enumerate(gd.lams))
-    stuck = paper("App D.2 l.653", "for each reversed singular vector, the dynamics vanish to zero")
-    succeed = paper("Sec 6 l.111", "when [lambda] is non-zero, reversal learning dynamics consistently succeed")
+    stuck = reading("|s| below 1e-6 at 10 tau", "App D.2 l.653", "for each reversed singular vector, the dynamics vanish to zero")
+    succeed = reading("within 1e-3 of s~ at 10 tau", "Sec 6 l.111",
+                      "when [lambda] is non-zero, reversal learning dynamics consistently succeed")
     return [
         measure("per-mode D.2 formula (d = -1) vs the full matrix flow, lambda -1, 0, 0.3, 3, max |ds|",
                 reversal_error(formula, flows), "<=", 1e-9, source=reading("solve_ivp at rtol 1e-12")),
@@ -1471,8 +1489,10 @@ FIG1B = "the choice of relative scaling can result in drastically different lear
 
 
 def _framing_distances(run, variance: int):
-    """Per seed, at one target variance: (trajectory distance lambda ~ 0 vs the others, the largest
-    distance between the two init draws of one lambda), the same for the final weight Grams."""
+    """Per seed, at one target variance: the trajectory distance lambda ~ 0 vs the others (max_t
+    of the normalised excess-loss curves, a fraction of L(0)), the largest distance between the
+    two init draws of one lambda, the same for the final weight Grams, and the Grams' largest norm
+    (the scale of their plot)."""
     excess = run.excess()[:, :, variance]                       # (T, S, L, D)
     curves = excess / excess[:1]
     mid = int(np.argmin(np.abs(run.lams)))
@@ -1485,30 +1505,39 @@ def _framing_distances(run, variance: int):
     pairs = [(a, b) for a in range(len(run.lams)) for b in range(a + 1, len(run.lams))]
     between = np.min([np.linalg.norm(grams[:, a, 0] - grams[:, b, 0], axis=-1) for a, b in pairs], axis=0)
     within = np.max(np.linalg.norm(grams[:, :, 0] - grams[:, :, 1], axis=-1), axis=1)
-    return far, near, between, within
+    scale = np.linalg.norm(grams[:, :, 0], axis=-1).max(axis=1)
+    return far, near, between, within, scale
+
+
+def _framing_decisions(run, variance: int, seeds=slice(None)) -> list[Measurement]:
+    """The two deciding readings of "drastically different learning trajectories and representations"
+    (l.9) at one target variance, on the seeds ``seeds``: the lexicon's 'drastically different' on
+    the trajectory gap (a fraction of L(0)) and on the Gram gap (a fraction of the Grams' scale),
+    seed means with their intervals; the gap between two draws of one lambda reported beside."""
+    far, near, between, within, scale = (x[seeds] for x in _framing_distances(run, variance))
+    return [decide("drastically different", "Fig. 1B, learning trajectories: max_t gap of the normalised "
+                   "excess-loss curves, lambda ~ 0 against the nearest |lambda| = 50 (fraction of L(0))",
+                   mean_of(far), where="l.9", words=FIG1B, contrast=mean_of(near),
+                   contrast_name="the largest gap between two init draws of one lambda"),
+            decide("drastically different", "Fig. 1B, representations: smallest distance of the final weight "
+                   "Grams (W1^TW1, W2W2^T) between two lambdas over the Grams' largest norm",
+                   mean_of(between / scale), where="l.9", words=FIG1B, contrast=mean_of(within / scale),
+                   contrast_name="the largest distance between two init draws of one lambda")]
 
 
 def framing(run) -> list[Measurement]:
-    """LR-Framing, Sec 1 l.9 / Fig. 1B: at the released target variance (the first), each seed's
-    trajectories and representations differ more between lambdas than between two inits of one lambda
-    (the deciding comparisons); the drawn inputs are whitened (E.2.1); "drastically" is read as a
-    half-loss time ratio (a reading)."""
-    far, near, between, within = _framing_distances(run, 0)
-    traj = baseline("l.9", FIG1B, against="the distance between two init draws at the same lambda (same task, "
-                                          "same absolute scale)")
+    """LR-Framing, Sec 1 l.9 / Fig. 1B: at the released target variance (the first), trajectories and
+    representations differ drastically between lambdas (the lexicon's 'drastically different', over
+    seeds); the drawn inputs are whitened (E.2.1); a half-loss time ratio is a reading."""
     excess = run.excess()[:, :, 0, :, 0]                        # (T, S, L)
     t = np.asarray(run.trajectory.time)
     half = t[np.argmax(excess / excess[:1] <= 0.5, axis=0)]     # (S, L)
     mid = int(np.argmin(np.abs(run.lams)))
     fast = np.delete(half, mid, axis=1).max(axis=1)
-    return [_each_ratio("Fig. 1B, learning trajectories: max_t distance of the normalised excess-loss "
-                        "curves, lambda ~ 0 against each |lambda| = 50, over the largest distance between two "
-                        "draws of one lambda", far, near, ">", traj, ("between lambdas", "between draws")),
-            _each_ratio("Fig. 1B, representations: distance of the final weight Grams (W1^TW1, W2W2^T) "
-                        "between any two lambdas over the largest distance between two draws of one lambda",
-                        between, within, ">", traj, ("between lambdas", "between draws")),
+    return [*_framing_decisions(run, 0),
             measure("max |Sxx - I| over the drawn tasks", run.whitening_error, "<=", 1e-12,
-                    source=paper("App E.2.1 l.684", "The input data is then whitened")),
+                    source=exact("the drawn inputs whitened as App E.2.1 l.684 says ('The input data is then "
+                                 "whitened'): Sxx = I up to float64 round-off")),
             measure("half-loss time, lambda ~ 0 over the slower of |lambda| = 50, min over seeds",
                     float(np.min(half[:, mid] / fast)), ">", 2,
                     source=reading("'drastically': a plateau at least twice as long", "l.9", FIG1B),
@@ -1516,10 +1545,16 @@ def framing(run) -> list[Measurement]:
 
 
 def framing_setup(run) -> Setup:
-    """The Fig. 1B run beside the released notebook's settings; the unknown seed and target variance
-    are shown harmless by the same criteria over every seed and at the second variance."""
-    sensitivity = {"seeds": _framing_combined(run, 0, "every seed"),
-                   "target_variances": _framing_combined(run, 1, "target variance 1/No")}
+    """The Fig. 1B run beside the released notebook's settings; the unknown seeds and target variance
+    are shown harmless by the one sensitivity rule (the decisive outcomes on two seed subsets, and at
+    the second variance)."""
+    sensitivity = {"seeds": unmoved("seeds", {"all seeds but the last": _framing_decisions(run, 0, slice(None, -1)),
+                                              "all seeds but the first": _framing_decisions(run, 0, slice(1, None))},
+                                    plausible="any draw of seeds: two overlapping subsets of the run's seeds"),
+                   "target_variances": unmoved("target_variances", {"1 (released utils.py)": _framing_decisions(run, 0),
+                                                                    "1/No (App E.2.1)": _framing_decisions(run, 1)},
+                                               plausible="the released N(0, 1) and E.2.1's 'scaled according to "
+                                                         "the number of output nodes'")}
     return Setup(run.ran, {
         "dims": released((3, 3, 3), NOTEBOOK), "n_samples": released(10, NOTEBOOK),
         "task": released(RELEASED_TASK, f"{UTILS} get_random_regression_task"),
@@ -1534,30 +1569,32 @@ def framing_setup(run) -> Setup:
              "~15 s on 2 CPU cores", sensitivity=sensitivity, name="Fig. 1B")
 
 
-def _framing_combined(run, variance: int, label: str) -> Measurement:
-    far, near, between, within = _framing_distances(run, variance)
-    return each(f"Fig. 1B at {label}: min(trajectory, representation) distance ratio between lambdas "
-                "over between draws", np.minimum(far / near, between / within), ">", 1.0,
-                source=baseline("l.9", FIG1B, against="two draws at the same lambda"),
-                details={"trajectories": far / near, "representations": between / within})
-
-
 # ------------------------------------------------------------------------- LR-Fig1C
+FIG1C_WORDS = "the Balanced Computation on the weights is visually similar to a scaled identity matrix"
+
+
+def fig1c_gap(balances) -> np.ndarray:
+    """Per LeCun draw, the root-mean-square gap between the balance B and its scaled identity
+    (mean diagonal) x I, over the range of B's entries (the colour scale of the heat map)."""
+    B = np.asarray(balances, dtype=float)
+    n = B.shape[-1]
+    c = np.einsum("sii->s", B) / n
+    gap = np.sqrt(np.mean((B - c[:, None, None] * np.eye(n)) ** 2, axis=(1, 2)))
+    return gap / (B.max(axis=(1, 2)) - B.min(axis=(1, 2)))
+
+
 def fig1c(run, predicted_mean: float) -> list[Measurement]:
-    """LR-Fig1C, App A.3 l.281: in each LeCun draw the diagonal of the balance stands out of its own
-    off-diagonal entries (one-sided permutation p-value below the suite's level); the diagonal mean
-    against Thm A.3's No/Nh - 1 (``predicted_mean``) is a reading."""
+    """LR-Fig1C, App A.3 l.281: the balance of a LeCun draw is 'visually similar' to a scaled
+    identity: the lexicon's 'similar' on :func:`fig1c_gap` (a fraction of the heat map's colour
+    range), the seed mean with its interval; the diagonal mean against Thm A.3's No/Nh - 1
+    (``predicted_mean``) is a reading."""
     nh = run.balances.shape[-1]
     diag = np.einsum("sii->si", run.balances).mean(axis=1)
-    p = (1 + np.sum(run.null_means >= diag[:, None], axis=1)) / (1 + run.null_means.shape[1])
     off = run.balances[:, np.triu_indices(nh, 1)[0], np.triu_indices(nh, 1)[1]]
     se = off.std(axis=1) * np.sqrt(2 / nh)
-    return [each("balance of a LeCun (40,120,250) draw: one-sided permutation p of its diagonal mean among "
-                 "means of 120 off-diagonal entries", p, "<", LEVEL,
-                 source=baseline("App A.3 l.281", "visually similar to a scaled identity matrix",
-                                 against="the means of 120 randomly drawn off-diagonal entries of the same "
-                                         "matrix (permutation null)"),
-                 details={"diagonal_mean": diag, "null_95th": np.quantile(run.null_means, 0.95, axis=1)}),
+    return [decide("similar", "balance of a LeCun (40,120,250) draw: RMS gap to its scaled identity over the "
+                   "range of its entries", mean_of(fig1c_gap(run.balances)), where="App A.3 l.281",
+                   words=FIG1C_WORDS, details={"diagonal_mean": diag, "off-diagonal sd": off.std(axis=1)}),
             measure("diagonal mean minus No/Nh - 1 in standard errors, worst seed",
                     float(np.max(np.abs(diag - predicted_mean) / se)), "<=", 4,
                     source=reading("4 standard errors of the diagonal mean of one draw"),
@@ -1570,45 +1607,61 @@ def fig1c_setup(run) -> Setup:
                            "init": stated("LeCun: N(0, 1/fan-in) per layer", "App A.3 l.264"),
                            "seeds": UNKNOWN, "draws_per_seed": stated(1, "Fig. 1C: one heat map")},
                  cost="20 LeCun draws at (40,120,250): a second on 2 CPU cores",
-                 sensitivity={"seeds": fig1c(run, 0.0)[0]}, name="Fig. 1C")
+                 sensitivity={"seeds": unmoved("seeds", {
+                     "first half of the draws": fig1c(_draws(run, slice(None, len(run.balances) // 2)), 0.0)[:1],
+                     "second half of the draws": fig1c(_draws(run, slice(len(run.balances) // 2, None)), 0.0)[:1]},
+                     plausible="any seeds: two disjoint halves of the run's draws")}, name="Fig. 1C")
+
+
+def _draws(run, which):
+    """``run`` with only the LeCun draws ``which``."""
+    return dataclasses.replace(run, balances=run.balances[which], null_means=run.null_means[which])
 
 
 # ------------------------------------------------------------------------- LR-Sec5-Arch (Fig. 5)
 L105 = "l.105 (the lambda symbols are lost; signs as reconstructed by the catalogue)"
 
 
+L105_LAZY = "we observe that funnel networks enter the lazy regime as , while inverted-funnel networks do so as ."
+L105_OPPOSITE = ("In the opposite limits of , these networks transition from a lazy regime to a rich regime. During "
+                 "this second alignment phase, the NTK matrix undergoes changes, indicating an initial lazy phase "
+                 "followed by a delayed rich phase.")
+L105_DELAY = "with the magnitude of determining the length of the delay"
+L105_RICH = "Across all architectures, as , the networks consistently transition into the rich regime."
+L105_STATIC = "The NTK remains static during the initial phase"
+
+
+def _arch(run, kind):
+    """Index of the architecture ``kind`` ('funnel', 'square', 'inverted funnel') in ``run.names``."""
+    return next(k for k, n in enumerate(run.names) if n.split(" (")[0] == kind)
+
+
 def architectures(run) -> list[Measurement]:
-    """LR-Sec5-Arch, Sec 5 l.105 (Fig. 5B/C), each over seeds: the funnel's NTK movement vanishes
-    towards lambda -> +oo and the inverted funnel's towards -oo; on the other sides the NTK stays
-    static early and moves later, with a delay growing in |lambda|; every architecture moves more
-    at lambda = 0 than at its lazy end.  Thresholds on S are readings."""
+    """LR-Sec5-Arch, Sec 5 l.105 (Fig. 5B/C), by the rule GRQ's Sec. 4 funnels share
+    (``verify.shared.evidence``), over seeds: the funnel enters the lazy regime as lambda -> +oo and
+    the inverted funnel as lambda -> -oo (S at the largest |lambda| negligible, every reading, and
+    below S at the lambda nearest 0 on that side); in the opposite limits an initial lazy phase (S at the early time of Fig. 5C)
+    is followed by a delayed rich one; the delay grows with |lambda|; every architecture moves more
+    at lambda = 0 than at its lazy end.  Other thresholds on S are readings."""
     S, lams = run.converged, run.lams                            # (S, A, L)
-    f, q, i = (run.names.index(n) for n in ("funnel (6,2,2)", "square (4,4,4)", "inverted funnel (2,2,6)"))
+    f, q, i = _arch(run, "funnel"), _arch(run, "square"), _arch(run, "inverted funnel")
     zero, top, low = int(np.argmin(np.abs(lams))), len(lams) - 1, 0
-    lazy_end = np.stack([S[:, f, top], np.maximum(S[:, q, top], S[:, q, low]), S[:, i, low]], axis=1)
+    lazy_end = {f: S[:, f, top], q: np.maximum(S[:, q, top], S[:, q, low]), i: S[:, i, low]}
     at = int(np.argmin(np.abs(run.times - run.early)))
-    delayed = np.stack([run.curves[:, f, 0], run.curves[:, i, 2]], axis=1)      # (S, 2, T): funnel -c, inverted +c
     return [
-        _each_ratio(f"funnel: S(NTK(0), NTK(oo)) at lambda = {lams[top]:g} over lambda = {lams[zero + 1]:g}",
-                    S[:, f, top], S[:, f, zero + 1], "<",
-                    paper(L105, "funnel networks enter the lazy regime as [lambda -> +oo]"), ("far", "near")),
-        _each_ratio(f"inverted funnel: S at lambda = {lams[low]:g} over lambda = {lams[zero - 1]:g}",
-                    S[:, i, low], S[:, i, zero - 1], "<",
-                    paper(L105, "while inverted-funnel networks do so as [lambda -> -oo]"), ("far", "near")),
-        _each_ratio(f"delayed-rich sides (funnel -c, inverted +c, Fig. 5C): S at t/tau = {run.times[at]:g} over S at "
-                    f"{run.times[-1]:g}, the larger side", delayed[..., at].max(axis=1) / delayed[..., -1].min(axis=1),
-                    np.ones(S.shape[0]), "<",
-                    paper(L105, "indicating an initial lazy phase followed by a delayed rich phase"), ("ratio", "one")),
+        *enters_lazy_regime(f"funnel, lambda = {lams[top]:g}", S[:, f, top], S[:, f, zero + 1], where="l.105",
+                            words=L105_LAZY, rich=S[:, f, zero]),
+        *enters_lazy_regime(f"inverted funnel, lambda = {lams[low]:g}", S[:, i, low], S[:, i, zero - 1],
+                            where="l.105", words=L105_LAZY, rich=S[:, i, zero]),
+        *lazy_then_rich(f"funnel, lambda = -{run.curve_lam:g}, early t/tau = {run.times[at]:g}",
+                        run.curves[:, f, 0, at], run.curves[:, f, 0, -1], where="l.105", words=L105_OPPOSITE),
+        *lazy_then_rich(f"inverted funnel, lambda = +{run.curve_lam:g}, early t/tau = {run.times[at]:g}",
+                        run.curves[:, i, 2, at], run.curves[:, i, 2, -1], where="l.105", words=L105_OPPOSITE),
         each("delayed-rich sides: smallest step of the 1%-residual time over growing |lambda|",
-             np.diff(run.delays, axis=-1).min(axis=(1, 2)), ">", 0.0,
-             source=paper(L105, "with the magnitude of [lambda] determining the length of the delay")),
-        _each_ratio("S at lambda = 0 over S at the lazy end (funnel +, square +-, inverted -), least over "
-                    "architectures", (S[:, [f, q, i], zero] / lazy_end).min(axis=1), np.ones(S.shape[0]), ">",
-                    paper(L105, "Across all architectures, as [lambda -> 0], the networks consistently transition "
-                                "into the rich regime"), ("ratio", "one")),
-        measure("lazy ends at |lambda| = 20: max S over seeds", float(lazy_end.max()), "<", 0.01,
-                source=reading("a lazy kernel moves < 1%")),
-        measure("moving sides at |lambda| = 20 (funnel -, inverted +): min S over seeds",
+             np.diff(run.delays, axis=-1).min(axis=(1, 2)), ">", 0.0, source=paper("l.105", L105_DELAY)),
+        *[m for k in (f, q, i) for m in rich_at_balance(f"{run.names[k]}, lambda -> 0", S[:, k, zero], lazy_end[k],
+                                                         where="l.105", words=L105_RICH)],
+        measure("moving sides at |lambda| = max (funnel -, inverted +): min S over seeds",
                 float(min(S[:, f, low].min(), S[:, i, top].min())), ">", 0.1, source=reading("a rich kernel moves > 10%")),
         measure("square: max |S(lambda) - S(-lambda)| over lambdas and seeds",
                 float(np.max(np.abs(S[:, q] - S[:, q, ::-1]))), "<", 0.05,
@@ -1618,67 +1671,83 @@ def architectures(run) -> list[Measurement]:
     ]
 
 
-def architectures_setup(run) -> Setup:
+#: the Fig. 5 settings App E.7 masks, each varied by the alternative run (configs.ARCH_ALT)
+ARCH_OPEN = ("architectures", "n_samples", "task", "lambda_max", "init_scale", "lr", "horizon", "curve_horizon",
+             "early", "seeds")
+
+
+def architectures_setup(run, alternative=None) -> Setup:
+    """The Fig. 5 run beside App E.7; ``alternative`` (the same decision on configs.ARCH_ALT, every
+    setting of :data:`ARCH_OPEN` changed at once) is the one sensitivity rule, as for GRQ's Sec. 4."""
+    same = {} if alternative is None else unmoved(
+        "Fig. 5 open settings", {"this run": architectures(run), "the alternative run": architectures(alternative)},
+        plausible="configs.ARCH_ALT: other shapes of each architecture, task size and draws, lambda range, init "
+                  "scale, lr, horizons, early time and seeds")
     return Setup(run.ran, {
         "architectures": UNKNOWN, "n_samples": UNKNOWN, "task": UNKNOWN, "lambda_count": stated(11, "App E.7 l.706"),
         "lambda_max": UNKNOWN, "init": UNKNOWN, "init_scale": UNKNOWN, "lr": UNKNOWN, "horizon": UNKNOWN,
         "curve_horizon": UNKNOWN, "early": UNKNOWN, "dtype": UNKNOWN, "seeds": UNKNOWN},
         cost="the Fig. 5 sizes, lambda range, P, lr, init scale and horizon are masked in App E.7 and absent from "
              "the released repository; with them the closed form and GD take seconds on 2 CPU cores",
-        name="Fig. 5B/C")
+        sensitivity={k: same for k in ARCH_OPEN} if same else {}, name="Fig. 5B/C")
 
 
 # ------------------------------------------------------------------------- LR-A.4 (Figs. 8-10)
 L326 = "App A.4 l.326"
 
 
+#: the sentences of App A.4 l.326 the suite decides (each quoted whole; the claim's clauses list the rest)
+A4_START = ("In all three different types of networks, at the start of training, the model loss depends entirely "
+            "on an absolute scale, not the relative scale.")
+A4_LAZY = "Strikingly, for large imbalanced , even at small scales, the network transitions into a lazy regime."
+A4_ANTI = "The funnel and anti-funnel network architectures demonstrate antisymmetric behavior"
+A4_ANTI_MAX = "Additionally, the kernel distance attains its maximum for positive , aligning with the results outlined in section 5."
+A4_UNIFORM = ("At convergence, the loss across all networks stabilizes uniformly, irrespective of initial conditions, "
+              "confirming consistent convergence.")
+A4_SQUARE = "Furthermore, in square networks, the kernel distance depends exclusively on the relative scale and peaks at"
+
+
 def scale_map(run) -> list[Measurement]:
-    """LR-A.4, App A.4 l.326, each over seeds: the square net's kernel distance peaks at lambda = 0 at
-    every absolute scale and varies less across scales than across lambdas; funnel and inverted
-    funnel are mirror images; large |lambda| is lazy even at the smallest scale; the final losses
-    agree (their spread below the same run's spread of initial losses)."""
-    f, q, i = (run.names.index(n) for n in ("funnel (6,2,2)", "square (4,4,4)", "inverted funnel (2,2,6)"))
+    """LR-A.4, App A.4 l.326, over seeds: the initial loss does not depend on lambda (exact, by
+    Algorithm 1); large |lambda| is lazy even at the smallest scale (the rule of the Sec. 5 funnels,
+    ``verify.shared.evidence``); the anti-funnel's kernel distance peaks at positive lambda and the
+    funnel's at negative (antisymmetric); the final losses agree (the lexicon's 'uniformly', as a
+    fraction of the initial loss); the square net's kernel distance varies negligibly across absolute
+    scales (the lexicon's 'exclusively', on its [0, 1] scale; the spread across lambdas beside it)
+    and peaks at lambda = 0."""
+    f, q, i = (_arch(run, k) for k in ("funnel", "square", "inverted funnel"))
     S, lams = run.distance, run.lams                              # (S, A, scales, L)
     zero = int(np.argmin(np.abs(lams)))
     peak = np.abs(lams[np.argmax(S[:, q], axis=-1)]).max(axis=1)
     across_scales = np.ptp(S[:, q], axis=1).max(axis=1)
     across_lams = np.ptp(S[:, q], axis=2).min(axis=1)
-    def spread(x):
-        return np.ptp(x.reshape(x.shape[0], -1), axis=1)
+    initial = run.initial_loss.reshape(run.initial_loss.shape[:2] + (-1,))     # (S, A, inits)
+    final = run.final_loss.reshape(run.final_loss.shape[:2] + (-1,))
+    far = np.maximum(S[:, q, 0, 0], S[:, q, 0, -1])
     return [
-        each("square: |lambda| of the kernel-distance peak, worst absolute scale", peak, "==", 0.0,
-             source=paper(L326, "in square networks, the kernel distance depends exclusively on the relative scale "
-                                "and peaks at [lambda = 0]")),
-        _each_ratio("square: largest spread of S across absolute scales at one lambda over the smallest spread "
-                    "across lambdas at one scale", across_scales, across_lams, "<",
-                    baseline(L326, "the kernel distance depends exclusively on the relative scale",
-                             against="the spread of the same map across lambdas"), ("across scales", "across lambdas")),
-        _each_ratio(f"funnel: S at lambda = {lams[-1]:g} over lambda = {lams[0]:g}, largest over scales",
-                    (S[:, f, :, -1] / S[:, f, :, 0]).max(axis=1), np.ones(S.shape[0]), "<",
-                    paper(L326, "in the funnel network, the kernel distance is high for negative [lambda] and "
-                                "approaches zero for positive"), ("ratio", "one")),
-        _each_ratio(f"inverted funnel: S at lambda = {lams[0]:g} over lambda = {lams[-1]:g}, largest over scales",
-                    (S[:, i, :, 0] / S[:, i, :, -1]).max(axis=1), np.ones(S.shape[0]), "<",
-                    paper(L326, "In the anti-funnel network, the kernel distance ... achieving high values for "
-                                "positive [lambda] and approaching zero for negative"), ("ratio", "one")),
-        _each_ratio(f"square at the smallest absolute scale {run.scales[0]:g}: max S(lambda = +-{lams[-1]:g}) over "
-                    "S(lambda = 0)", np.maximum(S[:, q, 0, 0], S[:, q, 0, -1]), S[:, q, 0, zero], "<",
-                    paper(L326, "for large imbalanced [lambda], even at small scales, the network transitions into a "
-                                "lazy regime"), ("large |lambda|", "lambda = 0")),
-        _each_ratio("spread of the final loss over every init over the spread of the initial loss",
-                    spread(run.final_loss), spread(run.initial_loss), "<",
-                    baseline(L326, "At convergence, the loss across all networks stabilizes uniformly, irrespective "
-                                   "of initial conditions", against="the spread of the initial losses of the same "
-                                                                    "inits"), ("final", "initial")),
         measure("relative spread of the initial loss across lambda at one absolute scale, worst cell",
                 float(np.max(np.ptp(run.initial_loss, axis=-1) / run.initial_loss.mean(axis=-1))), "<=", 1e-12,
-                source=reading("true by construction: Algorithm 1 keeps the drawn network function at every lambda",
-                               L326, "at the start of training, the model loss depends entirely on an absolute scale, "
-                                     "not the relative scale")),
+                source=exact("Algorithm 1 keeps the drawn network function at every lambda, so the initial loss "
+                             "is one number per absolute scale")),
+        *enters_lazy_regime(f"square at the smallest absolute scale {run.scales[0]:g}, |lambda| = {lams[-1]:g}", far,
+                            S[:, q, 0, zero], where="App A.4 l.326", words=A4_LAZY),
+        each("anti-funnel: lambda at the kernel-distance peak, smallest over absolute scales",
+             lams[np.argmax(S[:, i], axis=-1)].min(axis=1), ">", 0.0, source=paper("App A.4 l.326", A4_ANTI_MAX)),
+        each("funnel: lambda at the kernel-distance peak, largest over absolute scales (antisymmetric)",
+             lams[np.argmax(S[:, f], axis=-1)].max(axis=1), "<", 0.0, source=paper("App A.4 l.326", A4_ANTI)),
+        decide("uniformly", "spread of the final loss over the initial conditions (absolute scales, lambdas) over "
+               "the mean initial loss, largest over the architectures", mean_of((np.ptp(final, axis=-1)
+                                                                            / initial.mean(axis=-1)).max(axis=1)),
+               where="App A.4 l.326", words=A4_UNIFORM,
+               contrast=mean_of((np.ptp(initial, axis=-1) / initial.mean(axis=-1)).max(axis=1)),
+               contrast_name="the spread of the initial losses of the same inits"),
+        decide("exclusively", "square: largest spread of S across absolute scales at one lambda (S on [0, 1])",
+               mean_of(across_scales), where="App A.4 l.326", words=A4_SQUARE,
+               contrast=mean_of(across_lams), contrast_name="the smallest spread of S across lambdas at one scale"),
+        each("square: |lambda| of the kernel-distance peak, worst absolute scale", peak, "==", 0.0,
+             source=paper("App A.4 l.326", A4_SQUARE)),
         measure("|final loss - c| over every init", float(np.max(np.abs(run.final_loss - run.loss_constants[..., None, None]))),
                 "<=", 1e-9, source=reading("transients e^-40 of the slowest mode")),
-        measure("lazy sides (funnel +, inverted -): max S over scales and seeds",
-                float(max(S[:, f, :, -1].max(), S[:, i, :, 0].max())), "<", 0.05, source=reading("a lazy kernel moves < 5%")),
     ]
 
 
@@ -1726,7 +1795,7 @@ def transfer(run, ratio) -> list[Measurement]:
         out.append(measure(f"steps of the generalisation loss on the untrained items over {len(run.lams)} "
                            f"increasing lambdas in [{run.lams[0]:g}, {run.lams[-1]:g}]", np.diff(gen), "<", 0,
                            source=paper("Sec 6 l.115", "the generalization loss on untrained items with the new "
-                                                       "feature decreases as a function of increasing [lambda]",
+                                                       "feature decreases as a function of increasing .",
                                         interpretation=f"the new feature is {words}"), details={"loss": gen}))
     grid = np.linspace(-30, 30, 121)
     slope = sp.lambdify((sy.lam, ap.sa, ap.sb), sp.diff(ratio, sy.lam), "numpy")
@@ -1763,8 +1832,11 @@ def transfer_setup(run) -> Setup:
 
 
 # ------------------------------------------------------------------------- LR-D.4 (Fig. 14)
-FINE = "fine-tuning performance improves as networks are re-balanced to larger values of [lambda] and, conversely, " \
-       "decreases as [lambda] approaches 0"
+FINE = "fine-tuning performance improves as networks are re-balanced to larger values of and, conversely, " \
+       "decreases as approaches 0"
+
+
+D4_SIMILAR = "we see that they perform similarly on the new tasks to networks that are re-balanced to"
 
 
 def fine_tuning(run) -> list[Measurement]:
@@ -1790,12 +1862,10 @@ def fine_tuning(run) -> list[Measurement]:
         measure("signed reading on lambda_new < 0: excess loss at -1 over -10, every task", ratio(-1.0, -10.0), "<", 1,
                 source=reading("this reading contradicts the sentence's own 'decreases as lambda approaches 0' for "
                                "lambda_new < 0, so it is not one of the sentence's readings", "App D.4 l.673", FINE)),
-        within_baseline("not re-balanced vs re-balanced to lambda_init: max relative difference of the QQ^T flows",
-                        run.same, run.neighbour,
-                        source=baseline("App D.4 l.673", "they perform similarly on the new tasks to networks that are "
-                                                         "re-balanced to [lambda_init]",
-                                        against="the same network re-balanced to lambda_init + 1"),
-                        names=("to lambda_init", "to lambda_init + 1")),
+        decide("similarly", "not re-balanced vs re-balanced to lambda_init: max relative difference of the QQ^T "
+               "flows (a fraction of the plotted loss)", Estimate.point(float(run.same)), where="App D.4 l.673",
+               words=D4_SIMILAR, contrast=Estimate.point(float(run.neighbour)),
+               contrast_name="the same network re-balanced to lambda_init + 1"),
         measure("GD (lr 2e-3) vs the exact solution on T3, max relative excess-loss error (floor 1e-3)",
                 float(np.max(np.abs(run.gd - run.exact) / np.maximum(run.exact, 1e-3))), "<", 0.05,
                 source=reading("O(lr) at lr 2e-3"))]

@@ -51,8 +51,9 @@ def test_converged_layer_singular_values(claim):
 
 
 @pytest.mark.claim("LR-Sec5-Arch")
-def test_kernel_movement_by_architecture(claim, report_figure, architectures):
-    claim.reproduced(*evidence.architectures(architectures), setup=evidence.architectures_setup(architectures))
+def test_kernel_movement_by_architecture(claim, report_figure, architectures, architectures_alt):
+    claim.reproduced(*evidence.architectures(architectures),
+                     setup=evidence.architectures_setup(architectures, architectures_alt))
     report_figure(*figures.architectures(architectures))
 
 

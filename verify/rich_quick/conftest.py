@@ -120,6 +120,11 @@ class Runs:
         return runner(configs[scale])
 
     @functools.cache
+    def grokking_share(self):
+        """The embeddings' share of the parameters of the paper-scale Fig. 6(d) model."""
+        return X.grokking_embedding_share(C.FIG6D.full)
+
+    @functools.cache
     def stored(self, name):
         """The committed paper-scale run ``name`` ('fig1a', 'fig1b', 'fig6c'), read only; None
         when the store is absent (then ``pytest --scale=full`` computes it)."""

@@ -75,8 +75,10 @@ def test_rhm_from_the_committed_paper_scale_run(claim, grq, report_figure):
 def test_grokking_time_against_alpha(claim, grq, scale):
     run = _panel(claim, grq, "d", scale)
     if run is not None:
-        claim.reproduced(*E.fig6d(run), setup=E.fig6_setup(run, "d"),
+        claim.reproduced(*E.fig6d(run, grq.grokking_share()), setup=E.fig6_setup(run, "d"),
                          note=f"steps to 99% test accuracy: {run.hit_test.tolist()}")
+        if E.fig6d_powerless(run):
+            claim.untested(E.fig6d_powerless(run), E.fig6_setup(run, "d"))
 
 
 @pytest.mark.claim("GRQ-Fig6")
@@ -88,3 +90,5 @@ def test_fig6_panels_together(claim, grq, scale):
         return
     claim.reproduced(*E.fig6_panels(*runs.values()),
                      setup=[E.fig6_setup(r, p) for p, r in runs.items()])
+    if E.fig6d_powerless(runs["d"]):
+        claim.untested("panel (d): " + E.fig6d_powerless(runs["d"]))

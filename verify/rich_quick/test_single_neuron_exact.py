@@ -92,8 +92,8 @@ def test_balanced_reduction_and_sign_of_mu(claim):
                           S.PHI_OF_WEIGHTS, r[S.phi], weight_points(True, True)),
         chk.flow_worst("sign changes of a(t) on balanced flows, t <= 15", fe.sign_flips_of_a,
                        criterion=("==", 0), case=whitened_cases(sign=0),
-                       source=paper("L340", "we show that the sign of mu cannot change through "
-                                            "training and sgn(mu) = sgn(a)")))
+                       source=paper("L340", r"we show that the sign of μ cannot change through "
+                                            r"training and $\text{sgn}(\mu) = \text{sgn}(a)$")))
 
 
 # --- Eqs. (23)-(25): balanced closed forms -------------------------------------------------------
@@ -215,8 +215,8 @@ def test_a_times_omega_vanishes_at_most_once(claim):
     claim.holds(
         chk.flow_worst("zero crossings of a(t) w(t)^T beta_* (2001-point grid, t <= 30, delta < 0, "
                        "general rates)", sns.zero_crossings, tail=(30.0, 2001), criterion=("<=", 1),
-                       source=paper("L376", "a(t)w(t)^T beta_* = 0 has at most one solution for "
-                                            "t >= 0"),
+                       source=paper("L376", r"then $a(t)w(t)^\top \beta_* = 0$ has at most one "
+                                            r"solution for $t \geq 0$"),
                        examples=[dict(case=FLIP_CASE)],
                        case=whitened_cases(sign=-1, dims=st.integers(2, 4))),
         chk.rate_equation("proof Eq. (29) a' at unit rates", S.a,

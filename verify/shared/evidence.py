@@ -46,3 +46,67 @@ def threshold_crossings(strengths, time, s, d, a0, levels) -> tuple:
     observed = np.array([[[crossing_time(strengths[:, k, m], time, f * s[m] / d[m])
                            for m in range(M)] for k in range(K)] for f in levels])
     return observed, np.stack([hitting_time(f * s / d, s, d, a0) for f in levels])
+
+
+# ---- one rule for the sentences "X networks enter the lazy regime as lambda/delta -> +-oo; in the
+# opposite limits a lazy phase is followed by a delayed rich one; as it -> 0 all are rich"
+# (GRQ Sec. 4 L129 funnels and LR Sec. 5 l.105-106 Fig. 5: the same kind of sentence, decided here
+# for both papers; docs/DESIGN.md, "One rule per kind of sentence").
+
+def _kernel_estimate(values):
+    """A kernel distance S (in [0, 1], the whole range of its plot) as an Estimate: the seed mean
+    with its interval, or a point for one deterministic flow."""
+    from verify.statements import Estimate, mean_of
+    x = np.asarray(values, dtype=float).ravel()
+    return Estimate.point(float(x[0])) if x.size == 1 else mean_of(x)
+
+
+def _smaller(what, smaller, larger, source, names):
+    """The stated order ``smaller`` < ``larger`` of each network (the sentences are about every
+    network of an architecture, docs/DESIGN.md "Statements over seeds"): unanimity over seeds of
+    the difference, or its sign for one deterministic flow."""
+    from verify.measurement import measure
+    from verify.statements import each
+    a, b = np.asarray(smaller, dtype=float).ravel(), np.asarray(larger, dtype=float).ravel()
+    if a.size == 1 and b.size == 1:
+        return measure(f"{what}: {names[0]} minus {names[1]}", float(a[0] - b[0]), "<", 0,
+                       source=source, details={names[0]: float(a[0]), names[1]: float(b[0])})
+    return each(f"{what}: {names[0]} minus {names[1]}", a - b, "<", 0, source=source,
+                details={names[0]: a.tolist(), names[1]: b.tolist()})
+
+
+def enters_lazy_regime(what: str, far, near, *, where: str, words: str, rich=None) -> list:
+    """"... networks enter the lazy regime as [the relative scale] -> +-oo": the kernel distance
+    S(K(0), K(end)) at the far end of the limit (``far``, per seed or one flow) is negligible on
+    its [0, 1] plot (the lexicon's 'lazy regime', every reading) and below ``near``, a value
+    nearer the balanced point (the limit is approached).  ``rich`` (S at the balanced point) is
+    the contrast the paper draws, reported beside."""
+    from verify.lexicon import decide
+    from verify.measurement import paper
+    return [decide("lazy regime", f"{what}: kernel distance S at the far end of the limit",
+                   _kernel_estimate(far), where=where, words=words,
+                   contrast=None if rich is None else _kernel_estimate(rich),
+                   contrast_name="S at the balanced point (rich)"),
+            _smaller(f"{what}: S at the far end below S nearer the balanced point", far, near,
+                     paper(where, words), ("far", "near"))]
+
+
+def lazy_then_rich(what: str, early, end, *, where: str, words: str) -> list:
+    """"In the opposite limits ... a lazy [phase] followed by a (delayed) rich [phase]": the kernel
+    distance at the end of the initial phase (``early``) is negligible (the lexicon's 'lazy
+    regime', every reading) and the kernel moves after it (S at the end above ``early``)."""
+    from verify.lexicon import decide
+    from verify.measurement import paper
+    return [decide("lazy regime", f"{what}: kernel distance S at the end of the initial phase",
+                   _kernel_estimate(early), where=where, words=words,
+                   contrast=_kernel_estimate(end), contrast_name="S at the end (the rich phase)"),
+            _smaller(f"{what}: S at the end of the initial phase below S at the end", early, end,
+                     paper(where, words), ("initial phase", "end"))]
+
+
+def rich_at_balance(what: str, balanced, lazy_end, *, where: str, words: str) -> list:
+    """"as [the relative scale] -> 0, all networks transition into the rich regime": the kernel
+    distance at the balanced point above that at the lazy end of the limit, for each network."""
+    from verify.measurement import paper
+    return [_smaller(f"{what}: S at the lazy end below S at the balanced point", lazy_end, balanced,
+                     paper(where, words), ("lazy end", "balanced"))]

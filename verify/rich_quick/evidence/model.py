@@ -15,7 +15,7 @@ from theory.conventions import convention, flow_time
 from theory.rich_quick import single_neuron_symbols as S
 from theory.rich_quick.single_neuron_exact import MU_PHI_ODE
 from theory.rich_quick.single_neuron_model import ntk_expression
-from verify.measurement import exact, measure, paper, reading
+from verify.measurement import exact, measure, reading
 from verify.properties import search
 from verify.rich_quick.evidence import single_neuron as chk
 from verify.rich_quick.evidence.searches import worst
@@ -231,9 +231,9 @@ def surface_sheets() -> tuple[dict, dict]:
     words = {-0.5: ("one-sheeted hyperboloid", 1), 0.0: ("double cone", 1),
              0.5: ("two-sheeted hyperboloid", 2)}
     counts = {(dl, d): sn.surface_components(dl, d, ETA_A, ETA_W) for dl in words for d in (1, 2)}
-    source = paper("L58", "constrains the trajectory to: (a) a one-sheeted hyperboloid for "
-                          "downstream initializations, (b) a double cone ..., (c) a two-sheeted "
-                          "hyperboloid")
+    source = exact("the sheets L58 names ('constrains the trajectory to: (a) a one-sheeted "
+                   "hyperboloid for downstream initializations, (b) a double cone ..., (c) a "
+                   "two-sheeted hyperboloid') counted as connected components of grid samples")
     return {d: [measure(f"connected components at delta = {dl}, d = {d} ({name})",
                         counts[(dl, d)], "==", n, source=source)
                 for dl, (name, n) in words.items()] for d in (1, 2)}, counts

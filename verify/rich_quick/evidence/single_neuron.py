@@ -104,9 +104,10 @@ def a_keeps_away_from_zero(basin) -> list:
         mins.append(float(np.min(np.abs(a))))
     return [measure("min_t |a(t)| per flow (delta > 0 twice, = 0, < 0 in the no-flip basin)",
                     np.array(mins), ">", 1e-3,
-                    source=paper("L448", "This is true for all initializations with delta >= 0 ... "
-                                         "also true for all initializations with delta < 0 where "
-                                         "the sign of a does not switch"))]
+                    source=reading("a above 1e-3 in absolute value: no sign change", "L448",
+                                   "This is true for all initializations with delta >= 0 ... "
+                                   "also true for all initializations with delta < 0 where "
+                                   "the sign of a does not switch"))]
 
 
 def upstream_path_to_regression() -> list:
@@ -124,8 +125,8 @@ def upstream_path_to_regression() -> list:
     slope = np.polyfit(np.log(deltas), np.log(devs), 1)[0]
     return [measure("max_t ||beta(t) - linear-regression GF path|| at delta = 10, 30, 100 "
                     "(decreasing)", np.diff(devs), "<", 0,
-                    source=paper("L96", "When delta >> 0, M ~ delta I_d, and the dynamics of beta "
-                                        "converge to the trajectory of linear regression")),
+                    source=paper("L96", r"When $\delta \gg 0$, $M \approx \delta \mathbf{I}_d$, and the "
+                                        r"dynamics of β converge to the trajectory of linear regression")),
             measure("log-log slope of that deviation vs delta (O(1/delta^2))", slope, "within",
                     (-2.15, -1.85), source=reading("first correction of M ~ delta I is O(1/delta) "
                                                    "in the rate, O(1/delta^2) on the path"))]
@@ -166,8 +167,9 @@ def bernoulli_residual(mu_expr, c_mu_expr, rate, point) -> float:
                fe.hp_abs(sol.subs(S.t, 0) - S.mu0, point))
 
 
-BASIN_WORDS = paper("L401", "S+ = {a0 > 0 if delta >= 0; w0^T beta_* > -a0/2 (delta + sqrt(delta^2 + "
-                            "4||beta_*||^2)) if delta < 0}")
+BASIN_WORDS = reading("the basin S+ as the catalogue reconstructs it (L401 is blank in the text)", "L401",
+                      "S+ = {a0 > 0 if delta >= 0; w0^T beta_* > -a0/2 (delta + sqrt(delta^2 + "
+                      "4||beta_*||^2)) if delta < 0}")
 
 
 @cache
