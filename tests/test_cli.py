@@ -49,6 +49,29 @@ def test_show_with_an_unknown_id_suggests_the_record_ids(tmp_path):
     usage_error(run("verify", "show", "BL-Eq(14)", f"--reports-dir={tmp_path}"), "RecordDamaged")
 
 
+def test_a_catalogue_id_missing_from_a_partial_record_says_which_run_judges_it(tmp_path):
+    from verify.report import files
+    from tests.test_report_files import make_record
+    files.write_json(tmp_path / "claims.json", make_record(["BL-Eq(14)"], "t"))
+    usage_error(run("verify", "show", "GRQ-Fig1", f"--reports-dir={tmp_path}"),
+                "claim 'GRQ-Fig1' is not in this record (run pytest verify --claim 'GRQ-Fig1', "
+                "or --paper rich_quick)")
+
+
+@pytest.mark.parametrize("command", [["show", "BL-Eq(14)"], ["findings"]])
+def test_output_into_a_closed_pipe_ends_quietly(tmp_path, command):
+    """``python -m verify show ID | head``: the reader goes away; no BrokenPipeError trace."""
+    from verify.report import files
+    from tests.test_report_files import make_record
+    files.write_json(tmp_path / "claims.json", make_record(["BL-Eq(14)"], "t"))
+    code = ("import os, sys; r, w = os.pipe(); os.close(r); os.dup2(w, 1)\n"
+            "from verify.__main__ import main\n"
+            f"sys.exit(main({command + ['--reports-dir', str(tmp_path)]!r}))")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=ENV,
+                          cwd=ROOT, timeout=300)
+    assert proc.returncode == 0 and proc.stderr == "", proc.stderr
+
+
 def test_missing_ids_are_listed_or_said_to_be_none():
     proc = run("theory", "--missing")
     assert proc.returncode == 0 and proc.stdout.strip().splitlines()[-1].startswith(

@@ -284,10 +284,10 @@ def test_findings_name_each_claim_once_with_its_numbers_and_cost(rendered):
     _, doc = rendered
     found = {f.claim: f for fs in findings(doc).values() for f in fs}
     assert set(found) == {"BL-Def-EffRank", "BA-Eq(3)", "BL-Fig2"}  # BL-Eq(7) holds
-    assert found["BL-Def-EffRank"].text.startswith("printed ") and " -> corrected " in found["BL-Def-EffRank"].text
+    assert found["BL-Def-EffRank"].text.startswith("printed ") and " → corrected " in found["BL-Def-EffRank"].text
     assert found["BA-Eq(3)"].text.startswith("holds if ")
     assert found["BL-Fig2"].verdict == "not-reproduced" and found["BL-Fig2"].ci_verdict == "supported"
-    assert "gap: -0.2 > 0 FAILED" in found["BL-Fig2"].text
+    assert "“x” (L1): gap is -0.2 against > 0, so it fails." in found["BL-Fig2"].text
     text = markdown(doc)
     assert text.startswith("## What the suite found") and "### Bias-mediated" in text
     assert "- **not-reproduced at paper scale (ci: supported)** `BL-Fig2`" in text
@@ -313,7 +313,7 @@ def test_the_pdfs_are_a4_with_the_provenance_and_no_raw_latex_or_repr(rendered):
         assert not re.search(r"\$|\\[A-Za-z]|Forms\(|mathbb|textasciicircum", text), pdf
     summary = pdf_pages(reports / "summary.pdf")
     assert "What the suite found" in summary[0].split("BL-")[0]
-    assert "BL-Fig2" in summary[0] and "[at paper scale; ci supported] BL-Fig2" in summary[0]
+    assert "BL-Fig2" in summary[0] and "(paper scale; ci" in summary[0] and "supported)" in summary[0]
     assert "".join(pdf_pages(reports / "bias.pdf")).count("Claims BL-Eq(7), BA-Eq(3). mode law") == 1
 
 

@@ -6,15 +6,19 @@
 
 Both read ``claims.json`` alone (never the registry), with the committed paper-scale records as
 every report does; a missing or damaged record, or an unknown claim ID (with a did-you-mean), is
-a one-line error and exit status 2.
+a one-line error and exit status 2.  A catalogue ID that a partial record does not hold is said to
+be "not in this record", with the run that would judge it.  Output piped into a reader that stops
+early (``| head``) ends quietly.
 """
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
 from theory.names import did_you_mean
+from theory.papers import PAPERS
 from verify.report import record as R
 
 
@@ -43,14 +47,33 @@ def main(argv=None) -> int:
     doc = _record(parser, args.reports_dir)
     if args.command == "findings":
         from verify.report.findings import markdown
-        sys.stdout.write(markdown(doc))
-        return 0
+        return _write(markdown(doc))
     rec = next((c for c in doc["claims"] if c["id"] == args.id), None)
     if rec is None:
-        show.error(did_you_mean(args.id, [c["id"] for c in doc["claims"]], "claim")
-                   + f" (in {args.reports_dir / 'claims.json'})")
+        show.error(_missing(args.id, doc) + f" (in {args.reports_dir / 'claims.json'})")
     from verify.report.show import show_record
-    print(show_record(rec, doc, args.reports_dir))
+    return _write(show_record(rec, doc, args.reports_dir) + "\n")
+
+
+def _missing(claim: str, doc: dict) -> str:
+    """Why ``claim`` is not in the record: a catalogue ID a partial record lacks (and the run that
+    judges it), or an unknown ID with a did-you-mean."""
+    paper = next((p for p in PAPERS.values() if claim in p.ids), None)
+    if paper is None:
+        known = [c["id"] for c in doc["claims"]] + [i for p in PAPERS.values() for i in p.ids]
+        return did_you_mean(claim, list(dict.fromkeys(known)), "claim")
+    return (f"claim {claim!r} is not in this record (run pytest verify --claim '{claim}', or "
+            f"--paper {paper.key})")
+
+
+def _write(text: str) -> int:
+    """Write ``text`` to stdout; a reader that closed the pipe early (``| head``) is no error:
+    stdout is pointed at the null device so that Python's exit flush stays quiet."""
+    try:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     return 0
 
 

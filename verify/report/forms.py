@@ -6,13 +6,14 @@
   its ``latex`` and a machine-readable ``srepr`` (``sympy.srepr``: ``sympy.sympify`` of it gives
   the object back), or ``text`` for a plain setting stored beside the formulas.  The record keeps
   these, so a report of an old record shows that record's forms, never today's registry.
-* :func:`part_text` is a part as clean Unicode text; :data:`COLOURS` the verdict colours.
+* :func:`part_pieces` is a part in the paper's notation (:mod:`.maths`) as a finding's pieces,
+  :func:`part_text` as clean Unicode text; :data:`COLOURS` the verdict colours.
 """
 from __future__ import annotations
 
 from collections.abc import Mapping
 
-from verify.report.text import clean
+from verify.report import maths
 
 COLOURS = {"holds": "#4caf50", "defined": "#90a4ae", "holds-if": "#fbc02d", "erratum": "#fb8c00",
            "fails": "#e53935", "not-reproduced": "#8e24aa", "inconclusive": "#9e9e9e",
@@ -30,7 +31,9 @@ def _named(form, prefix: str = "") -> list[tuple[str, object]]:
         if not isinstance(form, Mapping):
             return [(prefix, form)]
         items = list(form.items())
-    return [leaf for name, value in items
+    # a part keyed by a function (sympy's ``limit``) is named by the function's name, not its repr
+    names = [getattr(name, "__name__", name) for name, _ in items]
+    return [leaf for name, (_, value) in zip(names, items)
             for leaf in _named(value, f"{prefix}.{name}" if prefix else str(name))]
 
 
@@ -48,11 +51,20 @@ def form_parts(form) -> list[dict]:
     return out
 
 
-def part_body(part: dict) -> str:
-    """One part of a recorded form, without its name, as clean text."""
-    return clean(part["latex"]) if "latex" in part else part.get("text", "")
+def name_pieces(name: str, paper: str) -> list[tuple[str, str]]:
+    """A part's name as the paper calls it, as pieces: maths from the paper's table, else text."""
+    label = maths.part_label(name, paper)
+    return [("math", label.strip("$"))] if label.startswith("$") else [("text", label)]
 
 
-def part_text(part: dict) -> str:
+def part_pieces(part: dict, paper: str) -> list[tuple[str, str]]:
+    """One part of a recorded form as pieces (``("text", words)`` or ``("math", LaTeX)``): its
+    name as the paper calls it, then the formula in the paper's notation, or the prose."""
+    tex = maths.part_latex(part, paper)
+    body = [("math", tex)] if tex else [("text", part.get("text", ""))]
+    return name_pieces(part["name"], paper) + [("text", ": ")] + body if part.get("name") else body
+
+
+def part_text(part: dict, paper: str) -> str:
     """One part of a recorded form as clean text: ``name: formula``."""
-    return f"{part['name']}: {part_body(part)}" if part.get("name") else part_body(part)
+    return maths.plain(part_pieces(part, paper))

@@ -19,8 +19,10 @@ from pathlib import Path
 from theory.verdicts import PRECEDENCE
 from verify.measurement import fmt
 from verify.report import files
-from verify.report.findings import count_text, counts, findings, verdict_label, why
-from verify.report.forms import COLOURS
+from verify.report.findings import count_text, counts, findings, verdict_label
+from verify.report.maths import unicode
+from verify.report.sentences import why
+from verify.report.forms import COLOURS, part_pieces
 from verify.report.paper_scale import staleness
 from verify.report.record import figure_order, headline, paper_title
 from verify.report.text import (clean, deviation_line, mark, paper_scale_line, provenance_line, run_line,
@@ -37,20 +39,22 @@ def fig_anchor(entry: dict) -> str:
     return "fig-" + re.sub(r"[^A-Za-z0-9_-]", "_", Path(entry.get("svg", entry.get("png", "x"))).stem)
 
 
-def mathml(part: dict) -> str:
-    """One recorded form part as MathML (latex2mathml, no network needed), else clean text."""
-    if "latex" not in part:
-        return f"<code>{E(part.get('text', ''))}</code>"
+def tex_mathml(tex: str) -> str:
+    """LaTeX as inline MathML (latex2mathml, no network needed), else clean Unicode text."""
     try:
         from latex2mathml.converter import convert
-        return convert(part["latex"])
+        return convert(tex)
     except Exception:  # noqa: BLE001 - latex2mathml covers most, not all, of sympy's LaTeX, failing in many ways: clean text then
-        return f"<code>{E(clean(part['latex']))}</code>"
+        return f"<code>{E(unicode(tex))}</code>"
 
 
-def _forms_html(parts: list[dict]) -> str:
-    return "".join(f'<div class="form">{E(p["name"]) + ": " if p.get("name") else ""}{mathml(p)}</div>'
-                   for p in parts)
+def pieces_html(pieces) -> str:
+    """Pieces of a finding or a form: words escaped, formulas as MathML."""
+    return "".join(tex_mathml(text) if kind == "math" else E(text) for kind, text in pieces)
+
+
+def _forms_html(parts: list[dict], paper: str) -> str:
+    return "".join(f'<div class="form">{pieces_html(part_pieces(p, paper))}</div>' for p in parts)
 
 
 def _measurements(ms: list[dict]) -> str:
@@ -96,7 +100,7 @@ def _paper_scale(ps: dict) -> str:
 
 
 def _details(rec: dict, figures: list[dict]) -> str:
-    out = [f"<p><b>{label}:</b> {E(text)}</p>{_forms_html(parts)}"
+    out = [f"<p><b>{label}:</b> {E(text)}</p>{_forms_html(parts, rec['paper'])}"
            for label, text, parts in statement_parts(rec)]
     out.append(_measurements(rec.get("measurements") or []))
     if rec["verdict"] in ("inconclusive", "untested", "supported") and why(rec):
@@ -109,7 +113,7 @@ def _details(rec: dict, figures: list[dict]) -> str:
     mine = [f for f in figures if rec["id"] in f["claims"]]
     if mine:
         out.append("<p><b>Figures:</b> " + ", ".join(
-            f'<a href="{E(f["page"])}#{fig_anchor(f)}">{E(f["caption"][:60])}…</a>' for f in mine)
+            f'<a href="{E(f["page"])}#{fig_anchor(f)}">{E(source_text(f["caption"]))}</a>' for f in mine)
             + "</p>")
     out.append(f'<p class="small">{E(run_line(rec.get("run")))}; tests: '
                f'{E(", ".join(rec.get("tests", [])))}</p>')
@@ -168,7 +172,8 @@ def _figures(figures: list[dict], claim_pages: dict[str, str], page: str) -> str
         links = ", ".join(f'<a href="{_page_of(c, claim_pages, page)}#{anchor(c)}">{E(c)}</a>'
                           for c in f["claims"])
         out.append(f'<figure id="{fig_anchor(f)}"><img src="../{E(f.get("svg", f.get("png", "")))}" '
-                   f'alt="{E(f["caption"])}"><figcaption>Claims {links}. {E(f["caption"])}'
+                   f'alt="{E(source_text(f["caption"]))}"><figcaption>Claims {links}. '
+                   f'{E(source_text(f["caption"]))}'
                    "</figcaption></figure>")
     return "".join(out)
 
@@ -203,7 +208,13 @@ figcaption{font-size:13px;margin-top:4px}
 .filters{margin:8px 0}
 .counts td,.counts th{border:1px solid #ddd;padding:3px 6px;text-align:right}
 .counts{width:auto;table-layout:auto} .counts tr > th:first-child{text-align:left}
-.findings li{margin:3px 0} .findings .badge{font-size:12px}
+table.findings{margin:6px 0 14px} table.findings td,table.findings th{border-bottom:1px solid #eee;
+     padding:5px 6px;vertical-align:top;text-align:left;overflow-wrap:anywhere}
+table.findings th{background:#f5f5f5;font-size:12px}
+table.findings td:nth-child(1),table.findings th:nth-child(1){width:13%}
+table.findings td:nth-child(2),table.findings th:nth-child(2){width:11%}
+table.findings td:nth-child(4),table.findings th:nth-child(4){width:170px}
+table.findings .badge{font-size:12px;white-space:normal} img.thumb{width:160px;height:auto;border:1px solid #eee}
 dl.legend{display:grid;grid-template-columns:max-content auto;gap:2px 10px;font-size:12px}
 dl.legend dd{margin:0}
 """
@@ -276,21 +287,37 @@ def _counts(doc: dict, papers: list[str]) -> str:
     return f'<table class="counts"><tr><th>paper</th>{head}<th>total</th></tr>{rows}</table>'
 
 
-def _findings(doc: dict, claim_pages: dict[str, str]) -> str:
-    found = findings(doc)
+def _thumbnail(f, claim_pages: dict[str, str]) -> str:
+    """The finding's reproduced figure as a thumbnail linking to it on its paper's page."""
+    if not f.figure or not f.figure.get("png"):
+        return ""
+    page = claim_pages.get(f.claim, "index.html")
+    return (f'<a href="{E(page)}#{fig_anchor(f.figure)}"><img class="thumb" loading="lazy" '
+            f'src="../{E(f.figure["png"])}" alt="{E(source_text(f.figure.get("caption", "")))}"></a>')
+
+
+def findings_table(found: list, claim_pages: dict[str, str]) -> str:
+    """One paper's findings as a table: claim, verdict, the finding (MathML), the figure."""
+    rows = "".join(
+        '<tr><td>' + "<br>".join(f'<a href="{claim_pages[c]}#{anchor(c)}">{E(c)}</a>' for c in f.claims)
+        + f'<br><span class="small">{E(f.where)}</span></td>'
+        f'<td><span class="badge" style="background:{COLOURS[f.verdict]}">{E(verdict_label(f))}</span></td>'
+        f'<td>{pieces_html(f.pieces)}'
+        + (f' <span class="stale">(!) {E(f.stale)}</span>' if f.stale else "")
+        + f'</td><td>{_thumbnail(f, claim_pages)}</td></tr>'
+        for f in found)
+    return ('<table class="findings"><thead><tr><th>claim</th><th>verdict</th>'
+            f'<th>what the suite found</th><th>figure</th></tr></thead><tbody>{rows}</tbody></table>')
+
+
+def _findings(doc: dict, claim_pages: dict[str, str], found: dict) -> str:
     out = [f"<h2>What the suite found</h2><p>{len(doc['claims'])} claims "
            f"({E(count_text(counts(doc)))}). Every claim not listed holds or is a consistent "
            "definition; the verdicts are those of a faithful paper-scale run where one is "
-           "recorded (the ci verdict beside it).</p>"]
+           "recorded (the ci verdict beside it). Formulas are in each paper's own notation.</p>"]
     for paper in [p for p in doc.get("papers", {}) if p in found] or list(found):
-        items = "".join(
-            f'<li><span class="badge" style="background:{COLOURS[f.verdict]}">'
-            f'{E(verdict_label(f))}</span> <a href="{claim_pages[f.claim]}#{anchor(f.claim)}">'
-            f'{E(f.claim)}</a> ({E(f.where)}): {E(f.text)}'
-            + (f' <span class="stale">(!) {E(f.stale)}</span>' if f.stale else "") + "</li>"
-            for f in found[paper])
         out.append(f'<h3><a href="{paper}.html">{E(paper_title(doc, paper))}</a></h3>'
-                   f'<ul class="findings">{items}</ul>')
+                   + findings_table(found[paper], claim_pages))
     return "".join(out)
 
 
@@ -305,7 +332,8 @@ def write(reports: Path, doc: dict) -> list[Path]:
     all_figures = [f for p in papers for f in figures[p]
                    if any(claim_pages.get(c) == f"{p}.html" for c in f["claims"])]
     differ = [r for r in records if headline(r)[0] != headline(r)[1]]
-    body = (_findings(doc, claim_pages) + "<h2>Verdicts per paper</h2>" + _counts(doc, papers)
+    found = findings(doc)  # once: each paper page shows its own
+    body = (_findings(doc, claim_pages, found) + "<h2>Verdicts per paper</h2>" + _counts(doc, papers)
             + f"<p>{len(differ)} claims differ from their baseline"
             + (": " + ", ".join(f'<a href="{claim_pages[r["id"]]}#{anchor(r["id"])}">{E(r["id"])}</a>'
                                 for r in differ) if differ else "") + ".</p>"
@@ -314,7 +342,9 @@ def write(reports: Path, doc: dict) -> list[Path]:
     for p in papers:
         recs = [r for r in records if r["paper"] == p]
         paper_doc = dict(doc, claims=recs)
-        body = (f"<p>{len(recs)} claims ({E(count_text(counts(paper_doc)))}).</p>" + legend()
+        body = (f"<p>{len(recs)} claims ({E(count_text(counts(paper_doc)))}).</p>"
+                + (f"<h2>What the suite found in this paper</h2>{findings_table(found[p], claim_pages)}"
+                   if p in found else "") + legend()
                 + _table(recs, figures[p]) + _figures(figures[p], claim_pages, f"{p}.html"))
         written.append(files.write_text(out / f"{p}.html",
                                         _page(paper_title(doc, p), doc, body, papers)))

@@ -1,19 +1,21 @@
 """The PDFs of ``reports/``, rendered from the merged record (``claims.json``) alone and its figure
 files, each written atomically (:mod:`.files`).
 
-Per paper: what the suite found in it (:mod:`.findings`), the claims table (ID, where, headline
-verdict with its baseline, the ci verdict beside a faithful paper-scale one, measurements against
-their criteria and every run's setup), the errata pages (statement and forms as recorded,
+Per paper: what the suite found in it (:mod:`.findings`: claim, verdict, the finding typeset,
+the figure's thumbnail next to it), the claims table (ID, where, headline verdict with its
+baseline, the ci verdict beside a faithful paper-scale one, measurements against their criteria
+and every run's setup), the errata pages (statement and forms as recorded,
 counterexample, condition, corrected form, the measurements of both sides), then the reproduced
 figures in the paper's order, each captioned once with its claim IDs.  ``summary.pdf``: page 1
-opens with what the suite found, per paper by title; then headline verdict counts per paper with
-a legend of every verdict, the claims that differ from their baseline, the paper-scale verdicts,
-and a table per section of ``bench.json`` / ``full_scale.json`` when present.
+opens with what the suite found, a table per paper by title; then headline verdict counts per
+paper with a legend of every verdict, the claims that differ from their baseline, the paper-scale
+verdicts, and an appendix with a table per section of ``bench.json`` / ``full_scale.json``.
 
 Every page is A4 and carries the record's provenance in its footer; a page that continues a
 section or a claim says so in a "(continued)" header.  Text is wrapped by its measured width in
-the font it is drawn in, so it never leaves its cell or the page; maths is drawn as clean Unicode
-text (:func:`verify.report.text.clean`; the HTML report renders it as MathML).
+the font it is drawn in, so it never leaves its cell or the page; formulas (findings, the errata
+pages' forms) are typeset by mathtext in the paper's notation (:mod:`.typeset`), and text that
+quotes LaTeX (a measurement's source, a caption) is drawn as clean Unicode.
 """
 from __future__ import annotations
 
@@ -22,6 +24,7 @@ from functools import cache
 from pathlib import Path
 
 import matplotlib
+import numpy as np
 
 matplotlib.use("Agg")
 import matplotlib.image as mpimg
@@ -29,16 +32,21 @@ import matplotlib.pyplot as plt
 from matplotlib.backends.backend_pdf import PdfPages
 from matplotlib.font_manager import FontProperties, findfont
 from matplotlib.ft2font import FT2Font
+from matplotlib.patches import PathPatch
+from matplotlib.image import BboxImage
+from matplotlib.transforms import Affine2D, Bbox, TransformedBbox
 
 from theory.verdicts import PRECEDENCE
 from verify.measurement import fmt
 from verify.report import files
-from verify.report.findings import count_text, counts, deciding_numbers, findings, why
-from verify.report.forms import COLOURS, part_text
+from verify.report import typeset
+from verify.report.findings import count_text, counts, findings
+from verify.report.forms import COLOURS, part_pieces
+from verify.report.sentences import deciding_numbers, why
 from verify.report.paper_scale import staleness
 from verify.report.record import figure_order, headline, paper_title
 from verify.report.text import (clean, commit_text, mark, measured, paper_scale_line, provenance_line,
-                                run_line, setup_summary)
+                                run_line, setup_summary, source_text)
 
 PAGE = (8.27, 11.69)  # A4 portrait, inches
 MARGIN = 0.5  # inches, left and right
@@ -127,6 +135,23 @@ class Pages:
         self.fig.text(x_in / PAGE[0], y_in / PAGE[1], text, fontsize=size, va=va,
                       weight="bold" if bold else "normal", color=colour, parse_math=False,
                       linespacing=LEADING, **kw)
+
+    def typeset(self, x_in: float, lines: list[typeset.Line], size: float = FONT):
+        """Typeset lines (:mod:`.typeset`) from the current height down, a page break between
+        lines where they do not fit."""
+        gap = (typeset.LEADING - 1) * size / 72
+        for line in lines:
+            self.room(line.ascent + line.descent + gap)
+            baseline = self.y - line.ascent
+            for run in line.runs:
+                if run.math:
+                    at = Affine2D().scale(1 / 72).translate(x_in + run.x, baseline)
+                    self.fig.add_artist(PathPatch(typeset.path(run.text, run.size), lw=0, fc="black",
+                                                  transform=at + self.fig.dpi_scale_trans))
+                else:
+                    self.fig.text((x_in + run.x) / PAGE[0], baseline / PAGE[1], run.text,
+                                  fontsize=run.size, va="baseline", parse_math=False)
+            self.y = baseline - line.descent - gap
 
     def room(self, height_in: float):
         if self.fig is None or self.y - height_in < BOTTOM:
@@ -245,7 +270,7 @@ def _errata(pages: Pages, records: list[dict]):
             if text:
                 pages.lines(text_x, wrap(text, text_w))
             for part in parts:
-                pages.lines(text_x, wrap(part_text(part), text_w), colour="#1a237e")
+                pages.typeset(text_x, typeset.layout(part_pieces(part, rec["paper"]), text_w, FONT, width))
             if pages.number == page:  # at least the label's line, on the page where it stands
                 pages.y = min(pages.y, top - STEP)
 
@@ -270,7 +295,7 @@ def _figures(pages: Pages, reports: Path, figures: list[dict]):
         pages.continued = "Reproduced figures"
     for entry in figures:
         path = reports / entry.get("png", "")
-        caption = wrap(f"Claims {', '.join(entry['claims'])}. {entry['caption']}", TEXT_W)
+        caption = wrap(f"Claims {', '.join(entry['claims'])}. {source_text(entry['caption'])}", TEXT_W)
         cap_h = (len(caption) + 0.8) * STEP
         if not path.is_file():
             pages.lines(MARGIN, wrap(f"(figure file {entry.get('png')} missing) ", TEXT_W) + caption)
@@ -322,7 +347,7 @@ def write_paper(path: Path, paper: str, doc: dict, reports: Path) -> Path:
         pages.y -= 0.1
         found = findings(dict(doc, claims=recs)).get(paper, [])
         if found:
-            _findings(pages, doc, {paper: found}, heading="What the suite found in this paper")
+            _findings(pages, doc, reports, {paper: found}, heading="What the suite found in this paper")
             pages.y -= 0.1
         _table(pages, recs)
         _errata(pages, recs)
@@ -331,21 +356,72 @@ def write_paper(path: Path, paper: str, doc: dict, reports: Path) -> Path:
     return _pdf(path, fill, title, provenance_line(doc))
 
 
-def _findings(pages: Pages, doc: dict, found: dict, heading: str):
+#: the findings table: claim IDs, verdict, the finding typeset, the claim's figure (inches)
+FOUND_COLUMNS = (1.15, 0.95, TEXT_W - 1.15 - 0.95 - 1.25, 1.2)
+THUMB_H = 0.85  # inches: a figure thumbnail's height at most
+
+
+@cache
+def _thumbnail(path: Path):
+    """A figure's PNG as a thumbnail: about 180 pixels across, RGB bytes (a thumbnail's worth of
+    image data to embed, not the figure's)."""
+    from PIL import Image
+    with Image.open(path) as image:
+        image = image.convert("RGB")
+        image.thumbnail((180, 180 * image.height // image.width))
+        return np.asarray(image)
+
+
+def _finding_row(pages: Pages, reports: Path, f):
+    """One finding: its claims and verdict, the finding typeset beside, the figure's thumbnail
+    next to it."""
+    claims_w, verdict_w, text_w, thumb_w = FOUND_COLUMNS
+    ids = [line for c in f.claims for line in wrap(c, claims_w - 0.1)]
+    label = [f.verdict] + ([f"(paper scale; ci {f.ci_verdict})"] if f.ci_verdict else [])
+    label = [line for t in label for line in wrap(t, verdict_w - 0.1, FONT - 0.5)]
+    lines = typeset.layout(list(f.pieces) + ([("text", f" [(!) {f.stale}]")] if f.stale else []),
+                           text_w - 0.1, FONT, width)
+    thumb = reports / f.figure["png"] if f.figure and f.figure.get("png") else None
+    image = _thumbnail(thumb) if thumb is not None and thumb.is_file() else None
+    if image is not None:
+        h = min(THUMB_H, (thumb_w - 0.1) * image.shape[0] / image.shape[1])
+        w = h * image.shape[1] / image.shape[0]
+    first = lines[0].ascent + lines[0].descent if lines else STEP
+    pages.room(max(first, len(ids) * STEP, h if image is not None else 0) + 0.05)
+    top, page = pages.y, pages.number
+    pages.put(MARGIN, top, "\n".join(ids), bold=True)
+    pages.put(MARGIN + claims_w, top, label[0], size=FONT - 0.5, bbox=dict(
+        boxstyle="square,pad=0.15", ec="none", fc=COLOURS[f.verdict]))
+    if label[1:]:
+        pages.put(MARGIN + claims_w, top - STEP * 1.2, "\n".join(label[1:]), size=FONT - 0.5)
+    if image is not None:  # an image artist, not an Axes: a tenth of the drawing time
+        box = Bbox.from_bounds(MARGIN + claims_w + verdict_w + text_w, top - h, w, h)
+        thumb = BboxImage(TransformedBbox(box, pages.fig.dpi_scale_trans), interpolation="none")
+        thumb.set_data(image)
+        pages.fig.add_artist(thumb)
+    pages.typeset(MARGIN + claims_w + verdict_w, lines)
+    if pages.number == page:
+        pages.y = min(pages.y, top - max(len(ids) * STEP, (len(label) + 0.2) * STEP,
+                                         h if image is not None else 0))
+    pages.y -= 0.06
+
+
+def _findings(pages: Pages, doc: dict, reports: Path, found: dict, heading: str):
+    """Per paper by title, a table of its findings: claim, verdict, the finding (typeset, in the
+    paper's notation), the reproduced figure."""
     pages.lines(MARGIN, [heading], size=9, bold=True)
     pages.continued = heading
     for paper, items in found.items():
-        pages.room(3 * STEP)
+        pages.room(4 * STEP)
         pages.lines(MARGIN, wrap(paper_title(doc, paper), TEXT_W, FONT + 0.5, True),
                     size=FONT + 0.5, bold=True)
+        x = MARGIN
+        for name, w in zip(("claim", "verdict", "what the suite found", "figure"), FOUND_COLUMNS):
+            pages.put(x, pages.y, name, size=FONT - 0.5, colour="#555555")
+            x += w
+        pages.y -= STEP * 1.1
         for f in items:
-            stale = f" [(!) {f.stale}]" if f.stale else ""
-            scale = f"[at paper scale; ci {f.ci_verdict}] " if f.ci_verdict else ""
-            text = wrap(f"{scale}{f.claim} ({f.where}): {f.text}{stale}", TEXT_W - 1.25)
-            pages.room(len(text) * STEP)
-            pages.put(MARGIN + 0.1, pages.y, f.verdict, bbox=dict(
-                boxstyle="square,pad=0.15", ec="none", fc=COLOURS[f.verdict]), size=FONT - 0.5)
-            pages.lines(MARGIN + 1.25, text)
+            _finding_row(pages, reports, f)
         pages.y -= 0.05
     pages.continued = ""
 
@@ -365,7 +441,7 @@ def write_summary(reports: Path, doc: dict) -> Path:
                 "where one is recorded (the ci verdict beside it). One claim in full: "
                 "python -m verify show ID.", TEXT_W))
             pages.y -= 0.1
-            _findings(pages, doc, findings(doc), "What the suite found")
+            _findings(pages, doc, reports, findings(doc), "What the suite found")
             _verdict_page(pages, papers, doc)
         for name in ("bench.json", "full_scale.json"):
             if (reports / name).exists():
@@ -454,7 +530,8 @@ def _rows(value, prefix: str = "") -> list[tuple[str, str]]:
 
 def _bench_page(pages: Pages, bench: dict, name: str):
     """One table per section of ``bench.json`` / ``full_scale.json``: quantity and value."""
-    title = {"bench.json": "Benchmarks", "full_scale.json": "Full-scale reproductions"}[name]
+    title = {"bench.json": "Appendix: benchmarks",
+             "full_scale.json": "Appendix: full-scale reproductions"}[name]
     pages.new_page()
     pages.lines(MARGIN, [f"{title} (reports/{name})"], size=9, bold=True)
     pages.continued = title

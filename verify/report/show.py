@@ -13,7 +13,7 @@ import textwrap
 from pathlib import Path
 
 from verify.measurement import fmt, measurement_line
-from verify.report.findings import why
+from verify.report.sentences import why
 from verify.report.forms import part_text
 from verify.report.paper_scale import staleness
 from verify.report.record import headline, paper_title
@@ -58,7 +58,7 @@ def show_record(rec: dict, doc: dict, reports_dir: Path) -> str:
              f"{paper_title(doc, rec['paper'])}; {rec['where']}; {rec['kind']}"
              + (" [statement reconstructed by the catalogue]" if rec.get("reconstructed") else "")]
     for label, text, parts in statement_parts(rec):
-        lines += _block(label, text) + ["    " + part_text(p) for p in parts]
+        lines += _block(label, text) + ["    " + part_text(p, rec["paper"]) for p in parts]
     sources: dict[str, int] = {}
     body = []
     if rec.get("measurements"):

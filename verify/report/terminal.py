@@ -31,7 +31,7 @@ def summary_lines(session, show_statistics: bool = False) -> list[tuple[str, dic
                       f"(every claim not named holds or is a consistent definition):", bold))
         for paper, items in found.items():
             lines.append((f"  {paper_title(doc, paper)}", bold))
-            lines += [(f"    {verdict_label(f)}: {f.claim} ({f.where}): {f.text}"
+            lines += [(f"    {verdict_label(f)}: {', '.join(f.claims)} ({f.where}): {f.text}"
                        + (f" [{f.stale}]" if f.stale else ""), plain) for f in items]
         if not found:
             lines.append(("  every judged claim holds or is a consistent definition", plain))

@@ -92,7 +92,10 @@ def clean(latex: str) -> str:
     s = str(latex or "")
     s = s.replace("$", "").replace(r"\left", "").replace(r"\right", "")
     s = re.sub(r"\\(begin|end)\{\w+\}", "", s).replace("\\\\", "; ").replace("&", ",")
-    s = re.sub(r"\\[dt]?frac\s*([A-Za-z0-9])\s*([A-Za-z0-9])", r"\1/\2", s)
+    # a fraction's arguments written bare (\frac12, \frac1{12}, \frac\delta2) get their braces
+    bare = r"(\\[A-Za-z]+|[A-Za-z0-9]|\{)"
+    s = re.sub(r"\\([dt]?frac)\s*(\\[A-Za-z]+|[A-Za-z0-9])\s*" + bare,
+               lambda m: f"\\{m[1]}{{{m[2]}}}" + ("{" if m[3] == "{" else f"{{{m[3]}}}"), s)
     s = re.sub(r"\\mathbb\s*([A-Za-z])", lambda m: BLACKBOARD.get(m[1], m[1]), s)
     s = re.sub(r"\\(mathrm|mathbf|mathcal|mathit|boldsymbol)\s+([A-Za-z])", r"\2", s)
     s = _commands(s)

@@ -1,0 +1,86 @@
+"""The papers' own notation for the suite's symbols: one table per paper, read by every report.
+
+The registry's sympy objects use ASCII names a program can type (``f_dead``, ``a``, ``b``,
+``W1_aug``); a reader of the paper knows them as ``\\bar g``, ``\\omega_\\alpha``,
+``\\|\\beta_*\\|``, ``\\tilde W^1``.  A report that prints a form translates each symbol through
+its paper's :data:`SYMBOLS` table (LaTeX as the paper prints it), so a finding reads in the
+paper's notation; a symbol missing from the table keeps the suite's name.  :data:`PARTS` names
+a form's parts (``Forms(delay=...)``) by what the paper calls them, and :data:`SHARED` lists the
+claims whose errata are one misprint in the paper (reported as one finding).
+
+This module is theory: it knows nothing of numerics, verify or the record.
+"""
+from __future__ import annotations
+
+#: paper key -> {suite symbol name -> the paper's LaTeX for it}
+SYMBOLS: dict[str, dict[str, str]] = {
+    # 000 (and its short version 001): Eqs. (1)-(21), App B, F.
+    "bias": {
+        "W1": "W^{1}", "W2": "W^{2}", "W1_aug": r"\tilde{W}^{1}", "W1_bar": r"\bar{W}^{1}",
+        "W2_bar": r"\bar{W}^{2}", "x_aug": r"\tilde{x}", "V_aug": r"\tilde{V}", "Sx": r"\Sigma^{x}",
+        "Syx": r"\Sigma^{yx}", "Sx_aug": r"\tilde{\Sigma}^{x}", "Syx_aug": r"\tilde{\Sigma}^{yx}",
+        "a": r"\omega_{\alpha}", "a0": "a_{0}", "s": r"s_{\alpha}", "d": r"d_{\alpha}",
+        "g": r"\bar{g}", "sbar": r"\bar{s}", "n": r"\min(n, m)", "epsilon": r"\epsilon",
+        "f_dead": r"f_{\mathrm{dead}}", "ybar_norm": r"\|\bar{y}\|", "dsigma": r"\sigma'",
+        "N_in": r"N_{\mathrm{in}}", "N_hid": r"N_{\mathrm{hid}}", "N_out": r"N_{\mathrm{out}}",
+        "ones": r"\mathbf{1}",
+    },
+    "bias_workshop": {
+        "W1": "W^{1}", "W2": "W^{2}", "a0": "a_{0}", "s": r"s_{\alpha}", "d": r"d_{\alpha}",
+        "ybar_norm": r"\|\bar{y}\|", "N_in": r"N_{\mathrm{in}}", "N_hid": r"N_{\mathrm{hid}}",
+        "N_out": r"N_{\mathrm{out}}",
+    },
+    # 002: Sec 3 footnote 3, Sec 4 (L133), App A-B.
+    "rich_quick": {
+        "b": r"\|\beta_{*}\|", "r": r"\|\beta\|", "r0": r"\|\beta_{0}\|", "r2": r"\|\beta\|^{2}",
+        "b0_dot_beta": r"\beta_{0}^{\top}\beta", "a0": "a_{0}", "omega0": r"\omega_{0}",
+        "eta_a": r"\eta_{a}", "eta_w": r"\eta_{w}", "c_mu": r"c_{\mu}", "c_phi": r"c_{\phi}",
+        "mu0": r"\mu_{0}", "nu0": r"\nu_{0}", "n0": r"n_{0}", "v0": r"v_{0}", "w1": "w_{1}",
+        "w2": "w_{2}", "d_i": "d_{i}",
+    },
+    # 003: Sec 2-4, App A-G.
+    "haste_slowly": {
+        "S": r"S_{\alpha}", "D": r"D_{\alpha}", "B_0": r"\pi_{0}", "a0": "a_{0}", "epsilon": r"\epsilon",
+    },
+    # 004: Sec 4-6, App A-D (reconstructed statements: the seed's maths is masked).
+    "lazy_rich": {
+        "N_i": r"N_{i}", "N_o": r"N_{o}", "s": r"\tilde{s}", "s_0": r"s(0)", "s_net": "s",
+        "sigma_1^2": r"\sigma_{1}^{2}", "sigma_2^2": r"\sigma_{2}^{2}", "alpha_1": r"\alpha_{1}",
+        "alpha_2": r"\alpha_{2}",
+    },
+}
+
+#: paper key -> {a form part's name -> what the paper calls it (LaTeX, or words)}
+PARTS: dict[str, dict[str, str]] = {
+    "bias": {"delay": r"\hat{t}_{relu} - \hat{t}_{linear}", "g_meaning": r"\bar{g}",
+             "with_bias": r"\hat{y}_{i}", "augmented": r"\hat{y}_{i}", "svd": r"\hat{y}_{i}"},
+    "rich_quick": {"rank bound (88)": r"\mathrm{rank}\, M", "sum of ranks (90)":
+                   r"\sum_{i} \mathrm{rank}(\beta_{i}^{\top}\beta_{i})",
+                   "rank of the sum": r"\mathrm{rank} \sum_{i} \beta_{i}^{\top}\beta_{i}"},
+    "lazy_rich": {"glorot_dk": r"\partial_{k} E[\lambda]\ \mathrm{(Glorot)}"},
+}
+
+#: paper key -> groups of claim IDs whose errata are one misprint of the paper (one finding)
+SHARED: dict[str, tuple[tuple[str, ...], ...]] = {
+    # Eq. (1)'s leading minus, stated once as the definition and once as the equation
+    "bias": (("BL-Def-EffRank", "BL-Eq(1)"),
+             # g-bar "the rate of dead neurons" (L251): one meaning, misread in Eq. (14), which
+             # shows it (the definition's form only renames the dead fraction)
+             ("BL-Eq(14)", "BL-Def-G")),
+}
+
+
+def symbols(paper: str) -> dict[str, str]:
+    """The paper's LaTeX for each suite symbol of ``paper`` ({} for a paper without a table)."""
+    return SYMBOLS.get(paper, {})
+
+
+def part_name(paper: str, name: str) -> str:
+    """What the paper calls a form part named ``name`` (LaTeX), '' when the table has none."""
+    return PARTS.get(paper, {}).get(name, "")
+
+
+def shared(paper: str, claim: str) -> tuple[str, ...]:
+    """The claims of ``paper`` whose erratum is the same misprint as ``claim``'s (itself
+    included); ``(claim,)`` when it shares none."""
+    return next((g for g in SHARED.get(paper, ()) if claim in g), (claim,))
