@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.integrate import solve_ivp
 
-from numerics.validation import finite_array, positive
+from numerics.validation import InvalidArgument, affordable, finite_array, positive
 
 
 class ConservationError(RuntimeError):
@@ -80,10 +80,29 @@ class Flow:
         return self._sol.t_events
 
 
+#: how many of its initial time scales a flow may be integrated over unasked: the suite's flows
+#: need at most about 1e5; an adaptive solver takes at least one step per time scale of a flow
+#: that keeps moving, so far beyond that a call would not end in any useful time
+MAX_TIME_SCALES = 1e8
+
+
+def _initial_time_scales(rhs, params, packing, y0, t_end) -> float:
+    """``t_end`` in units of the flow's initial time scale ``max(|y0|, 1) / |rhs(0, y0)|`` (the
+    cost estimate of :func:`integrate_flow`; a flow at rest costs nothing)."""
+    rate = packing.conform(rhs(0.0, params))
+    speed = float(np.max(np.abs(rate)))
+    if not np.isfinite(speed):
+        return 0.0  # the integration itself reports a non-finite derivative, by name
+    return float(t_end) * speed / max(float(np.max(np.abs(y0))), 1.0)
+
+
 def integrate_flow(rhs, params: dict, t_end: float, *, t_eval=None, conserved=None,
                    rtol: float = 1e-10, atol: float = 1e-13, method: str = "DOP853",
                    conservation_tol: float | None = 1e-7, events=None) -> Flow:
     """Integrate ``d params/dt = rhs(t, params)`` from 0 to ``t_end``.
+
+    A ``t_end`` beyond :data:`MAX_TIME_SCALES` of the flow's initial time scales is refused with
+    :class:`numerics.validation.TooCostly` (the estimate and the override), not run for ever.
 
     A right-hand side that returns NaN or inf stops the integration with :class:`NonFiniteFlow`;
     one that returns other names or shapes than ``params`` raises ``ValueError``; a solver that
@@ -103,7 +122,9 @@ def integrate_flow(rhs, params: dict, t_end: float, *, t_eval=None, conserved=No
     t_eval = (np.linspace(0.0, t_end, 201) if t_eval is None
               else finite_array(t_eval, "t_eval", ndim=1, nonempty=True))
     if t_eval.min() < 0 or t_eval.max() > t_end:
-        raise ValueError("t_eval must lie in [0, t_end]")
+        raise InvalidArgument("t_eval must lie in [0, t_end]")
+    affordable(_initial_time_scales(rhs, params, packing, y0, t_end), MAX_TIME_SCALES,
+               f"integrating to t_end={float(t_end):g}", "of the flow's initial time scales")
 
     checked = False
 

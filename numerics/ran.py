@@ -18,6 +18,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
+from numerics.validation import check_fields
+
 SCALES = ("ci", "full")
 #: the first seed of each scale; a ci run draws from 0 up, a paper-scale run from here up
 FULL_SEED_BASE = 10_000
@@ -52,6 +54,7 @@ class Config:
 
     def __post_init__(self):
         check_scale(self.scale, f"{type(self).__name__}.scale")
+        check_fields(self)  # every annotated field, by the one vocabulary (numerics.validation)
 
     def replace(self, **changes) -> Config:
         return dataclasses.replace(self, **changes)

@@ -24,6 +24,7 @@ from tqdm.auto import tqdm
 
 from numerics.models import as_tensor, trainer_backend
 from numerics.trajectory import Trajectory
+from numerics.validation import InvalidArgument, affordable, integer
 from theory.conventions import LossNorm, convention, flow_time
 
 PROGRESS_WORK = 200_000   # steps x members from which a progress bar is shown by default
@@ -38,22 +39,30 @@ class Trace:
     records: dict = field(default_factory=dict)   # name -> (T, K, ...)
 
 
+#: GD steps one run may take unasked (the suite's longest paper-scale run takes about 1e6; a
+#: step of the smallest ensemble takes about a millisecond on one core)
+MAX_STEPS = 1e8
+
+
 def check_schedule(steps, record_every) -> tuple[int, int]:
-    """(steps, record_every) as ints: ``steps`` non-negative, ``record_every`` positive."""
-    if isinstance(steps, bool) or int(steps) != steps or steps < 0:
-        raise ValueError(f"steps={steps!r} must be a non-negative integer")
-    if isinstance(record_every, bool) or int(record_every) != record_every or record_every < 1:
-        raise ValueError(f"record_every={record_every!r} must be a positive integer")
-    return int(steps), int(record_every)
+    """(steps, record_every) as ints: ``steps`` non-negative and at most :data:`MAX_STEPS` (a run
+    beyond it is refused by :func:`numerics.validation.affordable`, with the override),
+    ``record_every`` positive."""
+    steps = integer(steps, "steps", 0)
+    affordable(steps, MAX_STEPS, f"training for steps={steps}", "GD steps")
+    return steps, integer(record_every, "record_every", 1)
 
 
 def check_lr(lr, members: int) -> np.ndarray:
     """``lr`` as a float array: positive, finite, a scalar or one rate per member (``(K,)``)."""
-    lr_arr = np.asarray(lr, dtype=float)
+    try:
+        lr_arr = np.asarray(lr, dtype=float)
+    except (TypeError, ValueError):
+        raise InvalidArgument(f"lr={lr!r} must be a number or an array of numbers") from None
     if not np.all(np.isfinite(lr_arr)) or np.any(lr_arr <= 0):
-        raise ValueError(f"lr={lr!r} must be positive and finite")
+        raise InvalidArgument(f"lr={lr!r} must be positive and finite")
     if lr_arr.ndim > 1 or (lr_arr.ndim == 1 and lr_arr.shape != (members,)):
-        raise ValueError(f"lr must be a scalar or have shape ({members},)")
+        raise InvalidArgument(f"lr must be a scalar or have shape ({members},)")
     return lr_arr
 
 

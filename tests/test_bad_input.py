@@ -20,12 +20,14 @@ from __future__ import annotations
 import ast
 import dataclasses
 import importlib
+import importlib.util
 import inspect
 import pkgutil
 import re
 import signal
 import threading
 import time
+import typing
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
@@ -121,8 +123,6 @@ from theory.rich_quick import wide_linear as t_wl
 DEADLINE_S = 5.0
 nan, inf = float("nan"), float("inf")
 ROOT = Path(__file__).resolve().parents[1]
-#: papers whose numerics the harness covers
-PAPERS = ("bias", "haste_slowly", "lazy_rich", "rich_quick")
 
 
 # ---------------------------------------------------------------------------------- the cases
@@ -422,24 +422,24 @@ TOY = b_cfg.HIERARCHY.ci
 IMG = b_cfg.MNIST.ci
 BIAS = [
     # configurations refuse bad fields
-    config(b_cfg.ToyConfig, TOY, "lr NaN", r"\blr=nan must be a positive finite", lr=nan),
-    config(b_cfg.ToyConfig, TOY, "horizon inf", r"\bhorizon=inf must be a positive finite", horizon=inf),
+    config(b_cfg.ToyConfig, TOY, "lr NaN", r"\blr=nan must be finite", lr=nan),
+    config(b_cfg.ToyConfig, TOY, "horizon inf", r"\bhorizon=inf must be finite", horizon=inf),
     config(b_cfg.ToyConfig, TOY, "no seeds", r"\bseeds=\(\) must be a non-empty", seeds=()),
-    config(b_cfg.ToyConfig, TOY, "seed fraction", r"\bseeds=\(1.5,\) must be", seeds=(1.5,)),
+    config(b_cfg.ToyConfig, TOY, "seed fraction", r"\bseeds\[0\]=1.5 must be an integer", seeds=(1.5,)),
     config(b_cfg.ToyConfig, TOY, "c negative", r"\bcs=\(-1.0,\) must be", cs=(-1.0,)),
-    config(b_cfg.ToyConfig, TOY, "c NaN", r"\bcs=\(nan,\) must be", cs=(nan,)),
+    config(b_cfg.ToyConfig, TOY, "c NaN", r"\bcs\[0\]=nan must be finite", cs=(nan,)),
     config(b_cfg.ToyConfig, TOY, "task", r"\btask='xor3' is not one of", task="xor3"),
     config(b_cfg.ToyConfig, TOY, "n_hid zero", r"\bn_hid=0 must be a positive integer", n_hid=0),
     config(b_cfg.ToyConfig, TOY, "records zero", r"\brecords_per_tau=0 must be a positive integer", records_per_tau=0),
     config(b_cfg.ToyConfig, TOY, "dtype", r"\bdtype='float16' is not one of", dtype="float16"),
     config(b_cfg.ToyConfig, TOY, "sensitivity", r"\bsensitivity names \['colour'\]", sensitivity=("colour",)),
-    config(b_cfg.ToyConfig, b_cfg.MARGIN.ci, "Delta NaN", r"\bdeltas=\(nan,\)", deltas=(nan,)),
+    config(b_cfg.ToyConfig, b_cfg.MARGIN.ci, "Delta NaN", r"\bdeltas\[0\]=nan must be finite", deltas=(nan,)),
     config(b_cfg.ImageConfig, IMG, "n_train zero", r"\bn_train=0 must be a positive integer", n_train=0),
-    config(b_cfg.ImageConfig, IMG, "lr NaN", r"\blr=nan must be a positive finite", lr=nan),
+    config(b_cfg.ImageConfig, IMG, "lr NaN", r"\blr=nan must be finite", lr=nan),
     config(b_cfg.ImageConfig, IMG, "data", r"\bdata='imagenet' is not one of", data="imagenet"),
     config(b_cfg.ImageConfig, IMG, "records zero", r"\brecords=0 must be a positive integer", records=0),
     config(b_cfg.ImageConfig, IMG, "init_var negative", r"\binit_var=-1.0 must be a positive finite", init_var=-1.0),
-    config(b_cfg.ImageConfig, IMG, "c NaN", r"\bcs=\(nan,\) must be", cs=(nan,)),
+    config(b_cfg.ImageConfig, IMG, "c NaN", r"\bcs\[0\]=nan must be finite", cs=(nan,)),
     config(b_cfg.ImageConfig, IMG, "no seeds", r"\bseeds=\(\) must be a non-empty", seeds=()),
     config(b_cfg.ImageConfig, b_cfg.MNIST.full, "records_per_epoch zero", r"\brecords_per_epoch=0 must be",
            records_per_epoch=0),
@@ -556,7 +556,7 @@ BIAS = [
 # ------------------------------------------------------------------------- Make haste slowly
 SEC45 = h_cfg.SEC45.ci
 HASTE = [
-    config(h_cfg.Sec45, SEC45, "lr NaN", r"Sec45.lr=nan must be positive", lr=nan),
+    config(h_cfg.Sec45, SEC45, "lr NaN", r"Sec45.lr=nan must be finite", lr=nan),
     config(h_cfg.Sec45, SEC45, "epochs zero", r"Sec45.epochs=0 must be positive", epochs=0),
     config(h_cfg.Sec45, SEC45, "dtype", r"Sec45.dtype='float16' must be", dtype="float16"),
     config(h_cfg.Sec45, SEC45, "no seeds", r"Sec45.seeds=\(\) must be", seeds=()),
@@ -573,7 +573,7 @@ HASTE = [
     config(h_cfg.Xor, h_cfg.XOR, "Delta negative", r"Xor.deltas=\(-1.0,\) must be", deltas=(-1.0,)),
     config(h_cfg.Xor, h_cfg.XOR, "dtype", r"Xor.dtype='float16' must be", dtype="float16"),
     config(h_cfg.Linear, h_cfg.FIG7, "dtype", r"Linear.dtype='half' must be", dtype="half"),
-    config(h_cfg.Linear, h_cfg.FIG7, "lr inf", r"Linear.lr=inf must be positive", lr=inf),
+    config(h_cfg.Linear, h_cfg.FIG7, "lr inf", r"Linear.lr=inf must be finite", lr=inf),
     config(h_cfg.Tasks, h_cfg.TASKS, "one context", r"Tasks.contexts=\(1,\) must be", contexts=(1,)),
     config(h_cfg.Tasks, h_cfg.TASKS, "no contexts", r"Tasks.contexts=\(\) must be", contexts=()),
     # runners
@@ -692,7 +692,7 @@ HASTE = [
 # -------------------------------------------------------------------------- From lazy to rich
 LAZY = [
     config(l_cfg.Framing, l_cfg.FRAMING.ci, "no seeds", r"Framing.seeds=\(\) must be a non-empty", seeds=()),
-    config(l_cfg.Framing, l_cfg.FRAMING.ci, "lr NaN", r"Framing.lr contains non-finite", lr=nan),
+    config(l_cfg.Framing, l_cfg.FRAMING.ci, "lr NaN", r"Framing.lr=nan must be finite", lr=nan),
     config(l_cfg.Framing, l_cfg.FRAMING.ci, "lr negative", r"Framing.lr=-1.0 must be positive", lr=-1.0),
     config(l_cfg.Framing, l_cfg.FRAMING.ci, "steps zero", r"Framing.steps=0 must be an integer >= 1", steps=0),
     config(l_cfg.Framing, l_cfg.FRAMING.ci, "dims zero", r"Framing.dims\[1\]=0 must be an integer >= 1",
@@ -712,7 +712,7 @@ LAZY = [
     config(l_cfg.GradientDescent, l_cfg.GRADIENT_DESCENT.ci, "lr zero", r"GradientDescent.lrs\[0\]=0.0 must be positive",
               lrs=(0.0,)),
     config(l_cfg.Hierarchy, l_cfg.HIERARCHY.ci, "seed negative", r"Hierarchy.seeds\[0\]=-1 must be", seeds=(-1,)),
-    config(l_cfg.FineTuning, l_cfg.FINE_TUNING, "budget inf", r"FineTuning.budget contains non-finite", budget=inf),
+    config(l_cfg.FineTuning, l_cfg.FINE_TUNING, "budget inf", r"FineTuning.budget=inf must be finite", budget=inf),
     config(l_cfg.Architectures, l_cfg.ARCH, "lambdas zero", r"Architectures.n_lams=0 must be", n_lams=0),
     # runners
     bad(l_emp.framing, "config", l_cfg.BALANCE.ci, error=TypeError, match=r"\bconfig must be a configs.Framing"),
@@ -871,7 +871,7 @@ def rq_quantity(W, A):
 RICH = [
     # configurations refuse bad fields
     config(rq_cfg.Fig1a, FIG1A, "d zero", r"\bFig1a\.d=0 must be a positive integer", d=0),
-    config(rq_cfg.Fig1a, FIG1A, "h fraction", r"\bFig1a\.h=2.5 must be a positive integer", h=2.5),
+    config(rq_cfg.Fig1a, FIG1A, "h fraction", r"\bFig1a\.h=2.5 must be an integer", h=2.5),
     config(rq_cfg.Fig1a, FIG1A, "h odd", r"\bFig1a\.h=5 must be even", h=5),
     config(rq_cfg.Fig1a, FIG1A, "lr NaN", r"\bFig1a\.lr=nan must be finite", lr=nan),
     config(rq_cfg.Fig1a, FIG1A, "lr negative", r"\bFig1a\.lr=-0.1 must be positive", lr=-0.1),
@@ -921,7 +921,7 @@ RICH = [
     config(rq_cfg.Filters, FIG6B, "filter_size zero", r"\bFilters\.filter_size=0 must be a positive integer",
            filter_size=0),
     config(rq_cfg.Filters, FIG6B, "lr inf", r"\bFilters\.lr=inf must be finite", lr=inf),
-    config(rq_cfg.Filters, FIG6B, "epochs fraction", r"\bFilters\.epochs=1.5 must be a positive integer",
+    config(rq_cfg.Filters, FIG6B, "epochs fraction", r"\bFilters\.epochs=1.5 must be an integer",
            epochs=1.5),
     config(rq_cfg.Grokking, FIG6D, "p zero", r"\bGrokking\.p=0 must be a positive integer", p=0),
     config(rq_cfg.Grokking, FIG6D, "heads", r"\bGrokking\.heads=3 must divide the model width d=16", heads=3),
@@ -1531,7 +1531,51 @@ RICH = [
 ]
 
 
-CASES = SHARED + THEORY + BIAS + HASTE + LAZY + RICH
+# ------------------------------------------------- every paper's configurations, discovered
+#: values no annotated field of a configuration takes: one named error each, from the one
+#: vocabulary (numerics.validation.check_fields), whichever paper the configuration is of
+BAD_FIELD_VALUES = {int: ("ten", 2.5, True), float: ("ten", nan, True), str: (1,)}
+
+
+def config_instances(paper: str) -> dict[type, ran.Config]:
+    """One instance of each configuration type ``numerics/<paper>/configs.py`` builds."""
+    module = importlib.import_module(f"numerics.{paper}.configs")
+    found = {}
+    for value in vars(module).values():
+        for config in (value.ci, value.full) if isinstance(value, ran.Scales) else (value,):
+            if isinstance(config, ran.Config):
+                found.setdefault(type(config), config)
+    return found
+
+
+def field_cases(paper: str) -> list[Case]:
+    """Every annotated int, float and text field of every configuration the paper builds, given
+    each value of :data:`BAD_FIELD_VALUES`: refused at construction, naming the field."""
+    out = []
+    for cls, base in config_instances(paper).items():
+        hints = typing.get_type_hints(cls)
+        for f in dataclasses.fields(cls):
+            for value in BAD_FIELD_VALUES.get(hints.get(f.name), ()) if f.name != "scale" else ():
+                out.append(config(cls, base, f"field {f.name}={value!r}",
+                                  rf"\b{re.escape(f.name)}={re.escape(repr(value))} ", **{f.name: value}))
+    return out
+
+
+#: papers whose numerics the harness covers: every paper record with a numerics package, so a
+#: paper added later is covered without editing this file
+PAPERS = tuple(key for key in tp.PAPERS if importlib.util.find_spec(f"numerics.{key}") is not None)
+#: long computations refuse, naming their estimate and the override, instead of hanging
+COSTLY = [
+    bad(ode.integrate_flow, "t_end huge", decay, FLOW, 1e12, error=va.TooCostly,
+        match=r"t_end=1e\+12 would take about 1e\+12 .*CLAIMS_COST_FACTOR"),
+    bad(ode.integrate_flow, "t_end huge, fast flow", lambda t, p: {"x": -1e6 * p["x"]}, FLOW, 1e3,
+        error=va.TooCostly, match=r"t_end=1000 would take about 1e\+09"),
+    bad(tr.train, "steps huge", tiny_net(), X22, Y12, lr=0.1, steps=1e12, paper="bias",
+        error=va.TooCostly, match=r"steps=1000000000000 would take .*CLAIMS_COST_FACTOR"),
+]
+
+CASES = SHARED + THEORY + BIAS + HASTE + LAZY + RICH + COSTLY + [
+    case for paper in PAPERS for case in field_cases(paper)]
 
 
 # ------------------------------------------------------------------------------ running a case
@@ -1710,3 +1754,30 @@ def test_bench_misuse_is_a_one_line_usage_error(argv, words, capsys):
     assert err[0].startswith("usage: python -m numerics.bench")
     assert len([line for line in err if "error:" in line]) == 1 and "Traceback" not in "\n".join(err)
     assert re.search(words, err[-1]), err[-1]
+
+
+# ---------------------------------------------------------------- the cost limit's override
+def test_the_cost_override_scales_every_limit_and_is_checked(monkeypatch):
+    with pytest.raises(va.TooCostly, match=r"about 3 steps, beyond the limit of 2"):
+        va.affordable(3.0, 2.0, "x", "steps")
+    monkeypatch.setenv(va.COST_FACTOR, "2")
+    assert va.affordable(3.0, 2.0, "x", "steps") == 3.0
+    monkeypatch.setenv(va.COST_FACTOR, "lots")
+    with pytest.raises(va.InvalidArgument, match=r"CLAIMS_COST_FACTOR='lots' must be a positive"):
+        va.affordable(1.0, 2.0, "x", "steps")
+
+
+def test_one_error_type_is_a_value_error_and_a_type_error():
+    """Callers that caught ValueError or TypeError before the vocabulary had one type still do."""
+    for bad_value in ("ten", nan, True):
+        with pytest.raises(ValueError):
+            va.number(bad_value, "x")
+        with pytest.raises(TypeError):
+            va.number(bad_value, "x")
+    assert va.integer(3.0, "n") == 3 and isinstance(va.integer(3.0, "n"), int)
+
+
+def test_the_harness_covers_every_paper_with_numerics():
+    assert set(PAPERS) == {k for k in tp.PAPERS if (ROOT / "numerics" / k).is_dir()}
+    assert all(field_cases(paper) for paper in PAPERS)
+

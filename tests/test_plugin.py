@@ -3,6 +3,15 @@ import json
 
 import pytest
 
+import verify.statements  # noqa: F401  (with numerics and scipy.stats: see below)
+from theory.registry import load_all
+
+# pytester's in-process runs drop the modules they import; the registry they share must hold
+# every claim once, and a compiled module (numpy.fft under scipy.stats) cannot load twice:
+# import them here, before any of those runs
+load_all()
+
+
 PASSING = """
 import pytest
 import matplotlib.pyplot as plt
@@ -224,29 +233,74 @@ def test_xdist_gives_the_same_record_as_a_serial_run(pytester):
     assert claims(serial) == claims(parallel) and len(claims(serial)) == 2
 
 
-def test_full_scale_tests_write_paper_scale_records_shown_beside_the_ci_verdict(pytester):
-    result, reports = run(pytester, """
+BIG = """
 import pytest
 from numerics.ran import Config, Ran
 from verify.measurement import Setup, paper, stated
+from trainer import train
 
 @pytest.mark.full
 @pytest.mark.claim("BL-Fig2")
 def test_big(claim):
     ran = Ran.of(Config(scale="full"), "numerics.ran.seeds", n=4)
-    claim.reproduced(claim.measure("loss falls", 0.1, "<", 1.0, source=paper("L1", "falls")),
+    claim.reproduced(claim.measure("loss", train(), "<", 1.0, source=paper("L1", "a loss below 1")),
                      setup=Setup(ran, {"n": stated(4, "L1")}))
-""", "--scale=full", "--no-pdf")
+"""
+
+
+def test_full_scale_tests_write_paper_scale_records_shown_beside_the_ci_verdict(pytester):
+    pytester.makepyfile(trainer="def train():\n    return 0.1\n")
+    result, reports = run(pytester, BIG, "--scale=full", "--no-pdf")
     record = json.loads((reports / "paper_scale" / "test_big.json").read_text())
     assert record["claims"]["BL-Fig2"]["verdict"] == "holds"
     assert record["claims"]["BL-Fig2"]["faithful"] is True
-    assert {"experiment", "device", "wall_s", "started", "commit", "dirty", "code"} <= record.keys()
-    # the deciding code: the test module and the runner's module, each with its hash
-    assert any(f.endswith("test_synthetic.py") for f in record["code"]) is False  # outside the suite
-    assert "numerics/ran.py" in record["code"]
+    assert {"experiment", "device", "wall_s", "started", "commit", "dirty", "imports"} <= record.keys()
+    # the deciding code: every file of the project the test imports (the suite's own modules
+    # are outside this project's root), each with its hash
+    assert sorted(record["imports"]) == ["test_synthetic.py", "trainer.py"]
     doc = json.loads((reports / "claims.json").read_text())
     row = doc["claims"][0]["paper_scale"]
     assert row["file"] == "paper_scale/test_big.json" and row["code_changed"] == []
+
+
+def test_a_trainer_edit_makes_its_paper_scale_record_stale_and_stale_decides_only_its_claims(pytester):
+    """Acceptance 2 of issue 26: a paper-scale record knows the code it imported; an edit to the
+    trainer flags it stale and demotes it from the headline, and ``--stale`` decides again just
+    that record's claims."""
+    from verify.report import paper_scale as P
+    from verify.report import record as R
+    pytester.makepyfile(trainer="def train():\n    return 0.1\n", test_law=LAW.format(
+        ids='"BL-Eq(7)"', name="law"))
+    _, reports = run(pytester, BIG, "--scale=full", "--no-pdf")
+    fresh = P.read(reports, root=pytester.path)["BL-Fig2"]
+    assert fresh["code_changed"] == [] and not P.staleness(fresh)
+    headline = R.headline(dict(verdict="inconclusive", expected="inconclusive", paper_scale=fresh))
+    assert headline[0] == "holds"  # a faithful, current paper-scale record leads
+    (pytester.path / "trainer.py").write_text("def train():\n    return 0.2  # a faster schedule\n")
+    stale = P.read(reports, root=pytester.path)["BL-Fig2"]
+    assert stale["code_changed"] == ["trainer.py"] and "trainer.py" in P.staleness(stale)
+    assert R.headline(dict(verdict="inconclusive", expected="inconclusive",
+                           paper_scale=stale))[0] == "inconclusive"
+    assert P.stale_claims(reports, root=pytester.path) == {"BL-Fig2"}
+    result = pytester.runpytest("-p", "no:cacheprovider", f"--reports-dir={reports}", "--no-pdf",
+                                "--stale", "-v")
+    result.stdout.fnmatch_lines(["*test_big PASSED*", "*claim[[]BL-Fig2[]]*"])
+    assert "test_law" not in result.stdout.str()
+    assert P.read(reports, root=pytester.path)["BL-Fig2"]["code_changed"] == []
+    again = pytester.runpytest("-p", "no:cacheprovider", f"--reports-dir={reports}", "--no-pdf",
+                               "--stale")
+    again.stdout.fnmatch_lines(["*--stale: every paper-scale record is as recent as the code*"])
+
+
+def test_a_record_without_import_hashes_is_flagged_but_keeps_its_headline():
+    """Records made before ``imports`` cannot say whether their code changed: flagged, and
+    decided again by ``--stale``, but not demoted on a guess."""
+    from verify.report import paper_scale as P
+    from verify.report import record as R
+    row = {"verdict": "holds", "faithful": True, "code_changed": None}
+    assert "may predate its code" in P.staleness(row) and P.stale(row)
+    assert R.headline(dict(verdict="inconclusive", expected="inconclusive",
+                           paper_scale=row))[0] == "holds"
 
 
 LAW = """

@@ -169,14 +169,15 @@ def write_paper_scale(folder: Path, code: dict | None, verdict="not-reproduced",
                                                     "passed": False, "source": "paper L1: \"x\"",
                                                     "source_kind": "paper"}]}}}
     if code is not None:
-        doc["code"] = code
+        doc["imports"] = code
     (folder / "test_big.json").write_text(json.dumps(doc))
 
 
 def test_a_faithful_paper_scale_verdict_is_the_headline_with_a_flag_when_its_code_changed(tmp_path):
     src = tmp_path / "src.py"
     src.write_text("x = 1\n")
-    write_paper_scale(tmp_path / "paper_scale", {"src.py": P.file_hash(src)})
+    from verify.report.code import file_hash
+    write_paper_scale(tmp_path / "paper_scale", {"src.py": file_hash(src)})
     rows = P.read(tmp_path, root=tmp_path)
     row = rows["BL-Fig2"]
     assert row["verdict"] == "not-reproduced" and row["code_changed"] == [] and not P.staleness(row)
@@ -186,6 +187,8 @@ def test_a_faithful_paper_scale_verdict_is_the_headline_with_a_flag_when_its_cod
     assert "changed since: src.py" in P.staleness(P.read(tmp_path, root=tmp_path)["BL-Fig2"])
     rec = dict(record("BL-Fig2", "inconclusive").as_json(), paper_scale=row)
     assert R.headline(rec)[0] == "not-reproduced"
+    stale = P.read(tmp_path, root=tmp_path)["BL-Fig2"]
+    assert R.headline(dict(rec, paper_scale=stale))[0] == "inconclusive"  # demoted
     assert R.headline(dict(rec, paper_scale=dict(row, faithful=False)))[0] == "inconclusive"
 
 

@@ -38,8 +38,17 @@ def make_record(ids, generated: str) -> dict:
 
 
 def report_files(folder: Path) -> dict[str, bytes]:
-    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*"))
-            if p.is_file() and p.name != files.LOCK_NAME}
+    """Every report a reader sees in ``folder``, through the links of the published generation."""
+    out = {}
+    for path in sorted(folder.iterdir()):
+        if path.name.startswith(".") or path.name == "paper_scale":
+            continue
+        if path.is_dir():
+            out.update({f"{path.name}/{p.relative_to(path.resolve())}": p.read_bytes()
+                        for p in sorted(path.resolve().rglob("*")) if p.is_file()})
+        elif path.exists():
+            out[path.name] = path.read_bytes()
+    return out
 
 
 def pdf_pages(data: bytes) -> int | None:
@@ -53,9 +62,9 @@ def pdf_pages(data: bytes) -> int | None:
 
 @pytest.fixture(scope="module")
 def old_and_new(tmp_path_factory):
-    """A reports folder holding the reports of record A and, as claims.json, record B (as after a
-    run wrote its record and began rendering); and B's reports rendered elsewhere."""
-    from verify.report import paper_scale
+    """A reports folder that published the reports of record A beside record B as claims.json
+    (as after a run whose rendering failed); and B's reports rendered elsewhere."""
+    from verify.report import generations, paper_scale
     from verify.report.writer import render
     lazy = [c.id for c in REGISTRY if c.paper == "lazy_rich"]
     old_doc = make_record(lazy[:5], "2026-01-01T00:00:00+00:00")
@@ -67,35 +76,40 @@ def old_and_new(tmp_path_factory):
     start = time.perf_counter()
     render(reference, new_doc, progress=lambda m: None, workers=1)
     seconds = time.perf_counter() - start
-    old = tmp_path_factory.mktemp("old")
-    render(old, old_doc, progress=lambda m: None, workers=1)
-    files.write_json(old / "claims.json", new_doc)
     files.write_json(reference / "claims.json", new_doc)
+    old = tmp_path_factory.mktemp("old")
+
+    def build(generation):
+        render(generation, old_doc, progress=lambda m: None, workers=1)
+        files.write_json(generation / "claims.json", new_doc)
+    generations.publish(old, build)
     return old, report_files(old), report_files(reference), seconds
 
 
 @pytest.mark.skipif(not shutil.which("pdfinfo"), reason="poppler-utils not installed")
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGKILL])
-def test_an_interrupted_rendering_leaves_each_report_old_or_complete_new(old_and_new, tmp_path, sig):
+def test_an_interrupted_rendering_leaves_the_reports_all_old_or_all_new(old_and_new, tmp_path, sig):
+    from verify.report import generations
     folder, old, new, seconds = old_and_new
     for fraction in (0.15, 0.45, 0.75):
         work = tmp_path / f"r{fraction}"
-        shutil.copytree(folder, work)
+        shutil.copytree(folder, work, symlinks=True)
         proc = subprocess.Popen([sys.executable, "-m", "verify.report", f"--reports-dir={work}"],
-                                env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                                env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         time.sleep(1.5 + fraction * seconds)  # start-up (imports), then a share of the rendering
         proc.send_signal(sig)
-        proc.wait(timeout=120)
+        _, err = proc.communicate(timeout=120)
         now = report_files(work)
-        for name, data in now.items():
-            if name.startswith(".") or "/." in name:
-                assert sig == signal.SIGKILL, f"{name}: a temporary file left by SIGINT"
-                continue
-            if data == old.get(name) or data == new.get(name):
-                continue
-            assert name.endswith(".pdf"), f"{name} is neither the old nor the new report"
-            assert pdf_pages(data) == pdf_pages(new[name]), f"{name}: not the complete new PDF"
-        assert set(old) <= set(now), "an old report was lost"
+        if now != old:
+            assert set(now) == set(new), "neither all old nor all new"
+            for name, data in now.items():
+                assert data == new[name] or name.endswith(".pdf") and \
+                    pdf_pages(data) == pdf_pages(new[name]), f"{name}: not the complete new report"
+        if sig == signal.SIGINT:
+            assert "Traceback" not in err and len(err.strip().splitlines()) <= 1
+            hidden = [p.name for p in work.iterdir() if p.name.startswith(".gen-")]
+            assert hidden == [generations.current(work).name], "a generation left by SIGINT"
+            assert not list(work.rglob("*.tmp")), "a temporary file left by SIGINT"
 
 
 WRITER = textwrap.dedent('''

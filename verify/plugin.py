@@ -5,18 +5,28 @@
   profiles (each with the valid choices or a did-you-mean).
 * The ``claim`` fixture is the test's :class:`verify.outcome.ClaimRecorder`; ``scale`` runs a test
   at ``'ci'`` always and at ``'full'`` with ``--scale=full``.
-* ``report_figure(fig, caption)`` saves a matplotlib figure under ``reports/figures/`` for the
-  reports of the test's claims.
+* ``report_figure(fig, caption)`` saves a matplotlib figure for the reports of the test's claims.
 * A claim is judged when every test tied to it runs: a verdict item ``claim[ID]`` after its last
   test compares the aggregated verdict with the registry's expected verdict and fails with both
   verdicts and the evidence.  With ``-v`` it prints ``claim[ID] <verdict> (expected <verdict>)``.
+* ``--stale`` decides again, at paper scale, only the claims whose paper-scale record may predate
+  the code that decides it (:func:`verify.report.paper_scale.stale_claims`).
 
-The state of a session lives in one :class:`ClaimsSession` object, registered in
-``pytest_configure`` (as pytest-xdist registers its ``DSession``).  Tests and verdict items hand
+Installed in a virtual environment, the plugin is loaded by every pytest session there, so it is
+inert until a session is the suite's (docs/DESIGN.md, "The plugin"): at start-up it adds its
+options and markers and checks the options given, importing neither torch, sympy nor the
+registry.  A session that collects claim-marked tests (an xdist controller: one whose workers
+collected verdict items) starts a :class:`ClaimsSession`, as pytest-xdist starts its ``DSession``
+only in distribution mode: only then is the registry loaded, the record read, hypothesis' ``ci``
+profile and torch's thread count set.  A session rooted in the suite's checkout (``pytest
+tests``) gets the profile and the thread count too; any other session keeps its own.
+
+The state of a claims run lives in the :class:`ClaimsSession`.  Tests and verdict items hand
 what the controller needs -- a :class:`ChecksPayload` (claims, figures) or a
 :class:`VerdictPayload` (the typed :class:`~verify.report.record.ClaimRecord`) -- as an attribute
 of their test report, which pytest-xdist serialises with the report; the controller decodes it
-into the same types and hands a typed :class:`~verify.report.record.RunRecord` to the writer.
+into the same types and hands a typed :class:`~verify.report.record.RunRecord` to the writer,
+which publishes every report of the run together (:mod:`verify.report.generations`).
 
 Under pytest-xdist, the tests of claims that share tests and their verdict items form one block
 run in order on one worker (:mod:`verify.blocks`), so a serial run and ``-n auto`` give the same
@@ -24,6 +34,7 @@ record.
 """
 from __future__ import annotations
 
+import os
 import shlex
 import time
 from dataclasses import dataclass, field
@@ -31,17 +42,13 @@ from pathlib import Path
 
 import pytest
 
-from theory.names import did_you_mean
-from verify.blocks import DISTRIBUTED, order_blocks, scheduler_class
-from verify.outcome import ClaimRecorder, ClaimResult
-from verify.profiles import register_profiles
+from verify.blocks import DISTRIBUTED, VERDICT_ID, order_blocks, scheduler_class
 from verify.report import record as R
-
-register_profiles()
 
 #: The checkout the suite's code comes from: its commit is the provenance of a run.
 SUITE_ROOT = Path(__file__).resolve().parents[1]
 PLUGIN = "claims-session"
+GATE = "claims-gate"
 SESSION = pytest.StashKey["ClaimsSession"]()
 FIGURES = pytest.StashKey[list]()
 VERDICT = pytest.StashKey["VerdictPayload"]()
@@ -66,6 +73,10 @@ def pytest_addoption(parser):
     group.addoption("--scale", choices=("ci", "full"), default="ci",
                     help="'full' also runs the full-scale reproductions marked 'full' and writes "
                          "their records to <reports-dir>/paper_scale/")
+    group.addoption("--stale", action="store_true",
+                    help="decide again, at paper scale, only the claims whose paper-scale record "
+                         "may predate the code that decides it (a project file it imports "
+                         "changed since, or the record does not say)")
     group.addoption("--dask", default=None, metavar="ADDRESS",
                     help="run sweeps on this Dask scheduler (default: $DASK_SCHEDULER_ADDRESS, "
                          "else the local machine)")
@@ -76,40 +87,61 @@ def pytest_configure(config):
     config.addinivalue_line("markers", "claim(*ids): ties a verify test to claim IDs")
     config.addinivalue_line("markers", "full: a full-scale reproduction (runs only with --scale=full)")
     _check_hypothesis_profile(config)
-    register_profiles(Path(str(config.rootpath)))
-    if (config.getoption("hypothesis_profile", None) or "ci") == "ci":
-        from verify.profiles import freeze_local_constants
-        freeze_local_constants()
-    from theory.registry import PAPERS, READS, load_all
-    registry = load_all()
-    READS.clear()  # what theory reads of itself while registering is no check's evaluation
-    for key in config.getoption("--paper"):
+    _check_selection(config)
+    if config.getoption("--dask"):
+        os.environ["DASK_SCHEDULER_ADDRESS"] = config.getoption("--dask")
+    config.pluginmanager.register(ClaimsGate(config), GATE)
+
+
+def _check_selection(config):
+    """--paper and --claim name papers and catalogue IDs: checked against the paper records
+    alone, so a misspelt name answers before anything heavy is imported."""
+    papers, claims = config.getoption("--paper"), config.getoption("--claim")
+    if not papers and not claims:
+        return
+    from theory.names import did_you_mean
+    from theory.papers import PAPERS
+    from theory.registry import catalogue_ids
+    for key in papers:
         if key not in PAPERS:
             raise pytest.UsageError("--paper: " + did_you_mean(key, list(PAPERS), "paper"))
-    for cid in config.getoption("--claim"):
-        if cid not in registry:
-            raise pytest.UsageError("--claim: " + did_you_mean(cid, [c.id for c in registry], "claim"))
-    from numerics.models import configure_threads
-    configure_threads()
-    if config.getoption("--dask"):
-        import os
-        os.environ["DASK_SCHEDULER_ADDRESS"] = config.getoption("--dask")
-    session = ClaimsSession(config)
-    config.stash[SESSION] = session
-    config.pluginmanager.register(session, PLUGIN)
+    known = catalogue_ids()
+    for cid in claims:
+        if cid not in known:
+            raise pytest.UsageError("--claim: " + did_you_mean(cid, list(known), "claim"))
 
 
 def _check_hypothesis_profile(config):
+    """A profile named on the command line must be known when hypothesis' own plugin loads it:
+    the suite's are registered here (only then: hypothesis is imported only where it is used)."""
+    name = config.getoption("hypothesis_profile", None)
+    if not name:
+        return
     from hypothesis import settings
     from hypothesis.errors import InvalidArgument
-    from verify.profiles import PROFILES
-    name = config.getoption("hypothesis_profile", None)
-    if not name or name in PROFILES:
+    from verify.profiles import PROFILES, register_profiles
+    if name in PROFILES:
+        register_profiles(Path(str(config.rootpath)))
         return
     try:
         settings.get_profile(name)  # a profile the user registered themselves is fine too
     except InvalidArgument:
+        from theory.names import did_you_mean
         raise pytest.UsageError("--hypothesis-profile: " + did_you_mean(name, PROFILES, "profile")) from None
+
+
+def _own_session(config) -> None:
+    """What the suite sets in a session of its own, before its first test: hypothesis' ``ci``
+    profile unless one was named (deterministic examples, drawn alike in every process), and
+    torch's intra-op threads (:func:`numerics.models.configure_threads`)."""
+    from hypothesis import settings
+    from verify.profiles import freeze_local_constants, register_profiles
+    register_profiles(Path(str(config.rootpath)))
+    if (config.getoption("hypothesis_profile", None) or "ci") == "ci":
+        settings.load_profile("ci")
+        freeze_local_constants()
+    from numerics.models import configure_threads
+    configure_threads()
 
 
 def pytest_generate_tests(metafunc):
@@ -140,9 +172,11 @@ def _marked(request, fixture: str) -> tuple[str, ...]:
 
 
 @pytest.fixture
-def claim(request) -> ClaimRecorder:
-    return ClaimRecorder(request.config.stash[SESSION].results, _marked(request, "claim"),
-                         test=request.node.name)
+def claim(request):
+    """The test's :class:`verify.outcome.ClaimRecorder`."""
+    from verify.outcome import ClaimRecorder
+    ids = _marked(request, "claim")
+    return ClaimRecorder(request.config.stash[SESSION].results, ids, test=request.node.name)
 
 
 @pytest.fixture
@@ -160,7 +194,8 @@ def report_figure(request):
             import matplotlib.pyplot as plt
             plt.close(fig)
             return fig
-        paths = save(fig, session.reports_dir / "figures",
+        # staged until the run publishes its reports together (verify.report.generations)
+        paths = save(fig, session.stage / "figures",
                      slug(f"{request.node.nodeid}-{len(saved) + 1}"))
         saved.append(R.FigureRecord(paths["svg"], paths["png"], caption, ids, request.node.nodeid))
         return fig
@@ -252,20 +287,93 @@ def _moved(record: R.ClaimRecord, previous: dict | None) -> str:
     return "".join(line + "\n" for line in lines)
 
 
+def _reports_dir(config) -> Path:
+    return Path(config.getoption("--reports-dir")
+                or Path(str(config.rootpath)) / "reports").absolute()
+
+
+class ClaimsGate:
+    """Registered in every session: watches the collection and starts a :class:`ClaimsSession`
+    for a run of claims; every other session it leaves as it is."""
+
+    def __init__(self, config: pytest.Config):
+        self.config = config
+        #: claim ID -> node IDs of every test tied to it, before any deselection
+        self.claim_tests: dict[str, set] = {}
+        self.owned = Path(str(config.rootpath)).resolve() == SUITE_ROOT
+
+    def start(self, *, controller: bool = False) -> ClaimsSession:
+        """The claims session of this config, started once."""
+        if SESSION not in self.config.stash:
+            session = ClaimsSession(self.config, claim_tests=self.claim_tests)
+            self.config.stash[SESSION] = session
+            self.config.pluginmanager.register(session, PLUGIN)
+            if controller:  # its workers collected claims; it collects nothing itself
+                session.prepare_run()
+        return self.config.stash[SESSION]
+
+    def pytest_itemcollected(self, item):
+        for cid in claim_ids(item):
+            self.claim_tests.setdefault(cid, set()).add(item.nodeid)
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_collection_modifyitems(self, session, config, items):
+        selecting = config.getoption("--claim") or config.getoption("--paper") \
+            or config.getoption("--stale")
+        if self.claim_tests or selecting:
+            self.start().collection_modifyitems(items)
+
+    def pytest_collection_finish(self, session):
+        if (self.owned or SESSION in self.config.stash) and session.items \
+                and not self.config.option.collectonly:
+            _own_session(self.config)
+
+    # -- xdist ------------------------------------------------------------------------------
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_xdist_node_collection_finished(self, node, ids):
+        """The controller learns from its workers' collections that the run judges claims."""
+        if any(VERDICT_ID.search(i) for i in ids):
+            self.start(controller=True)
+
+    @pytest.hookimpl(optionalhook=True, tryfirst=True)
+    def pytest_xdist_make_scheduler(self, config, log):
+        if config.getvalue("dist") in DISTRIBUTED:
+            return scheduler_class(self._last_timings())(config, log)
+        return None
+
+    def _last_timings(self) -> dict:
+        """Seconds per test node ID of the last run (``timings.json`` of the reports folder,
+        else of ``<rootdir>/reports``): the order in which xdist hands out the claim blocks."""
+        from verify.report.writer import load_timings
+        for folder in (_reports_dir(self.config), Path(str(self.config.rootpath)) / "reports"):
+            if seconds := load_timings(folder / "timings.json"):
+                return seconds
+        return {}
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_configure_node(self, node):
+        """Workers parse the command line afresh: tell them to order their items in blocks and
+        where the run stages its figures."""
+        from verify.report.generations import stage
+        node.workerinput["claims_blocks"] = node.config.getvalue("dist") in DISTRIBUTED
+        node.workerinput["claims_stage"] = str(stage(_reports_dir(node.config)))
+
+
 @dataclass(eq=False)  # a plugin object is hashed by identity
 class ClaimsSession:
-    """The plugin's state for one pytest session (one per config; pytester nests them)."""
+    """The plugin's state for one run of claims (one per config; pytester nests them)."""
 
     config: pytest.Config
-    #: checks of the claims whose tests run in this process
-    results: dict[str, ClaimResult] = field(default_factory=dict)
     #: claim ID -> node IDs of every test tied to it (this collection and the last record)
     claim_tests: dict[str, set] = field(default_factory=dict)
+    #: checks of the claims whose tests run in this process (claim ID -> verify.outcome.ClaimResult)
+    results: dict = field(default_factory=dict)
     #: claims judged by this run (a verdict item each)
     judged: set = field(default_factory=set)
     #: claims with some of their tests selected but not all: not judged, not recorded
     partial: set = field(default_factory=set)
-    #: with --claim / --paper, the claims asked for
+    #: with --claim / --paper / --stale, the claims asked for
     selected: set | None = None
     started: float = field(default_factory=time.time)
     #: the last record's claims by ID (to name the conditions that moved in a regression message)
@@ -277,38 +385,54 @@ class ClaimsSession:
     timings: dict[str, R.Timing] = field(default_factory=dict)
     written: object = None
     notes: list = field(default_factory=list)
+    #: this process writes the run's record (the serial process or the xdist controller)
+    recorder: bool = False
 
     def __post_init__(self):
+        from theory.registry import READS, load_all
         config = self.config
+        self.registry = load_all()
+        READS.clear()  # what theory read of itself while registering is no check's evaluation
         self.is_worker = hasattr(config, "workerinput")
-        self.reports_dir = Path(config.getoption("--reports-dir")
-                                or Path(str(config.rootpath)) / "reports").absolute()
+        self.reports_dir = _reports_dir(config)
+        workerinput = getattr(config, "workerinput", {})
+        from verify.report.generations import stage
+        self.stage = Path(workerinput.get("claims_stage") or stage(self.reports_dir))
         self.pdf = not config.getoption("--no-pdf")
-        self.scale = config.getoption("--scale")
-        self.blocks = bool(getattr(config, "workerinput", {}).get("claims_blocks"))
-        if not self.is_worker:
-            try:
-                previous = R.load(self.reports_dir / "claims.json")
-            except R.RecordDamaged as exc:
-                raise pytest.UsageError(f"RecordDamaged: {exc}") from None
-            self.previous = {c["id"]: c for c in (previous or {}).get("claims", [])}
+        self.stale = config.getoption("--stale")
+        self.scale = "full" if self.stale else config.getoption("--scale")
+        self.blocks = bool(workerinput.get("claims_blocks"))
+
+    def prepare_run(self):
+        """Before the first test of a run that judges claims (the serial process or the xdist
+        controller): the last record is read -- a damaged one stops the run -- and the reports
+        folder must take files."""
+        from verify.report.files import ReportsNotWritable, check_writable
+        try:
+            previous = R.load(self.reports_dir / "claims.json")
+        except R.RecordDamaged as exc:
+            raise pytest.UsageError(f"RecordDamaged: {exc}") from None
+        self.previous = {c["id"]: c for c in (previous or {}).get("claims", [])}
+        self.recorder = True
+        try:
+            check_writable(self.reports_dir)
+        except ReportsNotWritable as exc:
+            raise pytest.UsageError(f"ReportsNotWritable: {exc}") from None
 
     # -- collection -------------------------------------------------------------------------
 
-    def pytest_itemcollected(self, item):
-        """Every claim's tests, before any deselection (-k, --claim, --lf)."""
-        for cid in claim_ids(item):
-            self.claim_tests.setdefault(cid, set()).add(item.nodeid)
-
-    @pytest.hookimpl(trylast=True)
-    def pytest_collection_modifyitems(self, session, config, items):
-        from theory.registry import load_all
-        registry = load_all()
+    def collection_modifyitems(self, items):
+        """Check the claim IDs, apply the selection, skip the full-scale tests unless asked,
+        and place the verdict items (called by the gate, which started this session in the
+        middle of pytest's hook of that name)."""
         for item in items:
             for cid in claim_ids(item):
-                if cid not in registry:
+                if cid not in self.registry:
                     raise pytest.UsageError(f"{item.nodeid}: claim ID {cid!r} is not registered")
-        self._select(items, registry)
+        self._select(items)
+        if not self.is_worker and not self.config.option.collectonly \
+                and any(claim_ids(i) for i in items):
+            self.prepare_run()
         self._add_tests_of_files_not_collected(items)
         if self.scale != "full":
             skip_full = pytest.mark.skip(reason="full-scale reproduction: run with --scale=full")
@@ -319,30 +443,27 @@ class ClaimsSession:
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_collection_finish(self, session):
-        """After --lf / --ff filtered or reordered the items: place the verdict items again;
-        then check, before the first test, that the reports can be written."""
+        """After --lf / --ff filtered or reordered the items: place the verdict items again."""
         if any(isinstance(i, VerdictItem) for i in session.items) or self.judged:
             self._place_verdict_items(session.items)
-        if not self.is_worker and any(claim_ids(i) for i in session.items):
-            self._check_writable()
 
-    def _check_writable(self):
-        from verify.report.files import ReportsNotWritable, check_writable
-        try:
-            check_writable(self.reports_dir)
-        except ReportsNotWritable as exc:
-            raise pytest.UsageError(f"ReportsNotWritable: {exc}") from None
-
-    def _select(self, items, registry):
-        """Apply --claim / --paper: keep the tests tied to those claims, deselect the rest."""
+    def _select(self, items):
+        """Apply --claim / --paper / --stale: keep the tests tied to those claims, deselect the
+        rest."""
+        registry = self.registry
         wanted_ids, papers = set(self.config.getoption("--claim")), set(self.config.getoption("--paper"))
-        if not wanted_ids and not papers:
+        if self.stale:
+            from verify.report.paper_scale import stale_claims
+            wanted_ids |= stale_claims(self.reports_dir, Path(str(self.config.rootpath)))
+            if not wanted_ids:
+                self.notes.append("--stale: every paper-scale record is as recent as the code "
+                                  "that decides it; nothing to decide again")
+        elif not wanted_ids and not papers:
             return
         self.selected = wanted_ids | {c.id for c in registry if c.paper in papers}
         keep, drop = [], []
         for item in items:
-            chosen = any(c in wanted_ids or registry[c].paper in papers for c in claim_ids(item))
-            (keep if chosen else drop).append(item)
+            (keep if set(claim_ids(item)) & self.selected else drop).append(item)
         if drop:
             self.config.hook.pytest_deselected(items=drop)
             items[:] = keep
@@ -393,32 +514,6 @@ class ClaimsSession:
                     f"; {len(self.partial)} claims with only some of their tests selected are "
                     "not judged" if self.partial else ""))
 
-    # -- xdist ------------------------------------------------------------------------------
-
-    @pytest.hookimpl(optionalhook=True, tryfirst=True)
-    def pytest_xdist_make_scheduler(self, config, log):
-        if config.getvalue("dist") in DISTRIBUTED:
-            return scheduler_class(self._last_timings())(config, log)
-        return None
-
-    def _last_timings(self) -> dict:
-        """Seconds per test node ID of the last run (``timings.json`` of the reports folder,
-        else of ``<rootdir>/reports``): the order in which xdist hands out the claim blocks."""
-        from verify.report.writer import load_timings
-        for folder in (self.reports_dir, Path(str(self.config.rootpath)) / "reports"):
-            if seconds := load_timings(folder / "timings.json"):
-                return seconds
-        return {}
-
-    @pytest.hookimpl(optionalhook=True)
-    def pytest_configure_node(self, node):
-        """Workers parse the command line afresh: tell them to order their items in blocks."""
-        node.workerinput["claims_blocks"] = node.config.getvalue("dist") in DISTRIBUTED
-
-    def pytest_sessionstart(self, session):
-        if not self.is_worker and self.config.pluginmanager.has_plugin("dsession"):
-            self._check_writable()  # the controller collects nothing: check before any worker runs
-
     # -- running ----------------------------------------------------------------------------
 
     @pytest.hookimpl(wrapper=True)
@@ -431,6 +526,7 @@ class ClaimsSession:
         ids = claim_ids(item)
         if not ids:
             return report
+        from verify.outcome import ClaimRecorder, ClaimResult
         # Setup counts too: module-scoped fixtures (shared training runs) are paid for there.
         for cid in ids:
             self.results.setdefault(cid, ClaimResult(cid)).seconds += call.duration
@@ -446,22 +542,24 @@ class ClaimsSession:
         return report
 
     def _write_paper_scale(self, item, ids, call):
-        from theory.registry import REGISTRY
+        """The test's paper-scale record, with a hash of every project file its code imports."""
+        from verify.outcome import ClaimResult
+        from verify.report import code
         from verify.report import paper_scale as P
         from verify.report.figures import slug
-        claims, files = {}, set()
+        claims = {}
         for cid in ids:
             checks = [c for c in self.results.get(cid, ClaimResult(cid)).checks
                       if c.test == item.name]
             if checks:
                 claims[cid] = P.claim_entry(checks)
-                files.update(P.deciding_files(item.path, claims[cid]["setups"],
-                                              REGISTRY[cid].paper))
         if claims:
+            root = Path(str(self.config.rootpath))
+            runners = [str(s.get("runner", "")) for c in claims.values() for s in c["setups"]]
+            files = code.deciding_files(item.path, [r for r in runners if r], root)
             P.write_record(self.reports_dir, experiment=item.nodeid, name=slug(item.name),
                            claims=claims, wall_s=item.stash.get(SETUP_S, 0.0) + call.duration,
-                           started=R.now(call.start),
-                           code=P.code_hashes(sorted(files)))
+                           started=R.now(call.start), imports=code.hashes(files, root))
 
     def pytest_report_teststatus(self, report, config):
         payload = getattr(report, "claims_verdict", None)
@@ -505,8 +603,22 @@ class ClaimsSession:
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_sessionfinish(self, session, exitstatus):
-        if self.is_worker or not self.records:
+        """Write the run's record and reports; a run stopped before its first verdict records
+        that it ran and stopped.  Ctrl-C while writing publishes nothing and says so in one
+        line (the reports stay as they were)."""
+        interrupted = (exitstatus == pytest.ExitCode.INTERRUPTED or bool(session.shouldstop)
+                       or bool(session.shouldfail))
+        if not self.recorder or not (self.records or interrupted):
             return
+        try:
+            self._write(interrupted)
+        except KeyboardInterrupt:
+            self.written = None
+            self.notes.append("interrupted while writing the reports: nothing was published, "
+                              f"{self.reports_dir} is as it was before this run")
+            session.exitstatus = pytest.ExitCode.INTERRUPTED
+
+    def _write(self, interrupted: bool):
         from verify.report.writer import write_run
         terminal = self.config.pluginmanager.get_plugin("terminalreporter")
         started = []
@@ -517,8 +629,6 @@ class ClaimsSession:
                     terminal.write("\n")
                     started.append(True)
                 terminal.write_line(f"claims: {message}")
-        interrupted = (exitstatus == pytest.ExitCode.INTERRUPTED or bool(session.shouldstop)
-                       or bool(session.shouldfail))
         from hypothesis import settings
         run = R.RunRecord(
             R.Provenance.of_this_run(root=SUITE_ROOT,
@@ -531,7 +641,8 @@ class ClaimsSession:
             self.tests_ran if self.pdf else set(), self.timings, time.time() - self.started)
         try:
             self.written = write_run(run, self.reports_dir, render_reports=self.pdf,
-                                     progress=progress)
+                                     progress=progress, root=Path(str(self.config.rootpath)),
+                                     stage=self.stage)
         except R.RecordDamaged as exc:  # damaged since this run started: write nothing
             self.notes.append(f"RecordDamaged: {exc}")
             return
@@ -541,7 +652,9 @@ class ClaimsSession:
                               f"are no longer registered: {', '.join(self.written.dropped)}")
         if interrupted:
             self.notes.append("the run stopped early: the record says so, and holds the claims "
-                              "judged before it stopped")
+                              "judged before it stopped" if self.records else
+                              "the run stopped before it judged a claim: the record says it ran "
+                              "and stopped, and keeps the claims it held")
 
     def _selection(self) -> dict:
         config = self.config

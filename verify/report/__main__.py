@@ -8,11 +8,12 @@ neither, or a damaged record is a one-line error with exit status 2, and no file
 damaged record is never a reason to overwrite good reports.
 """
 import argparse
+import sys
 from pathlib import Path
 
-from verify.report import files, paper_scale
+from verify.report import files
 from verify.report import record as R
-from verify.report.writer import render
+from verify.report.writer import rerender
 
 
 def main(argv=None) -> int:
@@ -27,16 +28,18 @@ def main(argv=None) -> int:
     try:
         if R.load(path) is None and not timings:  # checked before the lock, the first write
             parser.error(f"no record at {path} (nor bench.json): run pytest verify first")
-        with files.lock(args.reports_dir):
-            doc = R.load(path)
-            if doc is None:  # timings only: summary.pdf shows them
-                from verify.report.pdf import write_summary
-                print(write_summary(args.reports_dir, {"claims": [], "figures": []}))
-                return 0
-            for written in render(args.reports_dir, paper_scale.attach(doc, args.reports_dir)):
-                print(written)
+        written = rerender(args.reports_dir)
+        if written is None:  # timings only: summary.pdf shows them
+            from verify.report.pdf import write_summary
+            with files.lock(args.reports_dir):
+                written = [write_summary(args.reports_dir, {"claims": [], "figures": []})]
+        for path in written:
+            print(path)
     except R.RecordDamaged as exc:
         parser.error(f"RecordDamaged: {exc}")
+    except KeyboardInterrupt:
+        print("python -m verify.report: interrupted; the reports are as they were", file=sys.stderr)
+        return 130
     return 0
 
 

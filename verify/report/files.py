@@ -1,9 +1,10 @@
 """Every file of ``reports/`` is written here: to a temporary name unique to the writer, in the
 same folder, then renamed over the target (``os.replace``, atomic on one file system).  A reader,
 or a run interrupted by SIGINT or SIGKILL at any moment, sees each report either as it was or
-complete as new, never half written; an interrupted writer removes its temporary file (a killed
-one leaves a ``.<name>.*.tmp`` that no reader looks at).  Temporary files still pending when the
-process exits (a KeyboardInterrupt between two statements) are removed at exit.
+complete as new, never half written; an interrupted writer removes its temporary file.  Temporary
+files still pending when the process exits (a KeyboardInterrupt between two statements) are removed
+at exit; a killed writer's ``.<name>.<pid>.*.tmp`` is named by its process, so the next writer
+removes it once that process is gone (:func:`remove_orphans`) and never a live writer's.
 
 Writers of ``claims.json`` and ``timings.json`` read, merge and write under one lock
 (:func:`lock`, the ``filelock`` library), so concurrent runs sharing a reports folder lose nothing.
@@ -14,6 +15,7 @@ import atexit
 import json
 import os
 import tempfile
+import time
 from pathlib import Path
 
 LOCK_NAME = ".reports.lock"
@@ -40,7 +42,7 @@ def write_with(path: Path, write, mode: int = 0o644) -> Path:
     """Call ``write(temporary_path)`` and rename the result to ``path``."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    fd, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.{os.getpid()}.", suffix=".tmp")
     tmp = Path(name)
     _PENDING.add(tmp)
     try:
@@ -85,3 +87,43 @@ def check_writable(folder: Path) -> None:
     except OSError as exc:
         raise ReportsNotWritable(f"{folder} is not writable ({exc.strerror or exc}): point "
                                  "--reports-dir at a folder you can write") from None
+
+
+def alive(pid: int) -> bool:
+    """Whether process ``pid`` runs (on this machine): a writer whose files must be kept."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's process
+        return True
+    return True
+
+
+def writer_pid(name: str) -> int | None:
+    """The process named in a temporary file's name ``.<name>.<pid>.<random>.tmp`` (None for a
+    name written before temporary files carried their writer's process)."""
+    parts = name.split(".")
+    return int(parts[-3]) if len(parts) >= 5 and parts[-3].isdigit() else None
+
+
+def orphaned(path: Path) -> bool:
+    """A temporary file no live process will rename: its writer is gone (or, for a name without
+    a writer, it is older than any writer's lock wait)."""
+    pid = writer_pid(path.name)
+    if pid is not None:
+        return not alive(pid)
+    try:
+        return time.time() - path.lstat().st_mtime > LOCK_TIMEOUT
+    except FileNotFoundError:  # renamed by its writer meanwhile
+        return False
+
+
+def remove_orphans(folder: Path) -> list[Path]:
+    """Remove the temporary files under ``folder`` that killed writers left; the paths removed."""
+    removed = []
+    for tmp in Path(folder).rglob(".*.tmp"):
+        if tmp.is_file() and orphaned(tmp):
+            tmp.unlink(missing_ok=True)
+            removed.append(tmp)
+    return removed

@@ -2,26 +2,30 @@
 ``<reports-dir>/paper_scale/`` and committed from the repository's ``reports/paper_scale/``.
 
 A record: ``{"experiment", "claims": {ID: {"verdict", "faithful", "measurements", "setups"}},
-"device", "wall_s", "started", "commit", "dirty", "code"}``.  ``wall_s`` is the test's setup and
+"device", "wall_s", "started", "commit", "dirty", "imports"}``.  ``wall_s`` is the test's setup and
 call time in seconds (its fixtures' runs where this test was the first to use them: a run shared by
-several tests is paid for, and recorded, once); ``code`` maps each file that decides the claims (the test module, the runners
-named by the setups, the paper's evidence module) to a hash of its text, so a report can say when
-the record predates the code that decides it.  :func:`write_data` writes the heavier experiments'
-figure data and FLOP counts beside, under ``paper_scale/data/`` (same field names).
+several tests is paid for, and recorded, once); ``imports`` maps each project file the test runs
+(its module, its conftests, the runners its setups name, and everything they import:
+:mod:`verify.report.code`; the configurations and faithfulness settings are among them) to a hash
+of its text, so a later run knows when the record predates the code that decided it.  Records
+written before ``imports`` (their ``code`` hashed only the test, runner and evidence modules)
+cannot say: they are flagged as such.  :func:`write_data` writes the heavier experiments' figure
+data and FLOP counts beside, under ``paper_scale/data/`` (same field names).
 
 Every later run, wherever ``--reports-dir`` points, reads the repository's records (and those of
 its own reports folder) and shows each claim's paper-scale verdict beside its ci verdict; a
-faithful one is the claim's headline verdict (:func:`verify.report.record.headline`).
+faithful one whose code is unchanged is the claim's headline verdict
+(:func:`verify.report.record.headline`); ``pytest verify --stale`` decides again the claims of
+the records that may predate their code (:func:`stale_claims`).
 """
 from __future__ import annotations
 
-import hashlib
 import json
-import sys
 from pathlib import Path
 
 from theory.verdicts import strongest
 from verify.measurement import as_json
+from verify.report import code
 from verify.report.files import write_json
 
 #: the checkout the suite runs from: its committed records are read by every run
@@ -29,37 +33,14 @@ ROOT = Path(__file__).resolve().parents[2]
 FOLDER = "paper_scale"
 
 
-def file_hash(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()[:16] if path.is_file() else "missing"
-
-
-def deciding_files(test_path: Path, setups: list[dict], paper: str, root: Path = ROOT) -> list[str]:
-    """The files whose code decides a claim at paper scale, relative to ``root``: the test module,
-    the module of every runner its setups name, and its paper's ``verify/<paper>/evidence.py``."""
-    paths = {Path(test_path).resolve()}
-    for setup in setups:
-        parts = str(setup.get("runner", "")).split(".")
-        for k in range(len(parts), 0, -1):
-            module = sys.modules.get(".".join(parts[:k]))
-            if module is not None and getattr(module, "__file__", None):
-                paths.add(Path(module.__file__).resolve())
-                break
-    paths.add((root / "verify" / paper / "evidence.py").resolve())
-    return sorted(str(p.relative_to(root)) for p in paths if p.is_file() and root in p.parents)
-
-
-def code_hashes(files: list[str], root: Path = ROOT) -> dict[str, str]:
-    return {f: file_hash(root / f) for f in files}
-
-
 def write_record(reports_dir: Path, *, experiment: str, name: str, claims: dict[str, dict],
-                 wall_s: float, started: str, code: dict[str, str]) -> Path:
+                 wall_s: float, started: str, imports: dict[str, str]) -> Path:
     """Write ``<reports_dir>/paper_scale/<name>.json`` for one full-scale test."""
     from numerics.machine import device_name, git_commit
     commit, dirty = git_commit()
     doc = {"experiment": experiment, "claims": claims, "device": device_name(),
            "wall_s": round(wall_s, 1), "started": started, "commit": commit, "dirty": dirty,
-           "code": code}
+           "imports": imports}
     return write_json(Path(reports_dir) / FOLDER / f"{name}.json", doc)
 
 
@@ -96,10 +77,10 @@ def folders(reports_dir: Path, root: Path = ROOT) -> list[Path]:
 
 
 def _entries(path: Path, doc: dict, root: Path):
-    """(claim ID, row) of one record file; tolerant of records written before the ``code``,
+    """(claim ID, row) of one record file; tolerant of records written before the ``imports``,
     ``wall_s`` / ``started`` and ``setups`` fields."""
-    code = doc.get("code")
-    changed = None if code is None else sorted(f for f, h in code.items() if file_hash(root / f) != h)
+    imports = doc.get("imports")
+    changed = None if imports is None else code.changed(imports, root)
     for cid, entry in doc["claims"].items():
         setups = entry.get("setups") or ([entry["setup"]] if entry.get("setup") else [])
         faithful = entry.get("faithful", bool(setups) and all(s.get("faithful") for s in setups))
@@ -107,13 +88,15 @@ def _entries(path: Path, doc: dict, root: Path):
                     "device": doc.get("device", "?"), "started": doc.get("started", doc.get("date", "?")),
                     "wall_s": doc.get("wall_s", doc.get("wall_seconds")),
                     "commit": str(doc.get("commit", "unknown")), "dirty": bool(doc.get("dirty")),
-                    "file": f"{FOLDER}/{path.name}", "code_changed": changed,
+                    "file": f"{FOLDER}/{path.name}", "experiment": doc.get("experiment", ""),
+                    "code_changed": changed,
                     "measurements": entry.get("measurements", []), "setups": setups}
 
 
 def read(reports_dir: Path, root: Path = ROOT) -> dict[str, dict]:
     """claim ID -> its newest paper-scale row (verdict, faithful, device, started, wall_s, commit,
-    file, code_changed: the deciding files changed since, None when the record has no hashes)."""
+    file, experiment, code_changed: the project files changed since, None when the record has no
+    hashes of what it imported)."""
     out: dict[str, dict] = {}
     for folder in folders(reports_dir, root):
         for path in sorted(folder.glob("*.json")) if folder.is_dir() else []:
@@ -128,9 +111,9 @@ def read(reports_dir: Path, root: Path = ROOT) -> dict[str, dict]:
     return out
 
 
-def attach(doc: dict, reports_dir: Path) -> dict:
+def attach(doc: dict, reports_dir: Path, root: Path = ROOT) -> dict:
     """Put each claim's paper-scale row (if one is recorded) beside its own verdict."""
-    rows = read(reports_dir)
+    rows = read(reports_dir, root)
     for claim in doc["claims"]:
         if claim["id"] in rows:
             claim["paper_scale"] = rows[claim["id"]]
@@ -139,10 +122,21 @@ def attach(doc: dict, reports_dir: Path) -> dict:
     return doc
 
 
+def stale(row: dict) -> bool:
+    """The record may predate the code that decides it: changed since, or not known."""
+    return row.get("code_changed") is None or bool(row["code_changed"])
+
+
+def stale_claims(reports_dir: Path, root: Path = ROOT) -> set[str]:
+    """The claims whose newest paper-scale record may predate the code that decides it."""
+    return {cid for cid, row in read(reports_dir, root).items() if stale(row)}
+
+
 def staleness(row: dict) -> str:
     """'' when the deciding code is as recorded, else what a reader must know."""
     if row.get("code_changed") is None:
-        return "paper-scale record made before deciding-code hashes: may predate its code"
+        return ("paper-scale record made before it hashed the code it imports: may predate its "
+                "code (pytest verify --stale decides it again)")
     if row["code_changed"]:
         return "predates the code that decides it (changed since: " + ", ".join(row["code_changed"]) + ")"
     return ""

@@ -201,7 +201,8 @@ def load_current(path: Path) -> tuple[dict | None, str]:
     if doc is None or doc.get("format") == FORMAT:
         return doc, ""
     aside = path.with_name(f"{path.name}.format-{doc.get('format', 1)}")
-    path.replace(aside)
+    from verify.report.files import write_text
+    write_text(aside, path.read_text(encoding="utf-8"))  # a copy: the record is a published link
     return None, (f"{path} was written in record format {doc.get('format', 1)} (this suite writes "
                   f"{FORMAT}); kept as {aside.name}, and a new record started")
 
@@ -269,9 +270,9 @@ def paper_title(doc: dict, paper: str) -> str:
 
 def headline(rec: dict) -> tuple[str, str]:
     """The verdict a report leads with and its baseline: a faithful paper-scale run's where one
-    is recorded, else the run's own."""
+    is recorded and the code it imported is unchanged since, else the run's own."""
     ps = rec.get("paper_scale") or {}
-    if ps.get("faithful") and rec.get("scale") != "full":
+    if ps.get("faithful") and not ps.get("code_changed") and rec.get("scale") != "full":
         return ps["verdict"], rec.get("expected_full") or rec["expected"]
     return rec["verdict"], rec["expected"]
 
