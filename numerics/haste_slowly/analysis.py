@@ -160,6 +160,28 @@ def rdm_correlation(Ha, Hb, same: bool = False) -> float:
     return float(np.mean([np.corrcoef(A[i][iu], B[j][iu])[0, 1] for i, j in pairs]))
 
 
+def rdm_scores(H, idx) -> np.ndarray:
+    """(K, len(idx), pairs): each run's RDM (:func:`rdm`) at the record indices ``idx`` of hidden
+    activity (T, K, H, N), its upper triangle standardised, so that the Pearson correlation of two
+    RDMs is the mean of the product of their scores (:func:`mean_rdm_correlation`)."""
+    iu = None
+    out = []
+    for i in idx:
+        R = rdm(np.asarray(H[i], float))
+        iu = np.triu_indices(R.shape[-1], 1) if iu is None else iu
+        v = R[:, iu[0], iu[1]]
+        out.append((v - v.mean(-1, keepdims=True)) / v.std(-1, keepdims=True))
+    return np.stack(out, axis=1)
+
+
+def mean_rdm_correlation(a, b) -> np.ndarray:
+    """(T,) the mean over every run of ``a`` and every run of ``b`` of their RDMs' Pearson
+    correlation at each record, from :func:`rdm_scores` (K_a, T, pairs) and (K_b, T, pairs):
+    :func:`rdm_correlation` for runs of two networks."""
+    a, b = np.asarray(a, float), np.asarray(b, float)
+    return np.einsum("tp,tp->t", a.mean(0), b.mean(0)) / a.shape[-1]
+
+
 def context_usage(patterns, C: int, majority: float = 0.0) -> np.ndarray:
     """(..., H) number of contexts in which a unit is on for more than ``majority`` of the items
     (0: for any item) from binary (..., H, 8C) patterns."""

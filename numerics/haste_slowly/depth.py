@@ -58,8 +58,9 @@ class DepthRun:
 
     ``trajectory``: time in epochs; loss (T, K) the joint 1/2-sum loss; records (T, K): ``lin`` and
     ``ctx``, the parts of the loss a linear map can fit and only gating can (they add up to the
-    loss), and ``align_lin`` / ``align_ctx``, the output's alignment with the task's linear and
-    gating-only parts (:func:`_components`).  ``final``: the gates ``g1``, ``g2`` (K, units, 24) and
+    loss), ``align_lin`` / ``align_ctx``, the output's alignment with the task's linear and
+    gating-only parts, and ``on1`` / ``on1_mass``, the share of layer 1's weight-carrying units
+    (of its weight mass) on for every datapoint (:func:`_components`).  ``final``: the gates ``g1``, ``g2`` (K, units, 24) and
     unit masses ``m1``, ``m2`` (K, units) of each hidden layer at the end of training (``g2`` and
     ``m2`` for the two-layer networks).  ``ran``: what ran."""
 
@@ -219,15 +220,23 @@ def _components(X, Y):
     def record(net):
         dev, dt = net.weights[0].device, net.weights[0].dtype
         P_, u_, U_ = (t.to(device=dev, dtype=dt) for t in (P, u_lin, U_ctx))
-        out = net(Xt.to(device=dev, dtype=dt))
+        _, gates, out = net.forward(Xt.to(device=dev, dtype=dt))
         err = out - Yt.to(device=dev, dtype=dt)
         f = SUM_HALF.factor(X.shape[1])
         lin_out, ctx_out = out @ P_, out - out @ P_
         top_lin = torch.linalg.svd(lin_out, full_matrices=False)[0][..., 0]
         top_ctx = torch.linalg.svd(ctx_out, full_matrices=False)[0][..., 0]
+        # layer 1's gating over training (MHS-S6-C1 is about the trained network, not only its
+        # last epoch): of the units carrying weight (mass > 1% of the largest), the share on for
+        # every datapoint, and the share of the layer's weight mass on such units
+        always = (gates[0] > 0).all(dim=-1)
+        mass = net._w(0).norm(dim=2) * net._w(1).norm(dim=1)
+        big = mass > 0.01 * mass.amax(dim=1, keepdim=True)
         return {"lin": f * ((err @ P_) ** 2).sum(dim=(1, 2)),
                 "ctx": f * ((err - err @ P_) ** 2).sum(dim=(1, 2)),
-                "align_lin": (top_lin @ u_).abs(), "align_ctx": (top_ctx @ U_).norm(dim=-1)}
+                "align_lin": (top_lin @ u_).abs(), "align_ctx": (top_ctx @ U_).norm(dim=-1),
+                "on1": (always & big).sum(dim=1) / big.sum(dim=1),
+                "on1_mass": (mass * big * always).sum(dim=1) / (mass * big).sum(dim=1)}
     return record
 
 

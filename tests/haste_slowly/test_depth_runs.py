@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 import torch
 
+from numerics.haste_slowly import analysis as A
 from numerics.haste_slowly import configs
 from numerics.haste_slowly import depth as D
 from verify.haste_slowly import settings
@@ -83,6 +84,9 @@ def test_a_run_records_in_epochs_and_its_loss_splits_into_its_parts():
     assert np.allclose(t.records["lin"] + t.records["ctx"], t.loss, rtol=1e-10)
     assert np.all((t.records["align_lin"] <= 1 + 1e-12) & (t.records["align_ctx"] <= 1 + 1e-12))
     assert run.final["g1"].shape == (2, 14, 24) and run.ran["steps"] == TINY.steps(TINY.epochs)
+    # layer 1's gating over training (MHS-S6-C1): its last record is the final gates' share
+    units, mass = A.always_on_shares(run.final["g1"], run.final["m1"])
+    assert np.allclose(t.records["on1"][-1], units) and np.allclose(t.records["on1_mass"][-1], mass)
     shallow = D.depth_run("shallow", TINY)
     assert np.isclose(shallow.trajectory.time[-1], TINY.shallow_epochs)
 

@@ -4,38 +4,67 @@ from theory.registry import register
 P = "haste_slowly"
 register(id="MHS-S6-C1", paper=P, where="Sec 6, L162", kind="empirical",
          title="first layer ungated, second layer gates like Sec 4",
-         statement="all first-layer neurons are active for all datapoints; the second layer gates "
-                   "as a common pathway plus pathways active in 2 of 3 contexts",
+         statement="We see that in this case the ReLU network does not use the first layer for "
+                   "gating and instead all neurons are active for all datapoints. [...] However, "
+                   "we see that the gating strategy of the network remains relatively similar as "
+                   "the contextual pathways are active in two out of the three contexts. "
+                   "Similarly the common pathway remains.",
          expected="inconclusive", expected_full="not-reproduced",
-         notes="released recipe, 32 runs (run indices 1-32): in every run 0-2.4% of the "
-               "weight-carrying first-layer units (0-2.5% of the layer's weight mass) are on for "
-               "all 24 datapoints, and k-means (k = 4) on the layer-2 patterns does not give the "
-               "common and 2-of-3-context pathways")
-register(id="MHS-S6-C2", paper=P, where="Sec 6, L164, L171", kind="empirical",
+         clauses={"the ReLU network does not use the first layer for gating":
+                      "layer-1 units (> 1% of the largest mass) that are off",
+                  "all neurons are active for all datapoints":
+                      "layer-1 units (> 1% of the largest mass) that are off",
+                  "the contextual pathways are active in two out of the three contexts":
+                      "k-means (k = 4) on the layer-2 patterns",
+                  "Similarly the common pathway remains": "k-means (k = 4) on the layer-2 patterns"},
+         notes="'all neurons are active' is an absence of gating units (lexicon: none at all; "
+               "threshold artefacts), over training (last epoch, last tenth, the whole phase from "
+               "each run's common-pathway alignment): released recipe, 32 runs, 97.6-100% of the "
+               "weight-carrying first-layer units gate at the end")
+register(id="MHS-S6-C2", paper=P, where="Sec 6, L164", kind="empirical",
          title="run-to-run variance appears with depth",
-         statement="there is now variance in the trajectories of both networks, which was not the "
-                   "case for the single-hidden-layer architectures", expected="supported",
-         expected_full="holds",
+         statement="We note that there is now variance in the trajectories of both networks, which "
+                   "was not the case for the single-hidden-layer architectures.",
+         expected="inconclusive", expected_full="holds",
+         clauses={"there is now variance in the trajectories of both networks":
+                      "1-hidden-layer ReLU below",
+                  "which was not the case for the single-hidden-layer architectures":
+                      "deviation of a 1-hidden-layer ReLU run's loss curve"},
          notes="32 runs each: a run's largest deviation from its network's mean loss curve is "
                "0.200 +- 0.047 L(0) (2-hidden-layer ReLU) and 0.175 +- 0.059 (depth GDLN) "
-               "against 0.006 +- 0.003 (single hidden layer); one-sided Welch p = 1.5e-21 and "
-               "5.5e-17; the test detects d = 0.63 with 80% power, measured d = 5.8 and 4.0")
+               "against 0.006 +- 0.003 (single hidden layer; negligible over the lexicon's "
+               "readings); one-sided Welch tests")
 register(id="MHS-S6-C3", paper=P, where="Sec 6, L171", kind="empirical",
          title="common pathway aligns near epoch 500, contextual pathways near 12000",
-         statement="the common pathway aligns around epoch 500, the contextual pathways appear at "
-                   "epoch 12000; the relative timing of the drops in loss and positions of the "
-                   "plateaus are all consistent following the alignment",
+         statement="We note that pathways within the GDLN become active in stages. For example, "
+                   "the common pathway align around epoch 500, while the contextual pathways only "
+                   "appear at epoch 12000. The relative timing of the drops in loss and positions "
+                   "of the plateaus in loss are all consistent following the alignment.",
          expected="inconclusive", expected_full="not-reproduced",
-         notes="the GDLN's epochs 500 and 12000 are the released schedule (frozen to 500, common "
-               "pathway alone to 12000, MHS-E16), so they are no tolerance: the ReLU's own onsets "
-               "are recorded beside them (median 1800 and 12375 epochs, 32 runs).  What decides is "
-               "the sentence after: taken from each run's contextual onset, the seed-mean GDLN "
-               "loss lies 0.0139 L(0) from the seed-mean ReLU loss against the ReLU runs' own "
-               "spread of 0.0112 (fails, narrowly)")
-register(id="MHS-Fig6", paper=P, where="Fig 6, L169", kind="empirical",
+         clauses={"pathways within the GDLN become active in stages": "not testable: the GDLN's "
+                      "stages are its released training schedule (frozen to epoch 500, the common "
+                      "pathway alone to 12000; MHS-E16), imposed rather than emergent",
+                  "the common pathway align around epoch 500, while the contextual pathways only "
+                  "appear at epoch 12000": "not testable: the same schedule; the ReLU net's own "
+                      "onsets are recorded beside as readings ('median epoch the ReLU net's')",
+                  "The relative timing of the drops in loss and positions of the plateaus in "
+                  "loss are all consistent following the alignment":
+                      "seed-mean GDLN loss - seed-mean ReLU loss"},
+         notes="'consistent' over the lexicon's loose-closeness readings and two alignments "
+               "(each run from its own contextual onset; one shift per network).  The paper-scale "
+               "record (old rule: 0.0139 L(0) against the ReLU runs' 0.0112, fails) was not "
+               "re-made under this rule (CPU time): expected_full is that record's verdict until "
+               "it is; 0.0139 lies inside every loose-closeness reading (<= 0.025), so it may move")
+register(id="MHS-Fig6", paper=P, where="Fig 6b; Sec 6, L164-L171", kind="empirical",
          title="depth results: many ReLU/ReLN runs, stereotypical trajectory",
-         statement="100 runs of each; the stereotypical run (closest to the mean) of the ReLN "
-                   "matches the ReLU's", expected="supported", expected_full="holds",
-         notes="'close agreement' against the ReLU runs' spread about their stereotypical run, "
-               "both readings hold (32 runs each): 0.0125 L(0) against the farthest run's 0.0197 "
-               "and the median run's 0.0142")
+         statement="We see close agreement between the ReLU network and GDLN stereotypical "
+                   "trajectories, but we also see the same variance profiles across the various "
+                   "runs.", expected="inconclusive", expected_full="holds",
+         clauses={"We see close agreement between the ReLU network and GDLN stereotypical "
+                  "trajectories": "stereotypical ReLU loss - stereotypical GDLN loss",
+                  "we also see the same variance profiles across the various runs":
+                      "spread over seeds"},
+         notes="'close agreement' and 'the same variance profiles' over the lexicon's readings. "
+               "The paper-scale record (old rule: holds) was not re-made under this rule (CPU "
+               "time); its stored point value 0.0125 L(0) passes 'within a marker' and 'visibly "
+               "close' but not 'overlapping lines' (1%), so a re-made record will not hold")

@@ -52,7 +52,10 @@ register(id="MHS-A-C2", paper=P, where="App A, L353", kind="identity",
                              "time to a fraction f of the plateau, (tau/2lambda) ln[f(1-r0)/"
                              "(r0(1-f))] with r0 = pi0 delta/lambda, depends on delta (MHS-E12)",
          expected="erratum")
-register(id="MHS-Fig7", paper=P, where="App A, Fig 7, L370", kind="empirical",
+register(id="MHS-Fig7", paper=P, where="App A, Fig 7 caption, L370", kind="empirical",
          title="Saxe et al. (2019) hierarchy: closed form vs training",
-         statement="mode strengths rise from ~0 to their final values in near exact agreement with "
-                   "the closed form", expected="holds")
+         statement="Initially all modes begin at 0 but increase to their final values where they "
+                   "have learned the dataset statistics.", expected="holds",
+         clauses={"Initially all modes begin at 0": "largest mode strength at the start",
+                  "but increase to their final values where they have learned the dataset "
+                  "statistics": "largest |mode strength at the end"})

@@ -23,37 +23,65 @@ register(id="MHS-S4-ReLN", paper=P, where="Sec 4, L120; Fig 3 right; App F L598"
          expected="defined",
          notes="released code trains it split-gradient: common on its own loss, contextual on the "
                "residual; joint GD differs little (measured).")
-_empirical("MHS-S4-C1", "Sec 4, L120; Fig 4a", "ReLU loss and outputs match the ReLN",
-           "'excellent agreement across all dynamics and outputs'; Fig 4 caption: 'exact "
-           "agreement between these output samples'",
-           expected="inconclusive", expected_full="not-reproduced",
-           notes="'excellent' read two ways against same-run baselines: the ReLN's loss is within "
-                 "the ReLU runs' own spread (fails: 0.0067 L(0) mean distance against 0.0008) and "
-                 "nearer than the single-context GDLN (holds: 0.037); the output samples at epochs "
-                 "1000/4000/8000 differ by 5.8% of ||Y|| against the ReLU runs' 1.6% (full run, "
-                 "5 seeds), so the faithful run refutes 'exact agreement'.")
+_empirical("MHS-S4-C1", "Sec 4, L120; Fig 4a, caption L129", "ReLU loss and outputs match the ReLN",
+           "We see excellent agreement across all dynamics and outputs. (Fig 4 caption:) Example "
+           "outputs from the ReLU network and ReLN are also shown and we see exact agreement "
+           "between these output samples.",
+           expected="inconclusive", expected_full="inconclusive",
+           clauses={"excellent agreement across all dynamics": "seed-mean ReLN loss - seed-mean "
+                                                               "ReLU loss",
+                    "excellent agreement across all ... outputs": "read as 'excellent agreement'",
+                    "we see exact agreement between these output samples": "read as 'exact "
+                                                                            "agreement'"},
+           notes="decided over the lexicon's readings (MHS-S4-C4 goes through the same function): "
+                 "the loss gap is 0.67% of L(0) [0.60%, 0.73%] (full, 5 seeds), inside every "
+                 "closeness reading, beside the single-context GDLN's 3.66%; the output samples "
+                 "(RMS entry / the targets' range) differ by 0.37% at epoch 8000 but 2.2% at 4000 "
+                 "and 6.2% over the whole run: 'exact agreement' depends on which epochs the "
+                 "paper sampled (flip points 0.0031-0.064)")
 _empirical("MHS-S4-C2", "Sec 4, L120; Fig 4c", "latent representations match (MDS)",
-           "near exact correspondence of the relative positions of the latent representations",
+           "Further, comparing Figure 4(c) which show the Multi-dimensional Scaling (MDS) plots of "
+           "the ReLU network and ReLN respectively, we see near exact correspondence between the "
+           "relative positions of the latent representations of the dataset across both "
+           "architectures.",
            expected="inconclusive", expected_full="not-reproduced",
-           notes="decided against the ReLU runs' own seed-to-seed RDM disagreement (L120, L129): "
-                 "the ReLN's worst 1 - RDM correlation with the ReLU runs over epochs 500-8000 is "
-                 "0.147 against 0.006 between ReLU runs (full run); the comparison with the "
-                 "single-context GDLN is the suite's reading, not the paper's criterion")
+           clauses={"we see near exact correspondence between the relative positions of the "
+                    "latent representations": "1 - mean RDM correlation"},
+           notes="identity word 'near exact' over its readings (strict: the ReLU runs' own RDM "
+                 "disagreement; lenient: 1% at line width), over the whole phase and at the last "
+                 "epoch; the single-context GDLN is the contrast.  Full: 0.147 [0.141, 0.154] at its "
+                 "worst (the last epoch), beyond every reading; the single-context GDLN's 0.046")
 _empirical("MHS-S4-C3", "Sec 4, L122", "no context-specific neurons",
-           "there are no neurons in the ReLU network which are context specific",
-           expected="inconclusive", expected_full="not-reproduced",
-           notes="'no neurons' read two ways: no weight-carrying unit (> 1% of the largest mass) "
-                 "on in one context only (full run: 1-10 per seed), and removing those units "
-                 "changes the final loss by no more than the runs' spread (full: +0.39 against "
-                 "0.007).  At ci the second reading holds and the first fails (inconclusive).")
-_empirical("MHS-S4-C4", "Sec 4, L118", "ReLN gating constant from the start",
-           "in this setting the gating of the ReLN is constant from the start",
-           expected="inconclusive",
-           notes="the fixed-gate ReLN tracks the ReLU loss nearer than the single-context GDLN but "
-                 "not within the ReLU runs' spread: the two readings of the agreement disagree")
+           "By interpreting the corresponding ReLN, we find that there are no neurons in the ReLU "
+           "network which are context specific. Instead, the ReLU network employs a strategy of "
+           "mixed selectivity where neurons are active across multiple contexts.",
+           expected="inconclusive", expected_full="inconclusive",
+           clauses={"there are no neurons in the ReLU network which are context specific":
+                        "on in exactly one context",
+                    "mixed selectivity where neurons are active across multiple contexts":
+                        "units on in 2 or 3 contexts"},
+           notes="'no neurons' is an absence word (lexicon: none at all; threshold artefacts, "
+                 "<= 1% of the units), on the share of weight-carrying units and of the weight "
+                 "mass on units on in one context only: 0.93% [0.31%, 1.56%] of the units, 1.65% "
+                 "of the mass (full, 5 seeds): not none at all, and the 1% reading straddles")
+_empirical("MHS-S4-C4", "Sec 4, L118 (decided by L120)", "ReLN gating constant from the start",
+           "Remarkably, in this setting the gating of the ReLN is constant from the start.",
+           expected="supported", expected_full="holds",
+           clauses={"the gating of the ReLN is constant from the start":
+                        "seed-mean ReLN loss - seed-mean ReLU loss"},
+           notes="the ReLN runs with its gates fixed from t = 0; that this suffices is decided by "
+                 "the same function as MHS-S4-C1 (L120's 'excellent agreement' on the loss, over "
+                 "the lexicon's readings: 0.67% [0.60%, 0.73%] of L(0), full); the ReLU net's own "
+                 "gate drift is a reading beside")
 _empirical("MHS-S4-C5", "Sec 4, L122-L131; Fig 4b", "pathways do feature learning",
-           "the effective datasets' singular values are learned by the race (Fig 4b)",
-           expected="supported", expected_full="holds")
+           "These pathways are still doing feature learning, however, as evidenced by the "
+           "effective datasets which we uncover and the corresponding singular value trajectories "
+           "for each summarized in Figure 4(b).",
+           expected="supported", expected_full="holds",
+           clauses={"These pathways are still doing feature learning":
+                        "growth of the contextual pathways' top singular value",
+                    "the corresponding singular value trajectories for each summarized in Figure "
+                    "4(b)": "common pathway top-4 modes"})
 register(id="MHS-Lem4.1", paper=P, where="Sec 4, Lemma 4.1, L133-L139; App D L526-L534",
          kind="identity", title="implementable gatings: context-, item-consistent or single point",
          statement=r"for any gating implementable by the ReLU network there is G(x_c) with "
@@ -84,18 +112,33 @@ register(id="MHS-E-Resid", paper=P, where="App E, L584", kind="identity",
          title="no context-label correlation after the common pathway converges",
          statement=r"R = Y - Y X^+ X: R X_c^T = 0", expected="holds")
 _empirical("MHS-E-Six", "App E, L586", "single-context modules stay inactive among all six",
-           "even if all six possible modules are trained simultaneously, the pathways active for "
-           "a single context remain inactive", expected="inconclusive",
-           expected_full="not-reproduced",
-           notes="'inactive' decided against the run's own spread: removing the single-context "
-                 "pathways at the end raises the final loss by 0.145 against a seed-to-seed "
-                 "standard deviation of 0.003 (full run, 5 seeds); they grow ~1e7-fold from init")
+           "Indeed even if all six possible modules are trained simultaneously, the pathways active "
+           "for a single context remain inactive.", expected="inconclusive",
+           expected_full="inconclusive",
+           clauses={"the pathways active for a single context remain inactive":
+                        "the single-context pathways' part at the end"},
+           notes="'inactive' is a negligibility word over the lexicon's readings, read two ways: "
+                 "the loss the single-context pathways remove at the end (/ L(0)) and their share "
+                 "of the contextual top singular values; they grow ~1e7-fold from init.  Full: "
+                 "0.14% of L(0) (negligible at every reading) but 9.8% [9.4%, 10.3%] of the top "
+                 "singular values (not negligible at any): the reading decides")
 register(id="MHS-Fig3", paper=P, where="Fig 3, L116", kind="definition",
          title="dataset and ReLN schematic; contextual modules create errors others remove",
          statement="inputs, outputs, hierarchy and the four ReLN pathways", expected="defined")
-_empirical("MHS-Fig4", "Fig 4, L129", "Sec 4 results: loss, singular values, MDS",
-           "ReLU and ReLN losses agree, GDLN-Single does not; race singular values; MDS",
+_empirical("MHS-Fig4", "Fig 4a, caption L129", "Sec 4 results: loss, singular values, MDS",
+           "(a) Comparison of loss trajectories between the ReLU, empirical and predicted ReLN, and "
+           "alternate GDLN which does not imitate the ReLU network loss trajectory. We find that a "
+           "GDLN (here called \u201cGDLN Single\u201d) which has contextual pathways active for "
+           "individual contexts is unable to imitate the loss trajectory of the ReLU network.",
            expected="inconclusive",
-           notes="the single-context GDLN is outside the ReLU runs' spread (it does not imitate), "
-                 "but the ReLN's agreement holds only against that null, not within the runs' "
-                 "spread: the readings of 'excellent agreement' disagree")
+           clauses={"Comparison of loss trajectories between the ReLU, empirical ... ReLN":
+                        "seed-mean ReLN loss - seed-mean ReLU loss",
+                    "and predicted ReLN": "not testable: the predicted curve is the race "
+                                          "reduction's, checked as singular values in MHS-S4-C5 "
+                                          "(Fig 4b), not as a loss curve",
+                    "alternate GDLN which does not imitate ... is unable to imitate the loss "
+                    "trajectory of the ReLU network": "seed-mean single-context GDLN loss"},
+           notes="the ReLN's loss agreement (L120's 'excellent agreement') and the single-context "
+                 "GDLN's failure to imitate, each over the lexicon's readings: full, the GDLN "
+                 "Single lies 3.66% [3.57%, 3.74%] of L(0) from the ReLU runs, apart beyond a "
+                 "marker (2.5%) but not 'clearly apart' (5%): depends on the reading")

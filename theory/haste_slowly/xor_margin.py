@@ -99,8 +99,15 @@ register(id="MHS-C-Eq(24-26)", paper=P, where="App C, Eq. (24)-(26), L516-L524; 
          printed=Forms(equation=CROSSOVER_EQ, root=CROSSOVER), expected="holds",
          notes="With equal raw a0 the time-to-criterion crossover lies above sqrt(2/3) and tends "
                "to it as a0 -> 0 (the paper says 'approximate').")
-register(id="MHS-Fig2", paper=P, where="Fig 2, L101; L105", kind="empirical",
+register(id="MHS-Fig2", paper=P, where="Fig 2 caption, L101; L105", kind="empirical",
          title="ReLU net follows the faster gated network across Delta",
-         statement="the ReLU network behaves like the faster of the two GDLNs; it switches from "
-                   "the XoR to the linear gating near Delta = sqrt(2/3)",
-         expected="holds")
+         statement="(Fig 2d:) The ReLU network behaves like the faster of the two gated networks. "
+                   "(L105:) This crossover point is Delta = sqrt(2/3) (Figure 2d grey dashed line), "
+                   "which marks the approximate point at which a ReLU network switches from a "
+                   "linear decision boundary to a nonlinear boundary (see Appendix C).",
+         expected="holds",
+         clauses={"The ReLU network behaves like the faster of the two gated networks":
+                      "|T_ReLU - T_slower| - |T_ReLU - T_faster|",
+                  "which marks the approximate point at which a ReLU network switches from a "
+                  "linear decision boundary to a nonlinear boundary":
+                      "share of linear-gated large units"})

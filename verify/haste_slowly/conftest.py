@@ -1,10 +1,16 @@
 """Fixtures of the Make haste slowly checks: each calls a runner of ``numerics.haste_slowly``
 once per process (the runners cache their results) for the configuration a test's ``scale``
 picks."""
+import hashlib
+import os
+import pickle
+from pathlib import Path
+
 import numpy as np
 import pytest
 
-from numerics.haste_slowly import configs, equivalence, experiments, gate_finder, race, xor
+from numerics import models
+from numerics.haste_slowly import configs, equivalence, experiments, gate_finder, gated, race, xor
 from numerics.haste_slowly import datasets as ds
 from numerics.haste_slowly import depth as D
 from numerics.haste_slowly.linear import linear_run
@@ -13,11 +19,42 @@ from theory.haste_slowly import gdln as tg
 from theory.registry import REGISTRY
 
 
+#: a folder where the paper-scale depth runs (~1 h on one CPU thread) are kept between
+#: processes, keyed by the configuration and the source of the code that trains them, so a record
+#: can be re-decided without retraining (unset: every process trains its own)
+DEPTH_STORE = "CLAIMS_MHS_DEPTH_STORE"
+
+
+def _depth_key(kind: str, cfg) -> str:
+    code = b"".join(Path(m.__file__).read_bytes() for m in (D, gated, models))
+    return hashlib.sha256(repr((kind, cfg)).encode() + code).hexdigest()[:16]
+
+
+def stored_depth_run(kind: str, cfg):
+    """``numerics.haste_slowly.depth.depth_run(kind, cfg)``, read from (or written to) the folder
+    named by :data:`DEPTH_STORE` when it is set."""
+    root = os.environ.get(DEPTH_STORE)
+    if not root:
+        return D.depth_run(kind, cfg)
+    path = Path(root) / f"{cfg.scale}-{kind}-{_depth_key(kind, cfg)}.pkl"
+    if path.exists():
+        with path.open("rb") as f:
+            return pickle.load(f)
+    run = D.depth_run(kind, cfg)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    with tmp.open("wb") as f:
+        pickle.dump(run, f)
+    tmp.rename(path)
+    return run
+
+
 @pytest.fixture(scope="session")
 def depth():
     """``depth(scale, kind)``: the Sec 6 run of network ``kind`` ('relu', 'gdln', 'shallow') at
-    ``configs.DEPTH[scale]``, all seeds (a ``numerics.haste_slowly.depth.DepthRun``)."""
-    return lambda scale, kind: D.depth_run(kind, configs.DEPTH[scale])
+    ``configs.DEPTH[scale]``, all seeds (a ``numerics.haste_slowly.depth.DepthRun``; kept in the
+    folder :data:`DEPTH_STORE` names, when set)."""
+    return lambda scale, kind: stored_depth_run(kind, configs.DEPTH[scale])
 
 
 #: the Sec 4-5 networks by name: (k, extra_k, split) of ``experiments.reln_run``
@@ -46,8 +83,10 @@ def gates():
 
 @pytest.fixture(scope="session")
 def xor_runs():
-    """The Fig 2 ReLU sweep at ``configs.XOR`` and the same in float32 (its dtype check)."""
-    return xor.relu_sweep(configs.XOR), xor.relu_sweep(configs.XOR.replace(dtype="float32"))
+    """The Fig 2 ReLU sweep at ``configs.XOR``, the same in float32 (its dtype check) and over a
+    1.5 x longer horizon (its steps check)."""
+    return (xor.relu_sweep(configs.XOR), xor.relu_sweep(configs.XOR.replace(dtype="float32")),
+            xor.relu_sweep(configs.XOR.replace(steps=round(1.5 * configs.XOR.steps))))
 
 
 @pytest.fixture(scope="session")

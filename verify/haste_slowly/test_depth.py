@@ -19,10 +19,19 @@ L0 = zero_output_loss(task()[1])
 @pytest.mark.claim("MHS-S6-C1")
 def test_first_layer_ungated_second_gates_by_context(claim, depth, scale):
     relu = depth(scale, "relu")
-    claim.reproduced(*E.first_layer_ungated(relu.final["g1"], relu.final["m1"]),
+    claim.reproduced(*E.first_layer_ungated(relu.trajectory, relu.final["g1"], relu.final["m1"]),
                      E.second_layer_gates(relu.final["g2"], relu.final["m2"]),
-                     setup=settings.depth(relu), note="the 2-hidden-layer ReLU net at its last "
-                                                      "epoch")
+                     setup=settings.depth(relu), note="the 2-hidden-layer ReLU net's first layer "
+                                                      "over training, its second at the last epoch")
+
+
+@pytest.mark.claim("MHS-Disc")
+def test_node_reuse_with_depth(claim, depth, scale):
+    relu, shallow = depth(scale, "relu"), depth(scale, "shallow")
+    f, s = relu.final, shallow.final
+    claim.reproduced(*E.reuse_with_depth(f["g2"], f["m2"], f["g1"], f["m1"], s["g1"], s["m1"]),
+                     setup=[settings.depth(relu), settings.depth(shallow)],
+                     note="the depth clause of L177 (the contexts clause: Sec 5's runs)")
 
 
 @pytest.mark.claim("MHS-S6-C2")

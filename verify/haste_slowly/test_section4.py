@@ -15,7 +15,7 @@ from numerics.haste_slowly import datasets as ds
 from numerics.haste_slowly import reln
 from verify.haste_slowly import evidence as E
 from verify.haste_slowly import figures, settings
-from verify.measurement import paper, reading
+from verify.measurement import exact, paper, reading
 from verify.properties import search
 
 X, Y = ds.section4()
@@ -45,16 +45,13 @@ def test_reln_structure_and_training_variants(claim, sec45):
                   note="split-gradient (released code) vs joint GD on Eq. (2), ci configuration")
 
 
-C1_WORDS = "We see excellent agreement across all dynamics and outputs"
-
-
 @pytest.mark.claim("MHS-S4-C1")
 def test_relu_loss_and_outputs_match_the_reln(claim, sec45, scale):
     relu, rel, single = (sec45(scale, n) for n in ("relu", "reln", "single"))
     t = relu.trajectory
-    claim.reproduced(*E.imitation(t.loss, rel.trajectory.loss, single.trajectory.loss, L0, "L120",
-                                  C1_WORDS),
-                     E.output_agreement(t.records["out"], rel.trajectory.records["out"], Y, t.time),
+    claim.reproduced(*E.imitation(t.loss, rel.trajectory.loss, single.trajectory.loss, L0),
+                     *E.output_agreement(t.records["out"], rel.trajectory.records["out"], Y,
+                                         t.time),
                      setup=_setups(relu, rel, single))
 
 
@@ -66,7 +63,7 @@ def test_latent_geometry_matches(claim, report_figure, sec45, scale):
                            single.trajectory.records["hidden"], t.time)
     claim.reproduced(*ms, setup=_setups(relu, rel, single))
     if scale == "ci":
-        report_figure(figures.latents(t, rel.trajectory, ms[1].details),
+        report_figure(figures.latents(t, rel.trajectory, ms[0].details),
                       "Fig 4c: MDS of the hidden representations over training (colour = context, "
                       "epochs 500-8000) of a ReLU net and the ReLN, and the correlation of their "
                       "24 x 24 distance matrices with the ReLU runs'")
@@ -89,8 +86,9 @@ def test_few_gating_patterns_make_modules(claim, sec45):
     claim.defined(
         claim.measure("unique gating patterns of the ReLN over its 400 units",
                       len({tuple(g) for g in rel.net.gates[0].numpy()}), "==", 4,
-                      source=paper("L120", "We identify four pathways which imitate functional "
-                                           "modules in the ReLU network")),
+                      source=exact("count of distinct gate rows; the paper's 'four pathways' "
+                                   "(L120, 'We identify four pathways which imitate functional "
+                                   "modules in the ReLU network') in words, not digits")),
         note=f"the trained ReLU net's {big.sum()} large units show "
              f"{len({tuple(p) for p in pat[big]})} distinct exact patterns, so modules need "
              "clustering (App B)")
@@ -100,9 +98,7 @@ def test_few_gating_patterns_make_modules(claim, sec45):
 def test_reln_gating_constant_from_the_start(claim, sec45, scale):
     relu, rel, single = (sec45(scale, n) for n in ("relu", "reln", "single"))
     t = relu.trajectory
-    claim.reproduced(*E.imitation(t.loss, rel.trajectory.loss, single.trajectory.loss, L0, "L118",
-                                  "Remarkably, in this setting the gating of the ReLN is constant "
-                                  "from the start"),
+    claim.reproduced(*E.imitation(t.loss, rel.trajectory.loss, single.trajectory.loss, L0),
                      E.relu_gate_drift(t.records["patterns"], t.records["mass"], t.time),
                      setup=_setups(relu, rel, single),
                      note="the ReLN's gates are fixed at t = 0; does it track the ReLU net?")
@@ -121,7 +117,7 @@ def test_pathways_do_feature_learning(claim, sec45, scale):
 def test_section4_loss_curves(claim, report_figure, sec45, scale):
     relu, rel, single = (sec45(scale, n) for n in ("relu", "reln", "single"))
     claim.reproduced(*E.imitation(relu.trajectory.loss, rel.trajectory.loss,
-                                  single.trajectory.loss, L0, "L120", C1_WORDS),
+                                  single.trajectory.loss, L0),
                      E.does_not_imitate(relu.trajectory.loss, single.trajectory.loss, L0),
                      setup=_setups(relu, rel, single))
     if scale == "ci":
@@ -198,7 +194,8 @@ def test_no_context_label_correlation_after_common(claim):
 def test_single_context_modules_stay_inactive(claim, sec45, scale):
     six = sec45(scale, "six")
     t = six.trajectory
-    claim.reproduced(*E.singles_inactive(t.loss[-1], t.records["without 1"][-1], t.records["sv"]),
+    claim.reproduced(*E.singles_inactive(t.loss[-1], t.records["without 1"][-1], t.records["sv"],
+                                         L0),
                      setup=_setups(six), note="7-module GDLN: common, 3 double, 3 single pathways, "
                                               "equal init scale (released 3_context_diff/gdln.py)")
 
