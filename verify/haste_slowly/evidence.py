@@ -208,18 +208,18 @@ def stereotypical_agreement(relu_loss, gdln_loss, L0: float) -> list[Measurement
     (standard deviation / L(0)), with its interval over the seeds of both."""
     R, G = (np.asarray(x, float).T for x in (relu_loss, gdln_loss))
     value, dist = A.stereotypical_distances(relu_loss, gdln_loss, L0)
-    words = ("We see close agreement between the ReLU network and GDLN stereotypical "
-             "trajectories, but we also see the same variance profiles across the various runs")
     return [decide("close agreement", "mean over epochs of |stereotypical ReLU loss - "
                    "stereotypical GDLN loss| / L(0)", Estimate.point(value), where="L164",
-                   words=words,
+                   words="We see close agreement between the ReLU network and GDLN stereotypical "
+                         "trajectories",
                    details={"the other ReLU runs' distance from the stereotypical ReLU run: "
                             "median, largest": [float(np.median(dist)), float(dist.max())]}),
             decide("same variance profiles", "mean over epochs of |spread over seeds of the ReLU "
                    "loss - spread over seeds of the GDLN loss| / L(0) (standard deviations)",
                    estimate(lambda r, g: float(np.mean(np.abs(r.std(0, ddof=1)
                                                               - g.std(0, ddof=1)))) / L0,
-                            R, G, paired=False), where="L164", words=words,
+                            R, G, paired=False), where="L171",
+                   words="we also see the same variance profiles across the various runs",
                    details={"mean over epochs of the spread over seeds / L(0): ReLU, GDLN":
                             [float(np.mean(R.std(0, ddof=1))) / L0,
                              float(np.mean(G.std(0, ddof=1))) / L0]})]
@@ -410,7 +410,7 @@ def reuse_with_contexts(patterns: dict, mass: dict) -> list:
         out.append(each(f"C = {C}: (contexts of the contextual units carrying the most weight) - "
                         f"(C - 1)", top, "==", 0,
                         source=paper("L153", "The ReLN then has C context specific pathways which "
-                                             "are active for C - 1 contexts")))
+                                             "are active for $C - 1$ contexts")))
     Cs = sorted(patterns)
     for a, b in itertools.pairwise(Cs):
         out.append(direction(f"mass-weighted number of contexts a unit serves, C = {a} below "
