@@ -277,3 +277,10 @@ def test_the_summary_pdf_opens_with_the_findings_table_and_no_source_or_repr(fro
     assert not forbidden(text), forbidden(text)
     assert all(c in "".join(pages) for f in found for c in f.claims)
     assert "stereotypical α" in "".join(pdf_pages(reports / "haste_slowly.pdf"))  # caption maths as text
+
+
+def test_a_part_keyed_by_a_function_is_named_by_the_function():
+    """LR-ThmC.4 keyed a part by sympy's ``limit``: its name is 'limit', not a function's repr."""
+    import sympy as sp
+    from verify.report.forms import form_parts
+    assert [p["name"] for p in form_parts({sp.limit: sp.Symbol("I")})] == ["limit"]

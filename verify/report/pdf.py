@@ -13,9 +13,10 @@ verdicts, and an appendix with a table per section of ``bench.json`` / ``full_sc
 
 Every page is A4 and carries the record's provenance in its footer; a page that continues a
 section or a claim says so in a "(continued)" header.  Text is wrapped by its measured width in
-the font it is drawn in, so it never leaves its cell or the page; formulas (findings, the errata
-pages' forms) are typeset by mathtext in the paper's notation (:mod:`.typeset`), and text that
-quotes LaTeX (a measurement's source, a caption) is drawn as clean Unicode.
+the font it is drawn in, so it never leaves its cell or the page; the findings' formulas are
+typeset by mathtext in the paper's notation (:mod:`.typeset`); the errata pages' forms, and text
+that quotes LaTeX (a measurement's source, a caption), are drawn as clean Unicode in the paper's
+notation (typesetting all of a paper's forms would cost seconds of a render's 20 s).
 """
 from __future__ import annotations
 
@@ -41,7 +42,7 @@ from verify.measurement import fmt
 from verify.report import files
 from verify.report import typeset
 from verify.report.findings import count_text, counts, findings
-from verify.report.forms import COLOURS, part_pieces
+from verify.report.forms import COLOURS, part_text
 from verify.report.sentences import deciding_numbers, why
 from verify.report.paper_scale import staleness
 from verify.report.record import figure_order, headline, paper_title
@@ -269,8 +270,9 @@ def _errata(pages: Pages, records: list[dict]):
             pages.put(MARGIN, pages.y, label, bold=True)
             if text:
                 pages.lines(text_x, wrap(text, text_w))
-            for part in parts:
-                pages.typeset(text_x, typeset.layout(part_pieces(part, rec["paper"]), text_w, FONT, width))
+            for part in parts:  # Unicode in the paper's notation: typesetting every form of a
+                # paper costs seconds the 20 s budget of a render does not have (the findings are)
+                pages.lines(text_x, wrap(part_text(part, rec["paper"]), text_w), colour="#1a237e")
             if pages.number == page:  # at least the label's line, on the page where it stands
                 pages.y = min(pages.y, top - STEP)
 
