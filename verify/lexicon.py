@@ -25,7 +25,8 @@ on the scale a reader of the paper's figure would see (a fraction of the plotted
 scales used:
 
 * ``fraction of L(0)``: a loss gap over the initial loss, the range of the papers' loss plots;
-* ``fraction of the plotted range``: any other curve's gap over the range its axis shows;
+* ``fraction of the plotted range``: any other curve's gap over the range its axis shows, or a
+  share of a whole drawn on [0, 1] (a kernel distance, a share of input directions);
 * ``fraction of units`` / ``fraction of weight mass``: a count or mass over its whole;
 * ``ratio``: a rate or size over a reference rate or size of the same run;
 * ``fraction of training``: a time over the horizon of the run (the paper's clock).
@@ -112,7 +113,8 @@ WORDS: tuple[Word, ...] = (
                      "apart by less than a twentieth of the axis: a reader still calls the "
                      "curves close where the paper's own contrast is several times larger"))),
     Word("loose closeness", ("matches", "agrees", "tracks", "aligned", "follows", "similar",
-                             "preserve", "evolve like", "transiently linear", "agree", "similarly", "uniformly", "recovers", "consistent"),
+                             "preserve", "evolve like", "transiently linear", "agree", "similarly",
+                             "uniformly", "recovers", "consistent", "same variance profiles"),
          "gap between the two curves", "fraction of L(0)", "<=", (
              Reading("within a marker", 0.025,
                      "apart by less than a plotted marker or shaded band (about 2.5% of the axis)"),
@@ -125,7 +127,10 @@ WORDS: tuple[Word, ...] = (
              Reading("a twentieth", 0.05, "at most a twentieth of the whole"),
              Reading("a tenth", 0.10, "at most a tenth of the whole"),
              Reading("a fifth", 0.20, "at most a fifth: 'small' beside the rest of the figure"))),
-    Word("negligibility", ("negligible", "inactive", "vanishes", "zero loss", "near zero", "lazy regime", "remains static", "exclusively", "begin at 0", "was not the case"),
+    Word("negligibility", ("negligible", "inactive", "vanishes", "zero loss", "near zero",
+                           "lazy regime", "remains static", "exclusively", "begin at 0",
+                           "was not the case", "increase to their final values", "fixed",
+                           "doesn’t change"),
          "the quantity over its whole", "fraction of the plotted range", "<=", (
              Reading("overlapping lines", LINE_WIDTH, f"invisible at line width {_FIGURE}"),
              Reading("a fiftieth", 0.02, "at most a fiftieth of the whole"),

@@ -76,6 +76,8 @@ def test_relu_regime_decisions(decide):
     for decision in (E.fig5, E.pl_regimes):
         assert decide(*decision(xor_numbers())) == "holds"
         assert decide(*decision(xor_numbers(dn_ham=0.6))) != "holds"    # downstream partition moves
+        # 3% of the directions changed: 'fixed' at line width fails, at a twentieth passes
+        assert decide(*decision(xor_numbers(dn_ham=0.03))) == "inconclusive"
     assert decide(*E.pl_regimes(xor_numbers(up_t_ham=0.3))) != "holds"  # upstream aligns later
     assert decide(*E.fig5(xor_numbers(up_t_ham=0.7))) != "holds"        # aligns after the fit
 
