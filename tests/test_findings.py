@@ -284,3 +284,13 @@ def test_a_part_keyed_by_a_function_is_named_by_the_function():
     import sympy as sp
     from verify.report.forms import form_parts
     assert [p["name"] for p in form_parts({sp.limit: sp.Symbol("I")})] == ["limit"]
+
+
+def test_a_figure_whose_file_is_gone_gets_no_thumbnail(tmp_path):
+    from verify.report import html
+    doc = merged([record("MHS-Fig6", "inconclusive", measurements=(lexicon(),))],
+                 figures=[R.FigureRecord("figures/gone.svg", "figures/gone.png", "c", ("MHS-Fig6",),
+                                         "verify/t.py::test_a")])
+    html.write(tmp_path, doc)
+    page = (tmp_path / "html" / "index.html").read_text()
+    assert "MHS-Fig6" in page and 'class="thumb"' not in page

@@ -287,16 +287,17 @@ def _counts(doc: dict, papers: list[str]) -> str:
     return f'<table class="counts"><tr><th>paper</th>{head}<th>total</th></tr>{rows}</table>'
 
 
-def _thumbnail(f, claim_pages: dict[str, str]) -> str:
-    """The finding's reproduced figure as a thumbnail linking to it on its paper's page."""
-    if not f.figure or not f.figure.get("png"):
+def _thumbnail(f, claim_pages: dict[str, str], reports: Path) -> str:
+    """The finding's reproduced figure as a thumbnail linking to it on its paper's page ('' when
+    the record names no figure or its file is gone)."""
+    if not f.figure or not f.figure.get("png") or not (reports / f.figure["png"]).is_file():
         return ""
     page = claim_pages.get(f.claim, "index.html")
     return (f'<a href="{E(page)}#{fig_anchor(f.figure)}"><img class="thumb" loading="lazy" '
             f'src="../{E(f.figure["png"])}" alt="{E(source_text(f.figure.get("caption", "")))}"></a>')
 
 
-def findings_table(found: list, claim_pages: dict[str, str]) -> str:
+def findings_table(found: list, claim_pages: dict[str, str], reports: Path) -> str:
     """One paper's findings as a table: claim, verdict, the finding (MathML), the figure."""
     rows = "".join(
         '<tr><td>' + "<br>".join(f'<a href="{claim_pages[c]}#{anchor(c)}">{E(c)}</a>' for c in f.claims)
@@ -304,20 +305,20 @@ def findings_table(found: list, claim_pages: dict[str, str]) -> str:
         f'<td><span class="badge" style="background:{COLOURS[f.verdict]}">{E(verdict_label(f))}</span></td>'
         f'<td>{pieces_html(f.pieces)}'
         + (f' <span class="stale">(!) {E(f.stale)}</span>' if f.stale else "")
-        + f'</td><td>{_thumbnail(f, claim_pages)}</td></tr>'
+        + f'</td><td>{_thumbnail(f, claim_pages, reports)}</td></tr>'
         for f in found)
     return ('<table class="findings"><thead><tr><th>claim</th><th>verdict</th>'
             f'<th>what the suite found</th><th>figure</th></tr></thead><tbody>{rows}</tbody></table>')
 
 
-def _findings(doc: dict, claim_pages: dict[str, str], found: dict) -> str:
+def _findings(doc: dict, claim_pages: dict[str, str], found: dict, reports: Path) -> str:
     out = [f"<h2>What the suite found</h2><p>{len(doc['claims'])} claims "
            f"({E(count_text(counts(doc)))}). Every claim not listed holds or is a consistent "
            "definition; the verdicts are those of a faithful paper-scale run where one is "
            "recorded (the ci verdict beside it). Formulas are in each paper's own notation.</p>"]
     for paper in [p for p in doc.get("papers", {}) if p in found] or list(found):
         out.append(f'<h3><a href="{paper}.html">{E(paper_title(doc, paper))}</a></h3>'
-                   + findings_table(found[paper], claim_pages))
+                   + findings_table(found[paper], claim_pages, reports))
     return "".join(out)
 
 
@@ -333,7 +334,7 @@ def write(reports: Path, doc: dict) -> list[Path]:
                    if any(claim_pages.get(c) == f"{p}.html" for c in f["claims"])]
     differ = [r for r in records if headline(r)[0] != headline(r)[1]]
     found = findings(doc)  # once: each paper page shows its own
-    body = (_findings(doc, claim_pages, found) + "<h2>Verdicts per paper</h2>" + _counts(doc, papers)
+    body = (_findings(doc, claim_pages, found, reports) + "<h2>Verdicts per paper</h2>" + _counts(doc, papers)
             + f"<p>{len(differ)} claims differ from their baseline"
             + (": " + ", ".join(f'<a href="{claim_pages[r["id"]]}#{anchor(r["id"])}">{E(r["id"])}</a>'
                                 for r in differ) if differ else "") + ".</p>"
@@ -343,7 +344,8 @@ def write(reports: Path, doc: dict) -> list[Path]:
         recs = [r for r in records if r["paper"] == p]
         paper_doc = dict(doc, claims=recs)
         body = (f"<p>{len(recs)} claims ({E(count_text(counts(paper_doc)))}).</p>"
-                + (f"<h2>What the suite found in this paper</h2>{findings_table(found[p], claim_pages)}"
+                + (f"<h2>What the suite found in this paper</h2>"
+                   f"{findings_table(found[p], claim_pages, reports)}"
                    if p in found else "") + legend()
                 + _table(recs, figures[p]) + _figures(figures[p], claim_pages, f"{p}.html"))
         written.append(files.write_text(out / f"{p}.html",
