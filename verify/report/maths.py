@@ -145,6 +145,7 @@ def unicode(tex: str) -> str:
     text = _grouped_scripts(clean(_plain_scripts(tex)))
     text = re.sub(r"\^(\w|′)", lambda m: _script(m[1], SUPER, "^"), text)
     text = re.sub(r"_(\w)", lambda m: _script(m[1], SUB, ""), text)
+    text = re.sub(r"(^|[(\[=,] ?)- ", r"\1−", text)  # a sign, not a dash: "−exp(...)", "(−l)"
     return text.replace(" ,", ",").replace("( ", "(").replace(" )", ")")
 
 
