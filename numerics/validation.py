@@ -89,10 +89,11 @@ def number(value, name: str, *, positive: bool = False, nonnegative: bool = Fals
     if not _real(value):
         raise InvalidArgument(f"{name}={value!r} must be a number, got {type(value).__name__}")
     v = float(value)
+    shown = value if isinstance(value, (int, float)) else v  # as given, not as numpy shows it
     if not np.isfinite(v):
-        raise InvalidArgument(f"{name}={v!r} must be finite")
+        raise InvalidArgument(f"{name}={shown!r} must be finite")
     if (positive and v <= 0) or (nonnegative and v < 0):
-        raise InvalidArgument(f"{name}={v!r} must be {'positive' if positive else 'non-negative'}")
+        raise InvalidArgument(f"{name}={shown!r} must be {'positive' if positive else 'non-negative'}")
     return v
 
 

@@ -18,6 +18,7 @@ import numpy as np
 
 from numerics.bias.tasks import task
 from numerics.ran import Config, Scales, seeds
+from numerics.validation import InvalidArgument, integer, number, seed_list
 
 #: the offset into a scale's seed block of the disjoint seeds a "seeds" variant draws
 VARIANT_SEED_OFFSET = 1000
@@ -68,29 +69,24 @@ class ToyConfig(Config):
 
 
 def _strengths(cs):
-    if not cs or not all(isinstance(c, (int, float)) and not isinstance(c, bool) and np.isfinite(c)
-                         and c >= 0 for c in cs):
-        raise ValueError(f"cs={cs!r} must be finite non-negative bias strengths")
+    if not cs:
+        raise InvalidArgument(f"cs={cs!r} must be finite non-negative bias strengths")
+    for i, c in enumerate(cs):
+        number(c, f"cs[{i}]", nonnegative=True)
 
 
 def _positive_finite(config, *names):
     for name in names:
-        value = getattr(config, name)
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0 \
-                or value == float("inf"):
-            raise ValueError(f"{name}={value!r} must be a positive finite number")
+        number(getattr(config, name), name, positive=True)
 
 
 def _seed_ints(seeds):
-    if not seeds or not all(isinstance(s, int) and not isinstance(s, bool) for s in seeds):
-        raise ValueError(f"seeds={seeds!r} must be a non-empty tuple of integers")
+    seed_list(seeds, "seeds")
 
 
 def _counts(config, *names):
     for name in names:
-        value = getattr(config, name)
-        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-            raise ValueError(f"{name}={value!r} must be a positive integer")
+        integer(getattr(config, name), name, 1)
 
 
 def variant(config: ToyConfig, setting: str) -> ToyConfig:

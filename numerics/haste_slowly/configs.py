@@ -23,6 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from numerics.ran import Config, Scales, seeds
+from numerics.validation import InvalidArgument, choice, number, seed_list
 
 #: the released code's step size (Table 1): one full-batch step is one epoch
 PAPER_LR = 1e-3
@@ -30,33 +31,31 @@ PAPER_LR = 1e-3
 SEC45_EPOCHS = 8000
 
 
+def _name(config, name: str) -> str:
+    return f"{type(config).__name__}.{name}"
+
+
 def _positive(config, *names):
     for name in names:
-        value = getattr(config, name)
-        if isinstance(value, bool) or not np.isfinite(value) or value <= 0:
-            raise ValueError(f"{type(config).__name__}.{name}={value!r} must be positive")
+        number(getattr(config, name), _name(config, name), positive=True)
 
 
 def _positive_all(config, name, count=None):
     """A tuple field of finite positive numbers (``count`` of them where given)."""
     values = getattr(config, name)
-    if not values or (count is not None and len(values) != count) or any(
-            isinstance(v, bool) or not np.isfinite(v) or v <= 0 for v in values):
-        size = f"{count} " if count else ""
-        raise ValueError(f"{type(config).__name__}.{name}={values!r} must be {size}positive "
-                         "finite numbers")
+    if not values or (count is not None and len(values) != count):
+        raise InvalidArgument(f"{_name(config, name)}={values!r} must be "
+                              f"{f'{count} ' if count else ''}positive finite numbers")
+    for i, v in enumerate(values):
+        number(v, f"{_name(config, name)}[{i}]", positive=True)
 
 
 def _dtype(config):
-    if config.dtype not in ("float32", "float64"):
-        raise ValueError(f"{type(config).__name__}.dtype={config.dtype!r} must be 'float32' or "
-                         "'float64'")
+    choice(config.dtype, _name(config, "dtype"), ("float32", "float64"))
 
 
 def _seeds(config):
-    if not config.seeds or any(isinstance(s, bool) or int(s) != s or s < 0 for s in config.seeds):
-        raise ValueError(f"{type(config).__name__}.seeds={config.seeds!r} must be non-negative "
-                         "integers")
+    seed_list(config.seeds, _name(config, "seeds"))
 
 
 @dataclass(frozen=True, kw_only=True)

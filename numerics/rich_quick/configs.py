@@ -17,7 +17,7 @@ import numpy as np
 from numerics.ran import Config, Scales, seeds
 from numerics.rich_quick.checks import numbers
 from numerics.rich_quick.rhm import PARAMETRISATIONS
-from numerics.validation import number
+from numerics.validation import InvalidArgument, choice, integer, number, seed_list
 
 #: where paper-scale runs keep their chunks (committed, read back by ci; never rerun there)
 STORE = Path(__file__).resolve().parents[2] / "reports" / "paper_scale" / "data"
@@ -25,9 +25,7 @@ STORE = Path(__file__).resolve().parents[2] / "reports" / "paper_scale" / "data"
 
 def _positive_ints(config, *names):
     for name in names:
-        value = getattr(config, name)
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
-            raise ValueError(f"{type(config).__name__}.{name}={value!r} must be a positive integer")
+        integer(getattr(config, name), f"{type(config).__name__}.{name}", 1)
 
 
 def _scalars(config, *names, nonnegative: bool = False):
@@ -43,24 +41,19 @@ def _field(config, name):
 
 
 def _seed(config, name):
-    value = getattr(config, name)
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
-        raise ValueError(f"{type(config).__name__}.{name}={value!r} must be a non-negative "
-                         "integer seed")
+    integer(getattr(config, name), f"{type(config).__name__}.{name}", 0)
 
 
 def _seed_tuple(config, name="seeds"):
     value = getattr(config, name)
-    if (not isinstance(value, tuple) or not value
-            or not all(isinstance(s, int) and not isinstance(s, bool) and s >= 0 for s in value)):
-        raise ValueError(f"{type(config).__name__}.{name}={value!r} must be a non-empty tuple of "
-                         "non-negative integer seeds")
+    if not isinstance(value, tuple):
+        raise InvalidArgument(f"{type(config).__name__}.{name}={value!r} must be a non-empty tuple "
+                              "of non-negative integer seeds")
+    seed_list(value, f"{type(config).__name__}.{name}")
 
 
 def _one_of(config, name, allowed):
-    if getattr(config, name) not in allowed:
-        raise ValueError(f"{type(config).__name__}.{name}={getattr(config, name)!r} must be one "
-                         f"of {allowed}")
+    choice(getattr(config, name), f"{type(config).__name__}.{name}", allowed)
 
 
 def _even_width(config):
