@@ -183,6 +183,8 @@ def _script(inner: str, table: dict, mark: str) -> str:
     return f"^({inner})" if mark else f"_[{inner}]"
 
 
+_DIGITS_UP = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
+
 #: mathtext (matplotlib) lacks these LaTeX forms: rewritten to ones it has
 _MATHTEXT = ((r"\left.", ""), (r"\right.", ""), (r"\operatorname", r"\mathrm"), (r"\text", r"\mathrm"),
              (r"\:", r"\ "), (r"\;", r"\ "), (r"\!", ""), (r"\limits", ""), (r"\displaystyle", ""),
@@ -207,8 +209,10 @@ def prose(text: str) -> str:
     ASCII names) as Unicode: Greek names, arrows, comparisons, infinity, transposes."""
     from verify.report.text import GREEK
     out = clean(text) if re.search(r"[\\$]|[_^]\{", str(text)) else str(text)
-    out = re.sub(r"\b(" + "|".join(sorted(GREEK, key=len, reverse=True)) + r")(?=_|\b)",
-                 lambda m: GREEK[m[1]], out)
+    greek = dict(GREEK, eps="ε")
+    out = re.sub(r"(?<![A-Za-z])(" + "|".join(sorted(greek, key=len, reverse=True)) + r")(?![A-Za-z])",
+                 lambda m: greek[m[1]], out)
+    out = re.sub(r"\^(\d+)\b", lambda m: m[1].translate(_DIGITS_UP), out)
     for old, new in (("->", "→"), ("<=", "≤"), (">=", "≥"), ("!=", "≠"), ("+-", "±"),
                      ("**", "^"), ("^T", "ᵀ"), ("sqrt", "√")):
         out = out.replace(old, new)
