@@ -292,15 +292,18 @@ def test_a_trainer_edit_makes_its_paper_scale_record_stale_and_stale_decides_onl
     again.stdout.fnmatch_lines(["*--stale: every paper-scale record is as recent as the code*"])
 
 
-def test_a_record_without_import_hashes_is_flagged_but_keeps_its_headline():
-    """Records made before ``imports`` cannot say whether their code changed: flagged, and
-    decided again by ``--stale``, but not demoted on a guess."""
+def test_a_record_without_import_hashes_is_flagged_and_does_not_lead():
+    """Records made before ``imports`` cannot say whether their code (or the rule that decided
+    them) changed: flagged, decided again by ``--stale``, and shown beside the run's own verdict,
+    which leads."""
     from verify.report import paper_scale as P
     from verify.report import record as R
     row = {"verdict": "holds", "faithful": True, "code_changed": None}
     assert "may predate its code" in P.staleness(row) and P.stale(row)
     assert R.headline(dict(verdict="inconclusive", expected="inconclusive",
-                           paper_scale=row))[0] == "holds"
+                           paper_scale=row))[0] == "inconclusive"
+    assert R.headline(dict(verdict="inconclusive", expected="inconclusive",
+                           paper_scale=dict(row, code_changed=[])))[0] == "holds"
 
 
 LAW = """

@@ -136,7 +136,8 @@ def staleness(row: dict) -> str:
     """'' when the deciding code is as recorded, else what a reader must know."""
     if row.get("code_changed") is None:
         return ("paper-scale record made before it hashed the code it imports: may predate its "
-                "code (pytest verify --stale decides it again)")
+                "code and the rule that decides it, so it does not lead (pytest verify --stale "
+                "decides it again)")
     if row["code_changed"]:
         return "predates the code that decides it (changed since: " + ", ".join(row["code_changed"]) + ")"
     return ""
