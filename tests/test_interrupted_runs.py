@@ -18,6 +18,7 @@ import pytest
 from theory.registry import load_all
 from verify.report import files, generations
 from verify.report import record as R
+from tests.test_report_files import report_files
 
 load_all()
 
@@ -102,20 +103,6 @@ POINTS = [
 ]
 
 
-def reports_seen(folder: Path) -> dict[str, bytes]:
-    """Every report a reader sees in ``folder``, through the links, by name."""
-    out = {}
-    for path in sorted(folder.iterdir()):
-        if path.name.startswith(".") or path.name == "paper_scale":
-            continue
-        if path.is_dir():
-            out.update({f"{path.name}/{p.relative_to(path.resolve())}": p.read_bytes()
-                        for p in sorted(path.resolve().rglob("*")) if p.is_file()})
-        elif path.exists():
-            out[path.name] = path.read_bytes()
-    return out
-
-
 def complete(data: bytes, name: str) -> bool:
     if name.endswith(".pdf"):
         return data.rstrip().endswith(b"%%EOF")
@@ -139,7 +126,7 @@ def project(tmp_path_factory):
                            f"--reports-dir={old}"], cwd=root, capture_output=True, text=True,
                           env=dict(os.environ, PYTHONPATH=str(Path(__file__).parents[1])))
     assert proc.returncode == 0, proc.stdout[-3000:]
-    return root, old, reports_seen(old)
+    return root, old, report_files(old)
 
 
 @pytest.mark.parametrize("point, sig", POINTS, ids=[f"{p}-{s}" for p, s in POINTS])
@@ -158,7 +145,7 @@ def test_a_run_killed_at_any_point_leaves_the_old_reports_or_the_new(project, tm
     else:
         assert proc.returncode == pytest.ExitCode.INTERRUPTED, proc.stdout[-3000:]
         assert "Traceback" not in proc.stdout + proc.stderr
-    now = reports_seen(work)
+    now = report_files(work)
     if now != old:
         assert set(now) == set(old), "a report is missing or extra: neither all old nor all new"
         assert all(complete(data, name) for name, data in now.items())
