@@ -1,6 +1,6 @@
 """Sources checked against the text (issue: a calibrated referee, acceptance 1): in every record
-(the last run's ``reports/claims.json`` where there is one, and every committed paper-scale
-record), an empirical claim is decided only by the paper's numbers, the authors' code, an exact
+that can lead (the last run's ``reports/claims.json`` where there is one, and every committed
+paper-scale record made since records hash their imports), an empirical claim is decided only by the paper's numbers, the authors' code, an exact
 computation, a lexicon reading or a direction statistic, and every quoted ``paper`` or
 ``lexicon`` source's words stand at the line it names in the paper's text
 (``../shared/papers``)."""
@@ -56,9 +56,14 @@ def found(words: str, where: str, paper_key: str, texts: dict[int, list[str]]) -
 
 
 def _records():
+    """(file, claim, measurements) of every record that can lead: the last run's and each
+    committed paper-scale record that hashes its imports (an older one predates the lexicon rule
+    and never leads: verify.report.record.headline)."""
     out = []
     for path in sorted((ROOT / "reports" / "paper_scale").glob("*.json")):
         doc = json.loads(path.read_text(encoding="utf-8"))
+        if "imports" not in doc:
+            continue
         out += [(path.name, cid, entry.get("measurements", []))
                 for cid, entry in doc.get("claims", {}).items()]
     last = ROOT / "reports" / "claims.json"
