@@ -74,7 +74,7 @@ def chunk_plan(cfg: dict, out_dir: Path | None, walltime: str | None, member_ste
     """How the grid is cut: the plan kept in ``out_dir/plan.json`` if one is there (so resumed
     runs and array tasks agree), else one sized for ``walltime`` (else one seed's grid a chunk)."""
     from numerics.cluster import checkpoint_every, walltime_seconds
-    from numerics.sweep import chunk_cells_for
+    from numerics.sweep import chunk_cells_for, plan as chunks_of
     saved = out_dir / "plan.json" if out_dir is not None else None
     if saved is not None and saved.is_file():
         return json.loads(saved.read_text())
@@ -84,7 +84,8 @@ def chunk_plan(cfg: dict, out_dir: Path | None, walltime: str | None, member_ste
         plan.update(chunk_cells=chunk_cells_for(walltime_seconds(walltime), member_step_s,
                                                 cfg["steps"], cells),
                     checkpoint_s=checkpoint_every(walltime))
-    plan["chunks"] = len(cfg["seeds"]) * -(-cells // plan["chunk_cells"])
+    plan["chunks"] = len(chunks_of(len(cfg["seeds"]), cells, plan["chunk_seeds"],
+                                   plan["chunk_cells"]))
     if saved is not None:
         write(saved, json.dumps(plan, indent=1))
     return plan
