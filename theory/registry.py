@@ -62,11 +62,26 @@ def _is_sympy(value) -> bool:
     return isinstance(value, (sp.Basic, sp.MatrixBase))
 
 
+def _holds_sympy(value) -> bool:
+    """A sympy object, or a container (a dict, tuple, list or :class:`Forms`) holding one: an
+    encoding a check must read."""
+    if isinstance(value, Forms):
+        value = object.__getattribute__(value, "_named")
+    if isinstance(value, Mapping):
+        return any(_holds_sympy(v) for v in value.values())
+    if isinstance(value, (tuple, list)):
+        return any(_holds_sympy(v) for v in value)
+    return _is_sympy(value)
+
+
 class Forms:
     """The named sympy objects of a printed or corrected form: ``Forms(dw1=..., rhs=...)``.
 
-    Read them by name (``claim.printed.rhs`` or ``claim.printed["rhs"]``).  Unpacking by position
-    is refused, so reordering a form can never silently bind the wrong object.
+    Read them by name (``claim.printed.rhs`` or ``claim.printed["rhs"]``), or all of them
+    (``items()``, ``values()``); every read is logged for the unread-encoding check.  Unpacking by
+    position is refused, so reordering a form can never silently bind the wrong object.  A claim
+    registered with a plain dict gets it as Forms (:meth:`of`: its keys may be any hashable, a
+    sympy symbol or a panel number), so the check covers every encoding.
     """
 
     __slots__ = ("_named", "_owner")
@@ -77,29 +92,61 @@ class Forms:
         object.__setattr__(self, "_named", dict(named))
         object.__setattr__(self, "_owner", [])
 
-    def __getattr__(self, name):
-        try:
-            value = object.__getattribute__(self, "_named")[name]
-        except KeyError:
-            raise AttributeError(f"form has no part {name!r}; it has {sorted(self._named)}") from None
-        if _is_sympy(value) and not _UNLOGGED[0]:
+    @classmethod
+    def of(cls, parts: Mapping) -> Forms:
+        """``parts`` (a mapping of any hashable keys) as Forms."""
+        if not parts:
+            raise ValueError("Forms needs at least one named object")
+        form = cls.__new__(cls)
+        object.__setattr__(form, "_named", dict(parts))
+        object.__setattr__(form, "_owner", [])
+        return form
+
+    def _read(self, name):
+        value = object.__getattribute__(self, "_named")[name]
+        if not _UNLOGGED[0] and _holds_sympy(value):
             READS.update((*owner, name) for owner in object.__getattribute__(self, "_owner"))
         return value
 
+    def _parts(self) -> str:
+        return ", ".join(sorted(map(repr, object.__getattribute__(self, "_named"))))
+
+    def __getattr__(self, name):
+        try:
+            return self._read(name)
+        except KeyError:
+            raise AttributeError(f"form has no part {name!r}; it has {self._parts()}") from None
+
     def __getitem__(self, name):
-        return getattr(self, name)
+        try:
+            return self._read(name)
+        except KeyError:
+            raise KeyError(f"form has no part {name!r}; it has {self._parts()}") from None
+
+    def get(self, name, default=None):
+        return self._read(name) if name in self else default
+
+    def __contains__(self, name) -> bool:
+        return name in object.__getattribute__(self, "_named")
+
+    def __len__(self) -> int:
+        return len(object.__getattribute__(self, "_named"))
 
     def __setattr__(self, name, value):
         raise AttributeError("Forms is immutable")
 
     def __iter__(self):
-        raise TypeError("Forms are read by name, not unpacked by position: use .name or ['name']")
+        raise TypeError("Forms are read by name, not unpacked by position: use .name, ['name'], "
+                        "keys() or items()")
 
     def keys(self):
-        return self._named.keys()
+        return object.__getattribute__(self, "_named").keys()
 
-    def items(self):
-        return self._named.items()
+    def values(self) -> list:
+        return [self._read(k) for k in self.keys()]
+
+    def items(self) -> list[tuple]:
+        return [(k, self._read(k)) for k in self.keys()]
 
     def __repr__(self):
         return "Forms(" + ", ".join(f"{k}={v!r}" for k, v in self._named.items()) + ")"
@@ -183,8 +230,11 @@ class Claim:
                 raise RegistryError(f"{self.id}: clause {clause!r} is not testable: say why")
         for side in ("printed", "corrected"):
             form = object.__getattribute__(self, side)
+            if isinstance(form, Mapping):  # a dict's parts are checked like a Forms' parts
+                form = Forms.of(form)
+                object.__setattr__(self, side, form)
             if isinstance(form, Forms):
-                form._owner.append((self.id, side))
+                object.__getattribute__(form, "_owner").append((self.id, side))
 
     def __getattribute__(self, name):
         value = object.__getattribute__(self, name)
@@ -199,7 +249,7 @@ class Claim:
             form = object.__getattribute__(self, side)
             if isinstance(form, Forms):
                 out += [(side, k) for k, v in object.__getattribute__(form, "_named").items()
-                        if _is_sympy(v)]
+                        if _holds_sympy(v)]
             elif _is_sympy(form):
                 out.append((side, ""))
         return out
