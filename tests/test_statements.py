@@ -7,7 +7,7 @@ from scipy import stats
 
 from verify.measurement import paper
 from verify.statements import (LEVEL, Estimate, direction, each, estimate, exceeds, mean_of,
-                               one_sided_p, ratio)
+                               one_sided_p, ratio, seed_mean)
 
 WORDS = paper("L1", "bias lowers the loss; more than 0.5 of the units")
 
@@ -59,6 +59,11 @@ def test_the_interval_of_a_seed_mean_is_the_one_sided_t_tests():
     assert np.isclose(e.value - e.low, half) and e.seeds == 5
     # the bound the interval gives is where the one-sample t-test turns significant
     assert np.isclose(stats.ttest_1samp(x, e.high, alternative="less").pvalue, LEVEL)
+
+
+def test_a_seed_mean_of_one_deterministic_flow_is_a_point():
+    assert seed_mean([0.25]) == Estimate.point(0.25)
+    assert seed_mean([[0.3], [0.5], [0.4]]) == mean_of([0.3, 0.5, 0.4])
 
 
 def test_the_interval_of_any_statistic_over_paired_and_independent_seeds():

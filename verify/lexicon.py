@@ -40,7 +40,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from collections.abc import Mapping
 
-from verify.measurement import Measurement, Source, fmt, lexicon_source, measure_readings
+from verify.measurement import Measurement, fmt, lexicon_source, measure_readings
 from verify.statements import Estimate
 
 #: the scales a word's quantity is measured in (module docstring)
@@ -242,10 +242,3 @@ def describe(entry: Word) -> str:
     return "; ".join(f"{r.name}: {entry.op} "
                      f"{'the seed spread' if r.bound is None else fmt(r.bound)} ({r.reason})"
                      for r in entry.readings)
-
-
-def source_of(phrase: str, where: str, words: str) -> Source:
-    """The source of a measurement decided by ``phrase`` (for measurements made elsewhere that
-    quote the same sentence)."""
-    word(phrase)
-    return lexicon_source(where, words, phrase)

@@ -204,3 +204,9 @@ def estimate(statistic: Callable[..., float], *samples, paired: bool = True) -> 
 def mean_of(values) -> Estimate:
     """The seed mean of ``values`` (one per seed) with its interval."""
     return estimate(np.mean, values)
+
+
+def seed_mean(values) -> Estimate:
+    """:func:`mean_of` the seeds, or a point for one value (one deterministic flow)."""
+    x = np.asarray(values, dtype=float).ravel()
+    return Estimate.point(float(x[0])) if x.size == 1 else mean_of(x)

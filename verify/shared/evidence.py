@@ -10,6 +10,9 @@ from numerics.metrics import crossing_time, effective_rank, rel_err
 from numerics.mode_flows import aligned_flow, layer_flow_drift
 from theory import mode_law as ml
 from verify.checks.mode_law import matrix_flow_error
+from verify.lexicon import decide
+from verify.measurement import measure, paper
+from verify.statements import each, seed_mean
 
 
 def effective_rank_error(rank_fn, shape, seed) -> float:
@@ -53,20 +56,10 @@ def threshold_crossings(strengths, time, s, d, a0, levels) -> tuple:
 # (GRQ Sec. 4 L129 funnels and LR Sec. 5 l.105-106 Fig. 5: the same kind of sentence, decided here
 # for both papers; docs/DESIGN.md, "One rule per kind of sentence").
 
-def _kernel_estimate(values):
-    """A kernel distance S (in [0, 1], the whole range of its plot) as an Estimate: the seed mean
-    with its interval, or a point for one deterministic flow."""
-    from verify.statements import Estimate, mean_of
-    x = np.asarray(values, dtype=float).ravel()
-    return Estimate.point(float(x[0])) if x.size == 1 else mean_of(x)
-
-
 def _smaller(what, smaller, larger, source, names):
     """The stated order ``smaller`` < ``larger`` of each network (the sentences are about every
     network of an architecture, docs/DESIGN.md "Statements over seeds"): unanimity over seeds of
     the difference, or its sign for one deterministic flow."""
-    from verify.measurement import measure
-    from verify.statements import each
     a, b = np.asarray(smaller, dtype=float).ravel(), np.asarray(larger, dtype=float).ravel()
     if a.size == 1 and b.size == 1:
         return measure(f"{what}: {names[0]} minus {names[1]}", float(a[0] - b[0]), "<", 0,
@@ -81,11 +74,9 @@ def enters_lazy_regime(what: str, far, near, *, where: str, words: str, rich=Non
     its [0, 1] plot (the lexicon's 'lazy regime', every reading) and below ``near``, a value
     nearer the balanced point (the limit is approached).  ``rich`` (S at the balanced point) is
     the contrast the paper draws, reported beside."""
-    from verify.lexicon import decide
-    from verify.measurement import paper
     return [decide("lazy regime", f"{what}: kernel distance S at the far end of the limit",
-                   _kernel_estimate(far), where=where, words=words,
-                   contrast=None if rich is None else _kernel_estimate(rich),
+                   seed_mean(far), where=where, words=words,
+                   contrast=None if rich is None else seed_mean(rich),
                    contrast_name="S at the balanced point (rich)"),
             _smaller(f"{what}: S at the far end below S nearer the balanced point", far, near,
                      paper(where, words), ("far", "near"))]
@@ -95,11 +86,9 @@ def lazy_then_rich(what: str, early, end, *, where: str, words: str) -> list:
     """"In the opposite limits ... a lazy [phase] followed by a (delayed) rich [phase]": the kernel
     distance at the end of the initial phase (``early``) is negligible (the lexicon's 'lazy
     regime', every reading) and the kernel moves after it (S at the end above ``early``)."""
-    from verify.lexicon import decide
-    from verify.measurement import paper
     return [decide("lazy regime", f"{what}: kernel distance S at the end of the initial phase",
-                   _kernel_estimate(early), where=where, words=words,
-                   contrast=_kernel_estimate(end), contrast_name="S at the end (the rich phase)"),
+                   seed_mean(early), where=where, words=words,
+                   contrast=seed_mean(end), contrast_name="S at the end (the rich phase)"),
             _smaller(f"{what}: S at the end of the initial phase below S at the end", early, end,
                      paper(where, words), ("initial phase", "end"))]
 
@@ -107,6 +96,5 @@ def lazy_then_rich(what: str, early, end, *, where: str, words: str) -> list:
 def rich_at_balance(what: str, balanced, lazy_end, *, where: str, words: str) -> list:
     """"as [the relative scale] -> 0, all networks transition into the rich regime": the kernel
     distance at the balanced point above that at the lazy end of the limit, for each network."""
-    from verify.measurement import paper
     return [_smaller(f"{what}: S at the lazy end below S at the balanced point", lazy_end, balanced,
                      paper(where, words), ("lazy end", "balanced"))]

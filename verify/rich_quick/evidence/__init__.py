@@ -33,7 +33,7 @@ from verify.measurement import (
 )
 from verify.sensitivity import unmoved
 from verify.shared.evidence import enters_lazy_regime, lazy_then_rich, rich_at_balance
-from verify.statements import Estimate, direction, each, mean_of
+from verify.statements import Estimate, direction, each, seed_mean
 
 
 def paper_side(table) -> dict:
@@ -468,12 +468,6 @@ def fig6c_decision(run) -> tuple[list, Setup]:
 
 # ---- Fig. 5, Sec. 5 and the conclusion: the XOR-like ReLU runs (L151-175) --------------------
 
-def _seed_mean(values):
-    """The seed mean of ``values`` with its interval (a point for one seed)."""
-    x = np.asarray(values, dtype=float).ravel()
-    return Estimate.point(float(x[0])) if x.size == 1 else mean_of(x)
-
-
 def _regimes(numbers):
     """(downstream, balanced, upstream) entries of :func:`xor_numbers`."""
     deltas = sorted(numbers)
@@ -486,8 +480,8 @@ def partition_fixed(what: str, downstream, balanced, *, where: str, words: str):
     changed when the loss first falls below 10% of L(0) (seed mean with its interval), the
     balanced networks' share beside as the paper's contrast."""
     return decide("fixed", f"{what}: downstream share of directions whose pattern changed when the "
-                  "loss first falls below 10% of L(0)", _seed_mean(downstream["ham_at_fit"]),
-                  where=where, words=words, contrast=_seed_mean(balanced["ham_at_fit"]),
+                  "loss first falls below 10% of L(0)", seed_mean(downstream["ham_at_fit"]),
+                  where=where, words=words, contrast=seed_mean(balanced["ham_at_fit"]),
                   contrast_name="balanced")
 
 
@@ -535,8 +529,8 @@ def pl_regimes(numbers) -> list:
             partition_fixed("Sec. 5", dn, bal, where="L151",
                             words="the overall partition map doesn’t change"),
             decide("negligible", "Sec. 5: downstream kernel distance S(0, end), on its [0, 1] scale",
-                   _seed_mean(dn["S_end"]), where="L151", words="while the NTK remains constant",
-                   contrast=_seed_mean(bal["S_end"]), contrast_name="balanced S(0, end)"),
+                   seed_mean(dn["S_end"]), where="L151", words="while the NTK remains constant",
+                   contrast=seed_mean(bal["S_end"]), contrast_name="balanced S(0, end)"),
             measure("Sec. 5: smallest balanced Hamming distance while max|f| < 0.1",
                     float(bal["ham_while_f_small"].min()), ">", 0.1,
                     source=reading("'partition alignment' while f ~ 0 read as over 10% of the "
