@@ -110,13 +110,30 @@ def test_relu_rates_reject_a_flipped_residual():
     assert sym.relu_rate_errors(flipped, 3, 5, 2, 6, c=-2.0, seed=0)["W2"] > 0.1
 
 
+@pytest.mark.rejects("BL-Eq(8)-(10)")
+def test_init_forms_at_c_reject_a_bias_rate_without_c():
+    assert sym.init_approximation(rf.relu_flow_corrected, c=10.0).passed
+    assert not sym.init_approximation(rf.relu_flow_printed, c=10.0).passed
+
+
 @pytest.mark.rejects("BL-Eq(11)")
 def test_early_bias_rate_rejects_a_doubled_term():
     Y = hierarchy(2)[1]
-    exact, formula, _, _ = sym.early_bias_rates(rf.second_order["b"], Y, 0, readout="one step")
+    exact, formula, _, _, _ = sym.early_bias_rates(rf.second_order, Y, 0, readout="one step")
     assert sym.rel_err(formula, exact) <= 1e-2
-    _, doubled, _, _ = sym.early_bias_rates(2 * rf.second_order["b"], Y, 0, readout="one step")
+    doubled = {**rf.second_order, "b": 2 * rf.second_order["b"]}
+    _, doubled, _, _, _ = sym.early_bias_rates(doubled, Y, 0, readout="one step")
     assert sym.rel_err(doubled, exact) > 0.5
+
+
+@pytest.mark.rejects("BL-Eq(11)")
+def test_early_rate_error_rejects_a_doubled_w1_term_or_readout():
+    Y = hierarchy(2)[1]
+    assert sym.early_rate_error(rf.second_order, Y, 0) <= 1e-2
+    # a doubled readout doubles the exact rates: the printed terms then miss them by 1/2
+    for name in ("W1", "W2_substituted"):
+        doubled = {**rf.second_order, name: 2 * rf.second_order[name]}
+        assert sym.early_rate_error(doubled, Y, 0) > 0.4, name
 
 
 @pytest.mark.rejects("BL-Eq(12)")

@@ -24,8 +24,8 @@ FLOAT = reading("float64 products of O(1) matrices of size <= 8: a few ulp per e
 
 @pytest.mark.claim("BL-Setting")
 def test_setting_loss_correlations_and_clock_are_consistent(claim):
-    loss_err = sym.loss_error(st_.setting["loss"])
-    corr_err, clock_err, shapes = sym.setting_errors(st_.setting, lr=2e-4, c=1.0)
+    loss_err = sym.loss_error(st_.SETTING.printed["loss"])
+    corr_err, clock_err, shapes = sym.setting_errors(st_.SETTING.printed, lr=2e-4, c=1.0)
     claim.defined(
         claim.measure("printed 1/2-sum loss vs harness loss, rel err", loss_err, "<=", TOL,
                       source=FLOAT),
@@ -58,8 +58,9 @@ def test_one_gd_step_is_one_step_of_the_flow_with_tau_p_eps(claim):
 
 @pytest.mark.claim("BL-Def-Aug")
 def test_augmented_input_is_a_bias_of_strength_c(claim):
-    prop = partial(sym.augmentation_error, st_.augmentation["preactivation"])
-    blocks = sp.block_collapse(st_.augmentation["W1_aug"] * st_.augmentation["x_aug"])
+    prop = partial(sym.augmentation_error, st_.AUGMENTATION.printed["preactivation"])
+    blocks = sp.block_collapse(st_.AUGMENTATION.printed["W1_aug"]
+                              * st_.AUGMENTATION.printed["x_aug"])
     symbolic = bool(sp.simplify(blocks - (st_.m.W1 * st_.m.x + st_.m.c * st_.m.b)).is_ZeroMatrix)
     res = search(prop, ("<=", 1e-10), examples=[dict(shape=(3, 5, 2, 6), c=10.0, seed=0),
                                                 dict(shape=(2, 4, 3, 5), c=-0.01, seed=1)],
@@ -83,9 +84,9 @@ def test_network_definitions_as_printed_and_corrected(claim):
         return (sym.form_error(forms["linear"], dims, values, lin),
                 sym.form_error(forms["relu_preactivation"], dims, values, pre))
 
-    printed = {c: errors(st_.networks_printed, c) for c in (1.0, 10.0)}
-    corrected = {c: errors(st_.networks_corrected, c) for c in (1.0, 10.0, -0.3)}
-    general = search(lambda shape, c, seed: max(errors(st_.networks_corrected, c, shape, seed)),
+    printed = {c: errors(st_.NETWORKS.printed, c) for c in (1.0, 10.0)}
+    corrected = {c: errors(st_.NETWORKS.corrected, c) for c in (1.0, 10.0, -0.3)}
+    general = search(lambda shape, c, seed: max(errors(st_.NETWORKS.corrected, c, shape, seed)),
                      ("<=", TOL), shape=network_shapes, c=bias_strengths,
                      seed=st.integers(0, 10_000))
     claim.erratum(
