@@ -22,13 +22,11 @@ UNBALANCED = np.array([[1, 1, 1, 0], [0, 0, 0, 1.0]])      # one-hot classes of 
 SIGNED = np.array([[1.0, -1.0], [0.1, 0.1]])                # equal overlap, ybar small
 
 
-_gap = partial(sym.top_singular_gap, bm.proposition["s0"])
-
-
 @pytest.mark.claim("BL-Prop1", "BL-Def-BiasMode")
 def test_eigen_statements_and_eq5_hold_symbolically(claim):
-    eig = {P: sym.eigen_statements(bm.proposition, P) for P in range(2, 7)}
-    image = {P: sym.image_identity(bm.proposition, P, n_out) for P, n_out in ((2, 1), (3, 2), (5, 3))}
+    proposition = bm.PROP1.printed
+    eig = {P: sym.eigen_statements(proposition, P) for P in range(2, 7)}
+    image = {P: sym.image_identity(proposition, P, n_out) for P, n_out in ((2, 1), (3, 2), (5, 3))}
     claim.holds(
         *(claim.measure(f"P = {P}: {what}", ok, "==", True, source=SYMPY)
           for P, r in eig.items() for what, ok in r.items()),
@@ -42,11 +40,12 @@ def test_eigen_statements_and_eq5_hold_symbolically(claim):
 @pytest.mark.claim("BL-Prop1")
 def test_s0_is_the_top_singular_value_only_for_equal_overlap_labels(claim, report_figure,
                                                                     tree_labels):
-    under = search(_gap, ("<=", GAP_TOL),
+    gap = partial(sym.top_singular_gap, bm.PROP1.printed["s0"])
+    under = search(gap, ("<=", GAP_TOL),
                    examples=[dict(Y=tree_labels[4], c=1.0), dict(Y=tree_labels[8], c=0.01),
                              dict(Y=np.eye(3), c=-50.0)],
                    Y=equal_overlap_labels(), c=bias_strengths)
-    without = search(_gap, ("<=", GAP_TOL), examples=[dict(Y=UNBALANCED, c=1.0)],
+    without = search(gap, ("<=", GAP_TOL), examples=[dict(Y=UNBALANCED, c=1.0)],
                      Y=st.one_of(unbalanced_classes(), label_matrices(nonnegative=True)),
                      c=bias_strengths)
     report_figure(figures.s0_figure({"4-item tree": tree_labels[4], "classes 3 + 1": UNBALANCED,

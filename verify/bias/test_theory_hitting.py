@@ -31,7 +31,7 @@ def test_first_crossing_is_unique_and_learning_stays_above(claim):
 
 @pytest.mark.claim("BL-Eq(14)")
 def test_delay_algebra_sign_and_the_meaning_of_g(claim):
-    printed, corrected = sym.delay_evidence(h.delay_printed, h.numerator, h.denominator,
+    printed, corrected = sym.delay_evidence(h.DELAY.printed["delay"], h.numerator, h.denominator,
                                             delay_params())
     claim.erratum(printed=printed, corrected=corrected,
                   counterexample="g = dead rate: no dead units (g -> 0) gives an unbounded delay "
@@ -66,7 +66,7 @@ def test_delay_matches_the_mode_law_with_rescaled_a0(claim, report_figure):
     s, d, a0, tau, g = 0.43, 0.25, 6e-3, 1250.0, 0.6
     levels = np.array([0.05, 0.5, 0.9, 0.999]) * s / d
     shift = [sym.a0_shift(r, s, d, a0, tau, g) for r in levels]
-    formula = float(sp.N(h.delay_corrected.subs({h.s: s, h.d: d, h.a0: a0, h.tau: tau, h.g: g})))
+    formula = float(sp.N(h.DELAY.corrected["delay"].subs({h.s: s, h.d: d, h.a0: a0, h.tau: tau, h.g: g})))
     err = max(abs(v - formula) / formula for v in shift)
     claim.holds(claim.measure("hitting-time difference at levels rho = (0.05, 0.5, 0.9, 0.999) s/d"
                               " vs corrected Eq. (14), max rel err", err, "<=", 1e-10,
