@@ -20,7 +20,7 @@ from verify.report import record as R
 from verify.report.findings import FOUND, findings
 from verify.report.misprint import equal, misprint
 from verify.report.pdf import width
-from verify.report.sentences import lexicon_sentence
+from verify.report.sentences import lexicon_sentence, measurement_sentence
 
 #: what must never reach a finding's text (LaTeX source, Python reprs, clean()'s group marks):
 #: a backslash, ``**``, sympy's ``oo``, ``None``, ``_(``
@@ -193,6 +193,20 @@ def test_an_alternative_reading_of_the_quantity_shows_each_value_with_its_interv
     text = lexicon_sentence(m)
     assert "0.017 (interval 0.007 to 0.027) by the global time shift" in text
     assert "0.019 (interval 0.009 to 0.029) by the mode-wise time shift" in text
+
+
+def test_a_direction_says_its_one_reading_and_the_alternative_it_was_measured_under():
+    m = {"name": "S at step 1000, cell below corner: one-sided paired t-test p over 16 + 16 seeds",
+         "value": 0.0842, "criterion": "< 0.05", "passed": False, "undecided": "",
+         "interpretation": "rapid: read at step 1000", "source_kind": "paper",
+         "source": "paper L24: \"rapid rich learning\"", "details": {"cell mean": 0.176}}
+    text = measurement_sentence(m)
+    for part in ("“rapid rich learning” (L24)", "0.0842 against < 0.05",
+                 "under the reading ‘rapid: read at step 1000’",
+                 "a direction with no size stated, read one way", "so it fails", "cell mean 0.176"):
+        assert part in text, (part, text)
+    m.update(name="growth of the top singular value, every one of 2 seeds", interpretation=None)
+    assert "read one way" not in measurement_sentence(m)
 
 
 @pytest.fixture(scope="module")

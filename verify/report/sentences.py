@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 
 from verify.measurement import DECISIVE_KINDS, fmt
+from verify.statements import LEVEL
 
 _LEXICON = re.compile(r"^lexicon (?P<where>.*?): \"(?P<words>.*)\", read by the lexicon's "
                       r"'(?P<phrase>.*?)'")
@@ -81,14 +82,28 @@ def _numbers(details) -> str:
     return ", ".join(shown[:4])
 
 
+def _reading(m: dict) -> str:
+    """The reading range of a sentence the lexicon does not size: the alternative it was
+    measured under, and for a bare direction ("lower", "faster": :data:`verify.lexicon.ORDER`)
+    its one reading, the direction statistic."""
+    parts = [f"under the reading ‘{m['interpretation']}’"] if m.get("interpretation") else []
+    if " t-test p " in f" {m.get('name', '')} ":
+        parts.append(f"a direction with no size stated, read one way: the one-sided t-test at "
+                     f"level {fmt(LEVEL)}")
+    return "; ".join(parts)
+
+
 def measurement_sentence(m: dict) -> str:
     """A decisive measurement that is not the lexicon's as one sentence: the paper's words if it
-    quotes them, what was measured, its value against the criterion, the outcome."""
+    quotes them, what was measured, its value against the criterion, its reading range, the
+    outcome."""
     words, _ = _quoted(m, _PAPER)
     numbers = _numbers(m.get("details"))
+    reading = _reading(m)
     outcome = "holds" if m.get("passed") else "depends on the reading" if m.get("undecided") else "fails"
     return (f"{words + ': ' if words else ''}{m['name']} is {fmt(m.get('value'))} against "
-            f"{m.get('criterion', '')}, so it {outcome}" + (f" ({numbers})" if numbers else "") + ".")
+            f"{m.get('criterion', '')}" + (f" ({reading})" if reading else "")
+            + f", so it {outcome}" + (f" ({numbers})" if numbers else "") + ".")
 
 
 def sentence(m: dict) -> str:
