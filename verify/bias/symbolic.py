@@ -700,8 +700,11 @@ def gd_step_error(lr: float, n: int) -> float:
 
 def tree_correlation_errors(forms):
     """BA-Eq(1), 4- and 8-item trees: rel errs of the printed Syx, Sx against ``correlations``
-    and of U S V^T against Syx (bias row or not); off-diagonal of V^T Sx V over its max diagonal."""
+    and of the printed U S V^T, V D V^T against Syx, Sx (bias row or not; full SVD of Syx, D the
+    diagonal of V^T Sx V, so V D V^T = Sx only where V diagonalizes Sx); off-diagonal of
+    V^T Sx V over its max diagonal on the modes with s > 0."""
     errs, offdiag = [], []
+    usv, vdv = forms["svd"]
     for depth in (2, 3):
         X, Y = hierarchy(depth)
         N = X.shape[1]
@@ -709,8 +712,15 @@ def tree_correlation_errors(forms):
         errs += [rel_err(evaluate(forms[k], dims, vals), v)
                  for k, v in zip(("Syx", "Sx"), correlations(X, Y))]
         for c in (None, 1.0):
-            U, s, V, d, off = modes(*correlations(X, Y, c))
-            errs.append(rel_err(U @ np.diag(s) @ V.T, correlations(X, Y, c)[0]))
+            syx, sx = correlations(X, Y, c)
+            U, s, Vt = np.linalg.svd(syx)
+            S = np.zeros(syx.shape)
+            S[np.arange(s.size), np.arange(s.size)] = s
+            svd = dict(U=U, S=S, V=Vt.T, D=np.diag(np.diag(Vt @ sx @ Vt.T)))
+            svd_dims = dims_of(n_in=syx.shape[1], n_out=syx.shape[0])
+            errs += [rel_err(evaluate(usv, svd_dims, svd), syx),
+                     rel_err(evaluate(vdv, svd_dims, svd), sx)]
+            _, _, _, d, off = modes(syx, sx)
             offdiag.append(off / np.abs(d).max())
     return errs, offdiag
 

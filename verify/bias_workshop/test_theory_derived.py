@@ -19,6 +19,8 @@ from verify.properties import search
 @pytest.mark.claim("BA-D1")
 def test_bias_augmented_spectrum(claim):
     eig = all(all(sym.eigen_statements(dv.SPECTRUM.printed, P).values()) for P in (2, 4))
+    # Eq. (5): the top right vector maps onto sqrt(c^2 + 1/P) ybar, which makes s0 its value
+    image = all(sym.image_identity(dv.SPECTRUM.printed, P, n_out) for P, n_out in ((2, 1), (3, 2)))
     s0, sigma1, speed = sym.tree_spectra(dv.SPECTRUM.printed["s0"])
     gap = partial(sym.top_singular_gap, dv.SPECTRUM.printed["s0"])
     under = search(gap, ("<=", 1e-10), Y=equal_overlap_labels(), c=bias_strengths)
@@ -30,6 +32,9 @@ def test_bias_augmented_spectrum(claim):
     claim.holds_if(
         REGISTRY["BA-D1"].condition,
         under=[claim.measure("sympy eigenpairs of Prop. 1 (P = 2, 4)", bool(eig), "==", True,
+                             source=exact("sympy simplify")),
+               claim.measure("Eq. (5) Syx~ v~0/||v~0|| = sign(c) sqrt(c^2+1/P) ybar, symbolic Y, "
+                             "(P, N_out) = (2, 1), (3, 2)", image, "==", True,
                              source=exact("sympy simplify")),
                claim.measure("|s0 - 1.4790|, 4-item tree, c = 1", abs(s0[2] - 1.4790), "<=", 5e-5,
                              source=printed_digits),

@@ -36,13 +36,15 @@ def test_workshop_only_content_and_the_half_width(claim, paper_texts, trained_li
 
 @pytest.mark.claim("BA-X2")
 def test_same_quantities_written_differently(claim):
-    taus = df.wording["tau"]
+    wording = df.WORDING.printed
+    taus = wording["tau"]
     same_tau = all(sp.simplify(v.subs(df.N_sym, df.P_sym) - taus["000 Eq. 18"]) == 0
                    for v in taus.values())
     conv_same = tau(2e-4, 4, "bias") == tau(2e-4, 4, "bias_workshop") == 1250.0
     same_printed = {a: _same(REGISTRY[a].printed, REGISTRY[b].printed, a)
                     for a, b in df.EQUATION_MAP.items()}
-    shift = sym.is_zero(df.wording["shift"].scaled_a0 - df.wording["shift"].shifted_time)
+    time_shift = wording["shift"]
+    shift = sym.is_zero(time_shift.scaled_a0 - time_shift.shifted_time)
     by_sympy = exact("sympy simplify")
     claim.defined(
         claim.measure("tau 1/(P eps) - 1/(N eps) at N = P simplifies to 0", same_tau, "==", True,

@@ -51,7 +51,7 @@ def test_loss_and_one_gd_step_follow_the_stated_convention(claim):
 def test_correlations_and_shared_v_on_the_hierarchies(claim):
     errs, offdiag = sym.tree_correlation_errors(ws.CORRELATIONS.printed)
     claim.defined(
-        claim.measure("max rel err, printed (1/N) YX^T, (1/N) XX^T and U S V^T vs numerics",
+        claim.measure("max rel err, printed (1/N) YX^T, (1/N) XX^T, U S V^T and V D V^T vs numerics",
                       max(errs), "<=", TOL, source=FLOAT64),
         claim.measure("V^T Sx V off-diagonal / max d", max(offdiag), "<=", 1e-12, source=FLOAT64),
         note="4- and 8-item trees, without and with the bias row")
