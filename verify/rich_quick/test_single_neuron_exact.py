@@ -18,7 +18,7 @@ from numerics.rich_quick import single_neuron_paths as sns
 from theory.registry import REGISTRY
 from theory.rich_quick import single_neuron_exact as SNE
 from theory.rich_quick import single_neuron_symbols as S
-from verify.measurement import paper, reading
+from verify.measurement import exact, paper, reading
 from verify.rich_quick.evidence import single_neuron as chk
 from verify.rich_quick.single_neuron_strategies import unit_points, weight_points, whitened_cases
 
@@ -35,8 +35,12 @@ FLIP_CASE = dict(a0=0.4, w0=[0.5, -1.2], beta_star=[0.3, 1.4], eta_a=0.3, eta_w=
 
 @pytest.mark.claim("GRQ-Eq(2)", "GRQ-Eq(16)-(18)")
 def test_mu_phi_rates_follow_from_the_chain_rule(claim):
-    rates, key = REGISTRY["GRQ-Eq(2)"].printed, REGISTRY["GRQ-Eq(16)-(18)"].printed.key_identity
+    rates, appendix = REGISTRY["GRQ-Eq(2)"].printed, REGISTRY["GRQ-Eq(16)-(18)"].printed
+    key = appendix.key_identity
     claim.holds(
+        claim.measure("App A.2.1 Eqs. (16)-(17) - Eq. (2)'s rates (mu', phi') simplify to 0",
+                      all(sp.simplify(appendix.mu_phi_ode[v] - rates[v]) == 0 for v in (S.mu, S.phi)),
+                      "==", True, source=exact("sympy simplify")),
         chk.rate_equation("worst |mu' by the chain rule - Eq. (16)|, general rates",
                           S.MU_OF_WEIGHTS, rates[S.mu]),
         chk.rate_equation("worst |phi' by the chain rule - Eq. (17)|, general rates",

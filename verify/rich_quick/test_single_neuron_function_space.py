@@ -58,19 +58,24 @@ def test_a_squared_stays_positive_without_a_sign_change(claim):
 
 @pytest.mark.claim("GRQ-Claim-Mlimits")
 def test_limits_of_M_symbolically(claim):
-    lo, hi = SNF.M_EIGS            # eigenvalue across beta, along beta
-    lim = {"+oo": (sp.limit(lo / S.delta, S.delta, sp.oo), sp.limit(hi / S.delta, S.delta, sp.oo)),
-           "-oo": (sp.limit(lo, S.delta, -sp.oo), sp.limit(hi / sp.Abs(S.delta), S.delta, -sp.oo)),
-           "0": tuple(e.subs(S.delta, 0) for e in SNF.M_EIGS)}
-    printed = SNF.M_LIMITS_PRINTED
+    printed = REGISTRY["GRQ-Claim-Mlimits"].printed
+
+    def approaches(limit_form, to):
+        """Each eigenvalue (across beta, along beta) over the printed one -> 1 as delta -> to;
+        a printed 0 asks the eigenvalue itself -> 0."""
+        return all(sp.limit(eig, S.delta, to) == 0 if lim == 0
+                   else sp.limit(eig / lim, S.delta, to) == 1
+                   for eig, lim in zip(SNF.M_EIGS, limit_form))
     sym = exact("sympy limit / simplify")
     claim.holds(
         claim.measure("delta -> +oo: eigenvalues / delta -> (1, 1) (M ~ delta I)",
-                      lim["+oo"] == (1, 1), "==", True, source=sym),
+                      approaches(printed["delta_to_plus_inf"], sp.oo), "==", True, source=sym),
         claim.measure("delta -> -oo: across-beta eigenvalue -> 0, along-beta / |delta| -> 1 "
-                      "(M ~ |delta| bb^T/||b||^2)", lim["-oo"] == (0, 1), "==", True, source=sym),
+                      "(M ~ |delta| bb^T/||b||^2)", approaches(printed["delta_to_minus_inf"], -sp.oo),
+                      "==", True, source=sym),
         claim.measure("delta = 0: eigenvalues - sqrt(eta_a eta_w)||beta||(1, 2) simplify to 0",
-                      all(sp.simplify(lim["0"][i] - printed["0"][i]) == 0 for i in range(2)),
+                      all(sp.simplify(eig.subs(S.delta, 0) - lim) == 0
+                          for eig, lim in zip(SNF.M_EIGS, printed["delta_zero"])),
                       "==", True, source=sym),
         note="eigenvalues (kappa+delta)/2 across beta and kappa along beta, general rates")
 
