@@ -12,7 +12,7 @@ import functools
 import numpy as np
 import sympy as sp
 
-from numerics.validation import finite_array, integer, number, positive
+from numerics.validation import InvalidArgument, finite_array, integer, number, positive
 
 
 @functools.lru_cache(maxsize=4096)
@@ -80,7 +80,7 @@ def hitting_time(rho, s, d, a0, tau=1.0):
     plateau = s / d
     reachable = ((a0 <= rho) & (rho < plateau)) | ((plateau < rho) & (rho <= a0))
     if not np.all(reachable):
-        raise ValueError("rho must lie between a0 and the plateau s/d, where the mode reaches it")
+        raise InvalidArgument("rho must lie between a0 and the plateau s/d, where the mode reaches it")
     return tau / (2 * s) * np.log(rho * (s - d * a0) / (a0 * (s - d * rho)))
 
 
@@ -93,8 +93,8 @@ def loss_from_modes(a, s, d, y_norm2, n_samples):
     s = finite_array(s, "s", ndim=1)
     d = finite_array(d, "d", shape=s.shape)
     if a.ndim == 0 or a.shape[-1] != s.shape[0]:
-        raise ValueError(f"a {a.shape} and s {s.shape} must carry the same {s.shape[0]} modes on "
-                         "their last axis")
+        raise InvalidArgument(f"a {a.shape} and s {s.shape} must carry the same {s.shape[0]} modes on "
+                              "their last axis")
     y_norm2 = number(y_norm2, "y_norm2", nonnegative=True)
     n_samples = integer(n_samples, "n_samples")
     return 0.5 * y_norm2 - 0.5 * n_samples * np.sum(2 * s * a - d * a ** 2, axis=-1)

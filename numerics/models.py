@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-from numerics.validation import seed_list
+from numerics.validation import InvalidArgument, seed_list
 
 ACTIVATIONS = {"linear": lambda z: z, "relu": torch.relu}
 
@@ -26,7 +26,7 @@ def intra_op_threads() -> int:
     import os
     text = os.environ.get("CLAIMS_TORCH_THREADS", "1")
     if not text.isdigit() or int(text) < 1:
-        raise ValueError(f"CLAIMS_TORCH_THREADS={text!r} must be a positive integer")
+        raise InvalidArgument(f"CLAIMS_TORCH_THREADS={text!r} must be a positive integer")
     return int(text)
 
 
@@ -46,7 +46,7 @@ def torch_threads(n: int | None):
     previous = torch.get_num_threads()
     if n is not None:
         if int(n) != n or n < 1:
-            raise ValueError(f"n={n!r} must be a positive integer or None")
+            raise InvalidArgument(f"n={n!r} must be a positive integer or None")
         torch.set_num_threads(int(n))
     try:
         yield
@@ -77,9 +77,9 @@ def as_tensor(value, name: str, *, ndim=None, dtype=torch.float64, device=None) 
     t = torch.as_tensor(np.asarray(value) if not torch.is_tensor(value) else value,
                         dtype=dtype, device=device)
     if ndim is not None and t.ndim not in ((ndim,) if isinstance(ndim, int) else ndim):
-        raise ValueError(f"{name} must have {ndim} dimensions, got shape {tuple(t.shape)}")
+        raise InvalidArgument(f"{name} must have {ndim} dimensions, got shape {tuple(t.shape)}")
     if not torch.isfinite(t).all():
-        raise ValueError(f"{name} contains non-finite values (nan or inf)")
+        raise InvalidArgument(f"{name} contains non-finite values (nan or inf)")
     return t
 
 
@@ -98,20 +98,20 @@ class TwoLayerEnsemble:
 
     def __post_init__(self):
         if self.activation not in ACTIVATIONS:
-            raise ValueError(f"activation={self.activation!r} is not one of {sorted(ACTIVATIONS)}")
+            raise InvalidArgument(f"activation={self.activation!r} is not one of {sorted(ACTIVATIONS)}")
         if self.W1.ndim != 3 or self.W2.ndim != 3:
-            raise ValueError(f"W1 and W2 must be (K, rows, cols); got {tuple(self.W1.shape)} and "
-                             f"{tuple(self.W2.shape)}")
+            raise InvalidArgument(f"W1 and W2 must be (K, rows, cols); got {tuple(self.W1.shape)} and "
+                                  f"{tuple(self.W2.shape)}")
         if self.W1.shape[0] != self.W2.shape[0] or self.W1.shape[1] != self.W2.shape[2]:
-            raise ValueError(f"W1 {tuple(self.W1.shape)} and W2 {tuple(self.W2.shape)} do not "
-                             "share the ensemble size K and the hidden width")
+            raise InvalidArgument(f"W1 {tuple(self.W1.shape)} and W2 {tuple(self.W2.shape)} do not "
+                                  "share the ensemble size K and the hidden width")
         if self.bias_strength is not None:
             c = torch.as_tensor(self.bias_strength, dtype=self.W1.dtype, device=self.W1.device)
             if not torch.isfinite(c).all():
-                raise ValueError(f"bias_strength={self.bias_strength!r} must be finite")
+                raise InvalidArgument(f"bias_strength={self.bias_strength!r} must be finite")
             self.bias_strength = c.expand(self.K).clone() if c.ndim == 0 else c
             if self.bias_strength.shape != (self.K,):
-                raise ValueError(f"bias_strength must be a scalar or have shape ({self.K},)")
+                raise InvalidArgument(f"bias_strength must be a scalar or have shape ({self.K},)")
 
     @classmethod
     def init(cls, seeds, n_in: int, n_hid: int, n_out: int, *, activation: str = "relu",
@@ -121,9 +121,9 @@ class TwoLayerEnsemble:
         seeds = seed_list(np.atleast_1d(seeds).tolist(), "seeds")
         for name, v in (("n_in", n_in), ("n_hid", n_hid), ("n_out", n_out)):
             if int(v) != v or v < 1:
-                raise ValueError(f"{name}={v!r} must be a positive integer")
+                raise InvalidArgument(f"{name}={v!r} must be a positive integer")
         if not (np.isfinite(init_std) and init_std >= 0):
-            raise ValueError(f"init_std={init_std!r} must be finite and non-negative")
+            raise InvalidArgument(f"init_std={init_std!r} must be finite and non-negative")
         device = default_device() if device is None else torch.device(device)
         n_cols = n_in + (bias_strength is not None)
         W1, W2 = [], []
@@ -153,8 +153,8 @@ class TwoLayerEnsemble:
     def preactivation(self, X: torch.Tensor) -> torch.Tensor:
         Xa = self.augment(X)
         if Xa.shape[1] != self.W1.shape[2]:
-            raise ValueError(f"X has {X.shape[-2]} input rows; the networks take "
-                             f"{self.W1.shape[2] - (self.bias_strength is not None)}")
+            raise InvalidArgument(f"X has {X.shape[-2]} input rows; the networks take "
+                                  f"{self.W1.shape[2] - (self.bias_strength is not None)}")
         return self.W1 @ Xa
 
     def hidden(self, X: torch.Tensor) -> torch.Tensor:

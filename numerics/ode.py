@@ -33,7 +33,7 @@ class IntegrationFailed(RuntimeError):
 class _Packing:
     def __init__(self, params: dict):
         if not params:
-            raise ValueError("params is empty: name at least one parameter array")
+            raise InvalidArgument("params is empty: name at least one parameter array")
         self.names = list(params)
         self.shapes = [np.shape(params[k]) for k in self.names]
         self.sizes = [int(np.prod(s)) for s in self.shapes]
@@ -46,12 +46,12 @@ class _Packing:
         """What ``rhs`` returned, packed, after checking it names every parameter with its shape."""
         if not isinstance(value, dict) or set(value) != set(self.names):
             got = sorted(value) if isinstance(value, dict) else type(value).__name__
-            raise ValueError(f"rhs must return a dict of the arrays {self.names}, got {got}")
+            raise InvalidArgument(f"rhs must return a dict of the arrays {self.names}, got {got}")
         wrong = {k: np.shape(value[k]) for k, s in zip(self.names, self.shapes)
                  if np.shape(value[k]) != tuple(s)}
         if wrong:
-            raise ValueError("rhs returned " + ", ".join(f"{k!r} of shape {v}" for k, v in wrong.items())
-                             + f"; the parameters have shapes {dict(zip(self.names, self.shapes))}")
+            raise InvalidArgument("rhs returned " + ", ".join(f"{k!r} of shape {v}" for k, v in wrong.items())
+                                  + f"; the parameters have shapes {dict(zip(self.names, self.shapes))}")
         return self.pack(value)
 
     def unpack(self, y: np.ndarray) -> dict:
@@ -112,7 +112,7 @@ def integrate_flow(rhs, params: dict, t_end: float, *, t_eval=None, conserved=No
     ``conservation_tol`` (None: monitor only).  ``events``: functions ``(t, params) -> float``.
     """
     if not callable(rhs):
-        raise TypeError(f"rhs must be callable as rhs(t, params) -> dict, got {type(rhs).__name__}")
+        raise InvalidArgument(f"rhs must be callable as rhs(t, params) -> dict, got {type(rhs).__name__}")
     positive(t_end, "t_end")
     positive(rtol, "rtol")
     positive(atol, "atol", allow_zero=True)

@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
-from numerics.validation import check_fields
+from numerics.validation import InvalidArgument, check_fields
 
 SCALES = ("ci", "full")
 #: the first seed of each scale; a ci run draws from 0 up, a paper-scale run from here up
@@ -27,7 +27,7 @@ FULL_SEED_BASE = 10_000
 
 def check_scale(scale, argument: str = "scale") -> str:
     if scale not in SCALES:
-        raise ValueError(f"{argument}={scale!r} is not one of {SCALES}")
+        raise InvalidArgument(f"{argument}={scale!r} is not one of {SCALES}")
     return scale
 
 
@@ -37,11 +37,11 @@ def seeds(scale: str, n: int, offset: int = 0) -> tuple[int, ...]:
     check_scale(scale)
     for name, value in (("n", n), ("offset", offset)):
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise ValueError(f"{name}={value!r} must be a non-negative integer")
+            raise InvalidArgument(f"{name}={value!r} must be a non-negative integer")
     if n == 0:
-        raise ValueError("n=0: a run needs at least one seed")
+        raise InvalidArgument("n=0: a run needs at least one seed")
     if scale == "ci" and offset + n > FULL_SEED_BASE:
-        raise ValueError(f"offset + n = {offset + n} reaches the full seeds ({FULL_SEED_BASE} up)")
+        raise InvalidArgument(f"offset + n = {offset + n} reaches the full seeds ({FULL_SEED_BASE} up)")
     base = 0 if scale == "ci" else FULL_SEED_BASE
     return tuple(range(base + offset, base + offset + n))
 
@@ -85,14 +85,14 @@ class Scales(Generic[C]):
         for scale in SCALES:
             config = getattr(self, scale)
             if not isinstance(config, Config) or config.scale != scale:
-                raise ValueError(f"{scale} must be a Config with scale={scale!r}, got {config!r}")
+                raise InvalidArgument(f"{scale} must be a Config with scale={scale!r}, got {config!r}")
         if type(self.ci) is not type(self.full):
-            raise TypeError(f"ci and full must be one Config type, got {type(self.ci).__name__} "
-                            f"and {type(self.full).__name__}")
+            raise InvalidArgument(f"ci and full must be one Config type, got {type(self.ci).__name__} "
+                                  f"and {type(self.full).__name__}")
         shared = _seed_set(self.ci) & _seed_set(self.full)
         if shared:
-            raise ValueError(f"ci and full share the seeds {sorted(shared)[:5]}: a paper-scale run "
-                             "must be an independent draw (numerics.ran.seeds)")
+            raise InvalidArgument(f"ci and full share the seeds {sorted(shared)[:5]}: a paper-scale run "
+                                  "must be an independent draw (numerics.ran.seeds)")
 
     def __getitem__(self, scale: str) -> C:
         return getattr(self, check_scale(scale))
@@ -112,16 +112,16 @@ class Ran:
     def __post_init__(self):
         check_scale(self.scale, "Ran.scale")
         if not isinstance(self.runner, str) or not self.runner.strip():
-            raise ValueError("runner must name the function that ran")
+            raise InvalidArgument("runner must name the function that ran")
         if not isinstance(self.settings, Mapping) or not self.settings:
-            raise ValueError("settings must map at least one setting to the value it ran with")
+            raise InvalidArgument("settings must map at least one setting to the value it ran with")
         object.__setattr__(self, "settings", dict(self.settings))
 
     @classmethod
     def of(cls, config: Config, runner, **settings) -> Ran:
         """The record of ``runner`` (a function, or its name) run at ``config``'s scale."""
         if not isinstance(config, Config):
-            raise TypeError(f"config must be a numerics.ran.Config, got {type(config).__name__}")
+            raise InvalidArgument(f"config must be a numerics.ran.Config, got {type(config).__name__}")
         name = runner if isinstance(runner, str) else f"{runner.__module__}.{runner.__qualname__}"
         return cls(name, config.scale, settings)
 

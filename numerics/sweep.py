@@ -47,6 +47,7 @@ from pathlib import Path
 
 import numpy as np
 from tqdm.auto import tqdm
+from numerics.validation import InvalidArgument
 
 EXECUTORS = ("local", "inline", "dask")
 #: seconds to wait for a Dask scheduler before :class:`SchedulerUnreachable`
@@ -79,14 +80,14 @@ def plan(n_seeds: int, n_cells: int, chunk_seeds: int, chunk_cells: int) -> list
     """The chunks of a ``n_seeds`` x ``n_cells`` sweep, seed blocks outermost."""
     for name, value in (("n_seeds", n_seeds), ("n_cells", n_cells)):
         if not (isinstance(value, (int, np.integer)) or (np.isfinite(value) and value == int(value))):
-            raise ValueError(f"{name}={value!r} must be a whole number")
+            raise InvalidArgument(f"{name}={value!r} must be a whole number")
     # the sizes first: an empty cell list also makes the default chunk_cells zero
     if n_seeds < 1 or n_cells < 1:
-        raise ValueError(f"the sweep is empty: {n_seeds} seeds x {n_cells} cells (cells and seeds "
-                         "must each be non-empty)")
+        raise InvalidArgument(f"the sweep is empty: {n_seeds} seeds x {n_cells} cells (cells and seeds "
+                              "must each be non-empty)")
     for name, value in (("chunk_seeds", chunk_seeds), ("chunk_cells", chunk_cells)):
         if not np.isfinite(value) or int(value) != value or value < 1:
-            raise ValueError(f"{name}={value!r} must be an integer >= 1")
+            raise InvalidArgument(f"{name}={value!r} must be an integer >= 1")
     n_seeds, n_cells = int(n_seeds), int(n_cells)
     out = []
     for s0 in range(0, n_seeds, chunk_seeds):
@@ -108,8 +109,8 @@ def _canonical(value):
         return value.item()
     if value is None or isinstance(value, (bool, int, float, str)):
         return value
-    raise TypeError(f"{value!r} ({type(value).__name__}) is not a plain setting: cells, seeds and "
-                    "config must be numbers, strings, lists or dicts")
+    raise InvalidArgument(f"{value!r} ({type(value).__name__}) is not a plain setting: cells, seeds and "
+                          "config must be numbers, strings, lists or dicts")
 
 
 def fingerprint(fn, config: dict, cells, seeds, chunk_seeds: int, chunk_cells: int) -> str:
@@ -152,7 +153,7 @@ def local_executor(workers: int | None = None) -> cf.Executor:
     if workers is None:
         workers = torch.cuda.device_count() if torch.cuda.is_available() else 1
     if int(workers) != workers or workers < 1:
-        raise ValueError(f"workers={workers!r} must be an integer >= 1")
+        raise InvalidArgument(f"workers={workers!r} must be an integer >= 1")
     if workers == 1:
         return InlineExecutor()
     ctx = mp.get_context("spawn")  # CUDA cannot be re-initialised in a forked child
@@ -193,11 +194,11 @@ def make_executor(executor=None, *, address: str | None = None, workers: int | N
     if executor is None:
         executor = "dask" if address else "local"
     if executor not in EXECUTORS:
-        raise ValueError(f"executor={executor!r} must be a concurrent.futures.Executor or one of "
-                         f"{EXECUTORS}")
+        raise InvalidArgument(f"executor={executor!r} must be a concurrent.futures.Executor or one of "
+                              f"{EXECUTORS}")
     if executor == "dask":
         if not address:
-            raise ValueError("executor='dask' needs address= or $DASK_SCHEDULER_ADDRESS")
+            raise InvalidArgument("executor='dask' needs address= or $DASK_SCHEDULER_ADDRESS")
         return DaskExecutor(address), True
     return (InlineExecutor() if executor == "inline" else local_executor(workers)), True
 
@@ -209,7 +210,7 @@ class Checkpoint:
 
     def __init__(self, path, fingerprint_: str, every_s: float):
         if not (isinstance(every_s, (int, float)) and np.isfinite(every_s) and every_s >= 0):
-            raise ValueError(f"every_s={every_s!r} must be a finite number of seconds >= 0")
+            raise InvalidArgument(f"every_s={every_s!r} must be a finite number of seconds >= 0")
         self.path, self.fingerprint, self.every_s = Path(path), fingerprint_, float(every_s)
         self._last = time.monotonic()
         self.saves = 0
@@ -251,9 +252,9 @@ def chunk_cells_for(budget_s: float, member_step_s: float, steps: int, n_cells: 
     at least one (a single cell longer than the budget resumes from its checkpoints)."""
     for name, value in (("budget_s", budget_s), ("member_step_s", member_step_s)):
         if not (isinstance(value, (int, float)) and np.isfinite(value) and value > 0):
-            raise ValueError(f"{name}={value!r} must be a positive number of seconds")
+            raise InvalidArgument(f"{name}={value!r} must be a positive number of seconds")
     if not 0 < safety <= 1:
-        raise ValueError(f"safety={safety!r} must lie in (0, 1]")
+        raise InvalidArgument(f"safety={safety!r} must lie in (0, 1]")
     per_cell = member_step_s * int(steps) * int(chunk_seeds)
     return int(min(max(budget_s * safety // per_cell, 1), n_cells))
 
@@ -289,16 +290,16 @@ def _load(path: Path, print_: str):
             f"{path}: damaged chunk file ({type(exc).__name__}: {exc}); delete it and run the "
             "same command again: the sweep recomputes that chunk and keeps the others") from None
     if found != print_:
-        raise ValueError(f"{path} belongs to another sweep (fingerprint {found}, this sweep "
-                         f"{print_}): use another out_dir or delete it")
+        raise InvalidArgument(f"{path} belongs to another sweep (fingerprint {found}, this sweep "
+                              f"{print_}): use another out_dir or delete it")
     return arrays, seconds
 
 
 def _check_shapes(arrays: dict, chunk: Chunk, name: str):
     for key, value in arrays.items():
         if value.shape[:2] != (len(chunk.seeds), len(chunk.cells)):
-            raise ValueError(f"{name} returned {key!r} of shape {value.shape}; its leading axes "
-                             f"must be (seeds, cells) = ({len(chunk.seeds)}, {len(chunk.cells)})")
+            raise InvalidArgument(f"{name} returned {key!r} of shape {value.shape}; its leading axes "
+                                  f"must be (seeds, cells) = ({len(chunk.seeds)}, {len(chunk.cells)})")
 
 
 def run_sweep(fn, cells, seeds, *, config: dict | None = None, chunk_seeds: int = 1,
@@ -323,10 +324,10 @@ def run_sweep(fn, cells, seeds, *, config: dict | None = None, chunk_seeds: int 
     chunks = plan(len(seeds), len(cells), chunk_seeds, chunk_cells)
     print_ = fingerprint(fn, config, cells, seeds, chunk_seeds, chunk_cells)
     if checkpoint_s is not None and (out_dir is None or not _takes_checkpoint(fn)):
-        raise ValueError("checkpoint_s needs out_dir and a chunk function that takes checkpoint=")
+        raise InvalidArgument("checkpoint_s needs out_dir and a chunk function that takes checkpoint=")
     wanted = {c.index for c in chunks} if only is None else set(only)
     if not wanted <= {c.index for c in chunks} or not wanted:
-        raise ValueError(f"only={only!r} must name chunks of the sweep, 0 to {len(chunks) - 1}")
+        raise InvalidArgument(f"only={only!r} must name chunks of the sweep, 0 to {len(chunks) - 1}")
     name = f"{fn.__module__}.{fn.__qualname__}"
     done, seconds = {}, {}
     if out_dir is not None:

@@ -72,7 +72,7 @@ def as_data(X, Y, *, dtype, device) -> tuple[torch.Tensor, torch.Tensor]:
     X = as_tensor(X, "X", ndim=(2, 3), dtype=dtype, device=device)
     Y = as_tensor(Y, "Y", ndim=(2, 3), dtype=dtype, device=device)
     if X.shape[-1] != Y.shape[-1]:
-        raise ValueError(f"X has {X.shape[-1]} samples but Y has {Y.shape[-1]}")
+        raise InvalidArgument(f"X has {X.shape[-1]} samples but Y has {Y.shape[-1]}")
     return X, Y
 
 
@@ -93,9 +93,9 @@ def descend(step, losses, X, Y, *, lr, loss: LossNorm, steps: int, record_every:
     """
     steps, record_every = check_schedule(steps, record_every)
     if not isinstance(loss, LossNorm):
-        raise TypeError(f"loss must be a theory.conventions.LossNorm, got {type(loss).__name__}")
+        raise InvalidArgument(f"loss must be a theory.conventions.LossNorm, got {type(loss).__name__}")
     if not (callable(step) and callable(losses)) or (record is not None and not callable(record)):
-        raise TypeError("step, losses and record (where given) must be callable")
+        raise InvalidArgument("step, losses and record (where given) must be callable")
     marks, values, recs = [], [], {}
 
     def snapshot(k):

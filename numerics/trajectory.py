@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
+from numerics.validation import InvalidArgument
 
 STEPS = "steps"
 
@@ -27,13 +28,13 @@ class Trajectory:
     def __post_init__(self):
         steps = np.asarray(self.steps)
         if steps.ndim != 1 or steps.size == 0:
-            raise ValueError(f"steps must be a non-empty 1-d array, got shape {steps.shape}")
+            raise InvalidArgument(f"steps must be a non-empty 1-d array, got shape {steps.shape}")
         if np.asarray(self.time).shape[:1] != steps.shape:
-            raise ValueError(f"time has {np.shape(self.time)[:1]} instants, steps {steps.shape}")
+            raise InvalidArgument(f"time has {np.shape(self.time)[:1]} instants, steps {steps.shape}")
         if np.asarray(self.loss).shape[:1] != steps.shape:
-            raise ValueError(f"loss has {np.shape(self.loss)[:1]} instants, steps {steps.shape}")
+            raise InvalidArgument(f"loss has {np.shape(self.loss)[:1]} instants, steps {steps.shape}")
         if not isinstance(self.clock, str) or not self.clock.strip():
-            raise ValueError("clock must name the time axis in the paper's words")
+            raise InvalidArgument("clock must name the time axis in the paper's words")
 
     @property
     def members(self) -> int:
@@ -42,11 +43,11 @@ class Trajectory:
     def upto(self, time) -> Trajectory:
         """The records taken at or before ``time`` (in ``clock``); the per-instant records only."""
         if isinstance(time, bool) or not isinstance(time, (int, float, np.number)) or np.isnan(time):
-            raise ValueError(f"time={time!r} must be a number (a time in {self.clock})")
+            raise InvalidArgument(f"time={time!r} must be a number (a time in {self.clock})")
         t = np.asarray(self.time)
         keep = (t if t.ndim == 1 else t[:, 0]) <= time
         if not keep.any():
-            raise ValueError(f"time={time!r} is before the first record ({self.clock})")
+            raise InvalidArgument(f"time={time!r} is before the first record ({self.clock})")
         n = len(self.steps)
         return Trajectory(np.asarray(self.steps)[keep], t[keep], self.clock,
                           np.asarray(self.loss)[keep],

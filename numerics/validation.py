@@ -1,7 +1,7 @@
 """The one vocabulary of argument checks for every public function and configuration of
 ``numerics/`` and ``theory/`` (as hypothesis keeps ``check_type`` and ``InvalidArgument``).
 
-Every check raises :class:`InvalidArgument`, whose message names the argument and the value and
+Every check raises :class:`theory.validation.InvalidArgument` (imported here), whose message names the argument and the value and
 says what is wrong (never a silent NaN, never a raw library error from deep inside).  It is a
 ``ValueError`` and a ``TypeError`` both, so a caller that catches either, as callers did before
 there was one type, still does.  The rules are the same everywhere: a number is a finite real
@@ -20,12 +20,10 @@ import typing
 
 import numpy as np
 
+from theory.validation import InvalidArgument
+
 #: the environment variable that scales every cost limit (2 allows twice the default work)
 COST_FACTOR = "CLAIMS_COST_FACTOR"
-
-
-class InvalidArgument(ValueError, TypeError):
-    """Bad input: the message names the argument and its value, and says what is wrong."""
 
 
 class TooCostly(InvalidArgument):

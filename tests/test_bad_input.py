@@ -1781,3 +1781,19 @@ def test_the_harness_covers_every_paper_with_numerics():
     assert set(PAPERS) == {k for k in tp.PAPERS if (ROOT / "numerics" / k).is_dir()}
     assert all(field_cases(paper) for paper in PAPERS)
 
+
+
+def test_numerics_and_theory_raise_one_error_type_for_bad_input():
+    """Issue 26: one validation vocabulary.  A bare ``ValueError`` / ``TypeError`` raised in
+    numerics/ or theory/ would be a second vocabulary: every such raise is
+    :class:`theory.validation.InvalidArgument` (a subclass of both)."""
+    root_dir = Path(__file__).resolve().parents[1]
+    bare = []
+    for root in ("numerics", "theory"):
+        for path in sorted((root_dir / root).rglob("*.py")):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                exc = node.exc.func if isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call) else None
+                if isinstance(exc, ast.Name) and exc.id in ("ValueError", "TypeError"):
+                    bare.append(f"{path.relative_to(root_dir)}:{node.lineno}")
+    assert not bare, bare
+    assert issubclass(va.InvalidArgument, ValueError) and issubclass(va.InvalidArgument, TypeError)

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+from theory.validation import InvalidArgument
 
 
 @dataclass(frozen=True)
@@ -24,7 +25,7 @@ class LossNorm:
 
     def factor(self, n_samples: int) -> float:
         if not (isinstance(n_samples, (int, np.integer)) and n_samples > 0):
-            raise ValueError(f"n_samples={n_samples!r} must be a positive integer")
+            raise InvalidArgument(f"n_samples={n_samples!r} must be a positive integer")
         return (0.5 if self.half else 1.0) / (n_samples if self.mean else 1)
 
     def __str__(self) -> str:
@@ -68,14 +69,14 @@ def flow_time(steps, lr: float, n_samples: int, paper: str, trained_on: LossNorm
     conv = convention(paper)
     trained_on = conv.train if trained_on is None else trained_on
     if not isinstance(trained_on, LossNorm):
-        raise TypeError(f"trained_on must be a LossNorm (or None), got {type(trained_on).__name__}")
+        raise InvalidArgument(f"trained_on must be a LossNorm (or None), got {type(trained_on).__name__}")
     if lr is None or isinstance(lr, (bool, str, bytes)) or np.ndim(lr) != 0:
-        raise TypeError(f"lr={lr!r} must be a number, got {type(lr).__name__}")
+        raise InvalidArgument(f"lr={lr!r} must be a number, got {type(lr).__name__}")
     if not (np.isfinite(lr) and lr > 0):
-        raise ValueError(f"lr={lr!r} must be a positive finite learning rate")
+        raise InvalidArgument(f"lr={lr!r} must be a positive finite learning rate")
     steps = np.asarray(steps, dtype=float)
     if np.any(~np.isfinite(steps)) or np.any(steps < 0):
-        raise ValueError("steps must be finite and non-negative")
+        raise InvalidArgument("steps must be finite and non-negative")
     return steps * lr * trained_on.factor(n_samples) / conv.flow.factor(n_samples)
 
 

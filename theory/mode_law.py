@@ -10,6 +10,7 @@ pi_0 / omega^0 -> a0, omega^f -> rho).
 from __future__ import annotations
 
 import sympy as sp
+from theory.validation import InvalidArgument
 
 t = sp.Symbol("t", nonnegative=True)
 tau = sp.Symbol("tau", positive=True)
@@ -43,5 +44,5 @@ def ode_residual(solution: sp.Expr, rhs_expr: sp.Expr = rhs) -> sp.Expr:
     """``d solution/dt - rhs(a=solution)``, simplified; zero iff the closed form solves the ODE."""
     for name, value in (("solution", solution), ("rhs_expr", rhs_expr)):
         if not isinstance(value, sp.Basic):
-            raise TypeError(f"{name} must be a sympy expression, got {type(value).__name__}")
+            raise InvalidArgument(f"{name} must be a sympy expression, got {type(value).__name__}")
     return sp.simplify(sp.diff(solution, t) - rhs_expr.subs(a, solution))

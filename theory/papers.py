@@ -16,6 +16,7 @@ from pathlib import Path
 
 from theory.conventions import MEAN_HALF, SUM_HALF, Convention, LossNorm
 from theory.names import suggest
+from theory.validation import InvalidArgument
 
 
 @dataclass(frozen=True)
@@ -34,18 +35,18 @@ class Paper:
 
     def __post_init__(self):
         if not (isinstance(self.key, str) and self.key.isidentifier()):
-            raise ValueError(f"key={self.key!r} must be a Python identifier (it names packages)")
+            raise InvalidArgument(f"key={self.key!r} must be a Python identifier (it names packages)")
         if not (isinstance(self.prefix, str) and self.prefix.endswith("-") and len(self.prefix) > 1):
-            raise ValueError(f"prefix={self.prefix!r} must be letters ending in '-', e.g. 'BL-'")
+            raise InvalidArgument(f"prefix={self.prefix!r} must be letters ending in '-', e.g. 'BL-'")
         if not isinstance(self.title, str) or not self.title.strip():
-            raise ValueError("title must be the paper's title")
+            raise InvalidArgument("title must be the paper's title")
         if not isinstance(self.convention, Convention) or self.convention.paper != self.key:
-            raise ValueError(f"convention must be a Convention for paper {self.key!r}")
+            raise InvalidArgument(f"convention must be a Convention for paper {self.key!r}")
         if not self.ids or len(set(self.ids)) != len(self.ids):
-            raise ValueError(f"ids of paper {self.key!r} must be a non-empty list without repeats")
+            raise InvalidArgument(f"ids of paper {self.key!r} must be a non-empty list without repeats")
         stray = [i for i in self.ids if not i.startswith(self.prefix)]
         if stray:
-            raise ValueError(f"ids {stray[:3]} of paper {self.key!r} lack its prefix {self.prefix!r}")
+            raise InvalidArgument(f"ids {stray[:3]} of paper {self.key!r} lack its prefix {self.prefix!r}")
         if not self.package:
             object.__setattr__(self, "package", f"theory.{self.key}")
 
@@ -69,7 +70,7 @@ def catalogue(key: str) -> tuple[str, ...]:
     try:
         return _catalogue()[key]
     except KeyError:
-        raise ValueError(f"paper {key!r} has no IDs in theory/ids.tsv") from None
+        raise InvalidArgument(f"paper {key!r} has no IDs in theory/ids.tsv") from None
 
 
 #: The project's index of the five papers' catalogue IDs, as a paper record names it.
@@ -84,8 +85,8 @@ def _norm(value, where: str) -> LossNorm:
     if isinstance(value, dict) and set(value) == {"mean", "half"} and \
             all(isinstance(v, bool) for v in value.values()):
         return LossNorm(**value)
-    raise ValueError(f"{where}={value!r} must be one of {sorted(_NORMS)} or "
-                     "{\"mean\": bool, \"half\": bool}")
+    raise InvalidArgument(f"{where}={value!r} must be one of {sorted(_NORMS)} or "
+                          "{\"mean\": bool, \"half\": bool}")
 
 
 def read_record(path: Path) -> Paper:
@@ -95,23 +96,23 @@ def read_record(path: Path) -> Paper:
     try:
         doc = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
-        raise ValueError(f"{path}: not a readable paper record ({exc})") from None
+        raise InvalidArgument(f"{path}: not a readable paper record ({exc})") from None
     fields = {"key", "prefix", "title", "position", "convention", "ids"}
     if not isinstance(doc, dict) or set(doc) != fields:
-        raise ValueError(f"{path}: a paper record has exactly the fields {sorted(fields)}")
+        raise InvalidArgument(f"{path}: a paper record has exactly the fields {sorted(fields)}")
     conv = doc["convention"]
     allowed = {"flow", "train", "clock", "experiments", "why"}
     if not isinstance(conv, dict) or not {"flow", "train", "clock"} <= set(conv) <= allowed:
-        raise ValueError(f"{path}: convention needs flow, train and clock (and may give "
-                         "experiments and why)")
+        raise InvalidArgument(f"{path}: convention needs flow, train and clock (and may give "
+                              "experiments and why)")
     key = doc["key"]
     if path.parent.name != key:
-        raise ValueError(f"{path}: key {key!r} must name its package folder {path.parent.name!r}")
+        raise InvalidArgument(f"{path}: key {key!r} must name its package folder {path.parent.name!r}")
     ids = catalogue(key) if doc["ids"] == INDEX else doc["ids"]
     if not isinstance(ids, list | tuple) or not all(isinstance(i, str) for i in ids):
-        raise ValueError(f"{path}: ids must be a list of claim IDs or {INDEX!r}")
+        raise InvalidArgument(f"{path}: ids must be a list of claim IDs or {INDEX!r}")
     if isinstance(doc["position"], bool) or not isinstance(doc["position"], int):
-        raise ValueError(f"{path}: position must be an integer (the paper's place in reports)")
+        raise InvalidArgument(f"{path}: position must be an integer (the paper's place in reports)")
     convention = Convention(key, flow=_norm(conv["flow"], "convention.flow"),
                             train=_norm(conv["train"], "convention.train"), clock=conv["clock"],
                             experiments=(_norm(conv["experiments"], "convention.experiments")
@@ -127,7 +128,7 @@ def discover() -> dict[str, Paper]:
     prefixes = [p.prefix for p in found]
     twice = sorted({p for p in prefixes if prefixes.count(p) > 1})
     if twice:
-        raise ValueError(f"the paper records share the prefixes {twice}")
+        raise InvalidArgument(f"the paper records share the prefixes {twice}")
     return {p.key: p for p in sorted(found, key=lambda p: (p.position, p.key))}
 
 
@@ -138,11 +139,11 @@ PAPERS: dict[str, Paper] = discover()
 def add_paper(paper: Paper) -> Paper:
     """Add a paper outside the discovered ones (a draft in a session): key, prefix and IDs new."""
     if not isinstance(paper, Paper):
-        raise TypeError(f"paper must be a Paper record, got {type(paper).__name__}")
+        raise InvalidArgument(f"paper must be a Paper record, got {type(paper).__name__}")
     if paper.key in PAPERS:
-        raise ValueError(f"paper key {paper.key!r} is taken")
+        raise InvalidArgument(f"paper key {paper.key!r} is taken")
     if any(p.prefix == paper.prefix for p in PAPERS.values()):
-        raise ValueError(f"prefix {paper.prefix!r} is taken")
+        raise InvalidArgument(f"prefix {paper.prefix!r} is taken")
     PAPERS[paper.key] = paper
     return paper
 
@@ -152,4 +153,4 @@ def paper(key: str) -> Paper:
     try:
         return PAPERS[key]
     except KeyError:
-        raise ValueError(f"paper={key!r} is not known; {suggest(key, PAPERS)}") from None
+        raise InvalidArgument(f"paper={key!r} is not known; {suggest(key, PAPERS)}") from None

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from theory import papers
+from theory.validation import InvalidArgument
 from theory.verdicts import KINDS, validate_verdict
 
 class _PaperField(Mapping):
@@ -88,7 +89,7 @@ class Forms:
 
     def __init__(self, **named):
         if not named:
-            raise ValueError("Forms needs at least one named object")
+            raise InvalidArgument("Forms needs at least one named object")
         object.__setattr__(self, "_named", dict(named))
         object.__setattr__(self, "_owner", [])
 
@@ -96,7 +97,7 @@ class Forms:
     def of(cls, parts: Mapping) -> Forms:
         """``parts`` (a mapping of any hashable keys) as Forms."""
         if not parts:
-            raise ValueError("Forms needs at least one named object")
+            raise InvalidArgument("Forms needs at least one named object")
         form = cls.__new__(cls)
         object.__setattr__(form, "_named", dict(parts))
         object.__setattr__(form, "_owner", [])
@@ -136,8 +137,8 @@ class Forms:
         raise AttributeError("Forms is immutable")
 
     def __iter__(self):
-        raise TypeError("Forms are read by name, not unpacked by position: use .name, ['name'], "
-                        "keys() or items()")
+        raise InvalidArgument("Forms are read by name, not unpacked by position: use .name, ['name'], "
+                              "keys() or items()")
 
     def keys(self):
         return object.__getattribute__(self, "_named").keys()
@@ -262,7 +263,7 @@ class Claim:
     def baseline(self, scale: str = "ci") -> str:
         """The expected verdict of a run at ``scale`` (``expected_full`` under ``full`` if set)."""
         if scale not in ("ci", "full"):
-            raise ValueError(f"scale={scale!r} is not 'ci' or 'full'")
+            raise InvalidArgument(f"scale={scale!r} is not 'ci' or 'full'")
         return self.expected_full if scale == "full" and self.expected_full else self.expected
 
 

@@ -3,6 +3,7 @@
 The strings are part of the ``reports/claims.json`` format; other tools read them, so they never
 change spelling.
 """
+from theory.validation import InvalidArgument
 
 HOLDS = "holds"
 DEFINED = "defined"
@@ -32,7 +33,7 @@ KINDS = frozenset(
 
 def validate_verdict(verdict: str, argument: str = "verdict") -> str:
     if verdict not in VERDICTS:
-        raise ValueError(f"{argument}={verdict!r} is not a verdict; use one of {sorted(VERDICTS)}")
+        raise InvalidArgument(f"{argument}={verdict!r} is not a verdict; use one of {sorted(VERDICTS)}")
     return verdict
 
 
@@ -40,5 +41,5 @@ def strongest(verdicts) -> str:
     """The verdict that decides a claim from the verdicts of its checks (see PRECEDENCE)."""
     verdicts = [validate_verdict(v) for v in verdicts]
     if not verdicts:
-        raise ValueError("verdicts is empty: a claim needs at least one check")
+        raise InvalidArgument("verdicts is empty: a claim needs at least one check")
     return min(verdicts, key=PRECEDENCE.index)

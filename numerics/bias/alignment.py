@@ -5,15 +5,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from numerics.validation import finite_array, number
+from numerics.validation import InvalidArgument, finite_array, number
 
 
 def _curves(a, b, t):
     a, b, t = finite_array(a, "a"), finite_array(b, "b"), finite_array(t, "t", ndim=1)
     if a.shape != b.shape or a.shape[0] != t.shape[0]:
-        raise ValueError(f"curves {a.shape}, {b.shape} and time grid {t.shape} do not match")
+        raise InvalidArgument(f"curves {a.shape}, {b.shape} and time grid {t.shape} do not match")
     if np.any(np.diff(t) <= 0):
-        raise ValueError("t must be strictly increasing")
+        raise InvalidArgument("t must be strictly increasing")
     return a, b, t
 
 
@@ -38,10 +38,10 @@ def best_warp(a, b, t, kind: str, grid, until=None):
     """
     a, b, t = _curves(a, b, t)
     if kind not in ("shift", "scale"):
-        raise ValueError(f"kind={kind!r} must be 'shift' or 'scale'")
+        raise InvalidArgument(f"kind={kind!r} must be 'shift' or 'scale'")
     grid = finite_array(grid, "grid", ndim=1, nonempty=True)
     if kind == "scale" and np.any(grid <= 0):
-        raise ValueError("grid must be positive for kind='scale' (b(t / p))")
+        raise InvalidArgument("grid must be positive for kind='scale' (b(t / p))")
     mask = np.ones_like(t, bool) if until is None else t <= until
     gaps = []
     for p in grid:
@@ -56,7 +56,7 @@ def first_time(curve, t, below):
     """First t at which ``curve`` (T, K) is <= ``below``; inf where it never is."""
     curve, t = finite_array(curve, "curve"), finite_array(t, "t", ndim=1)
     if not np.isfinite(below):
-        raise ValueError(f"below={below!r} must be finite")
+        raise InvalidArgument(f"below={below!r} must be finite")
     hit = curve <= below
     return np.where(hit.any(0), t[hit.argmax(0)], np.inf)
 
@@ -67,7 +67,7 @@ def dwell_time(curve, t, level, rel: float):
     level, rel = finite_array(level, "level"), finite_array(rel, "rel")
     dt = np.diff(t)
     if not np.allclose(dt, dt[0]):
-        raise ValueError("dwell_time needs a uniform time grid")
+        raise InvalidArgument("dwell_time needs a uniform time grid")
     return (np.abs(curve - level) <= rel * level).sum(axis=0) * dt[0]
 
 
@@ -76,7 +76,7 @@ def seed_spread(curves, t, until=None):
     of members k < k' of ``curves`` (T, K); the baseline of the papers' "closely aligned"."""
     curves, t = finite_array(curves, "curves", ndim=2), finite_array(t, "t", ndim=1)
     if curves.shape[1] < 2:
-        raise ValueError("seed_spread needs at least two members")
+        raise InvalidArgument("seed_spread needs at least two members")
     k, j = np.triu_indices(curves.shape[1], 1)
     return max_gap(curves[:, k], curves[:, j], t, until)
 
@@ -90,7 +90,7 @@ def plateaus(X, Y, c):
     X = X[0] if X.ndim == 3 else X
     c = number(c, "c")
     if X.ndim != 2 or X.shape[1] != Y.shape[1]:
-        raise ValueError(f"X {X.shape} and Y {Y.shape} must share the sample axis")
+        raise InvalidArgument(f"X {X.shape} and Y {Y.shape} must share the sample axis")
     P = X.shape[1]
     Xa = np.vstack([np.full((1, P), float(c)), X]) if c else X
     fit = Y @ np.linalg.pinv(Xa) @ Xa
@@ -115,8 +115,8 @@ def map_modes(outputs, Xa, U, V):
     outputs, Xa = finite_array(outputs, "outputs", ndim=4), finite_array(Xa, "Xa", ndim=3)
     U, V = finite_array(U, "U", ndim=2), finite_array(V, "V", ndim=2)
     if U.shape[0] != outputs.shape[2] or V.shape[0] != Xa.shape[1] or U.shape[1] != V.shape[1]:
-        raise ValueError(f"modes U {U.shape} and V {V.shape} do not fit outputs {outputs.shape} and "
-                         f"inputs Xa {Xa.shape} (U: (n_out, M), V: (n_in [+1], M))")
+        raise InvalidArgument(f"modes U {U.shape} and V {V.shape} do not fit outputs {outputs.shape} and "
+                              f"inputs Xa {Xa.shape} (U: (n_out, M), V: (n_in [+1], M))")
     M = outputs @ np.linalg.pinv(Xa)[None]
     return np.einsum("oa,tkoi,ia->tka", U, M, V)
 
@@ -128,7 +128,7 @@ def mode_losses(strengths, s, d, n_samples):
     s = finite_array(s, "s", ndim=1)
     d = finite_array(d, "d", shape=s.shape)
     if strengths.shape[-1] != s.shape[0]:
-        raise ValueError(f"strengths {strengths.shape} and s {s.shape} must carry the same modes")
+        raise InvalidArgument(f"strengths {strengths.shape} and s {s.shape} must carry the same modes")
     return -0.5 * n_samples * (2 * s * strengths - d * strengths ** 2)
 
 
@@ -143,7 +143,7 @@ def best_modewise_shift(a, b, b_modes, s, d, n_samples, t, grid, until=None, swe
     grid = finite_array(grid, "grid", ndim=1, nonempty=True)
     e = mode_losses(b_modes, s, d, n_samples)
     if e.shape[:2] != b.shape:
-        raise ValueError(f"b_modes {b_modes.shape} must be (T, K, M) for curves {b.shape}")
+        raise InvalidArgument(f"b_modes {b_modes.shape} must be (T, K, M) for curves {b.shape}")
     mask = np.ones_like(t, bool) if until is None else t <= until
     _, start = best_warp(a, b, t, "shift", grid, until)
     gaps, delays = np.empty(b.shape[1]), np.empty((b.shape[1], e.shape[-1]))

@@ -56,16 +56,16 @@ class ToyConfig(Config):
         _seed_ints(self.seeds)
         _strengths(self.cs)
         if spec.margin != bool(self.deltas) or not all(np.isfinite(d) and d >= 0 for d in self.deltas):
-            raise ValueError(f"deltas={self.deltas!r}: a margin task needs finite non-negative "
-                             "Deltas, another task none")
+            raise InvalidArgument(f"deltas={self.deltas!r}: a margin task needs finite non-negative "
+                                  "Deltas, another task none")
         for name, allowed in (("biases", BIASES), ("bias_init", ("normal", "zero")),
                               ("dtype", ("float64", "float32"))):
             if getattr(self, name) not in allowed:
-                raise ValueError(f"{name}={getattr(self, name)!r} is not one of {allowed}")
+                raise InvalidArgument(f"{name}={getattr(self, name)!r} is not one of {allowed}")
         _counts(self, "n_hid", "records_per_tau")
         unknown = set(self.sensitivity) - set(VARIABLE)
         if unknown:
-            raise ValueError(f"sensitivity names {sorted(unknown)}, not among {VARIABLE}")
+            raise InvalidArgument(f"sensitivity names {sorted(unknown)}, not among {VARIABLE}")
 
 
 def _strengths(cs):
@@ -93,7 +93,7 @@ def variant(config: ToyConfig, setting: str) -> ToyConfig:
     """``config`` with one setting the paper does not give changed: disjoint seeds, a zero bias
     init, the task's alternative coding, twice the horizon, float32, another c or Delta grid."""
     if not isinstance(config, ToyConfig):
-        raise TypeError(f"config must be a numerics.bias.configs.ToyConfig, got {type(config).__name__}")
+        raise InvalidArgument(f"config must be a numerics.bias.configs.ToyConfig, got {type(config).__name__}")
     if setting == "seeds":
         return config.replace(seeds=seeds(config.scale, len(config.seeds), VARIANT_SEED_OFFSET),
                               sensitivity=())
@@ -104,7 +104,7 @@ def variant(config: ToyConfig, setting: str) -> ToyConfig:
                "bias strengths c": {"cs": ALTERNATIVE_CS},
                "margins Delta": {"deltas": ALTERNATIVE_DELTAS}}
     if setting not in changes:
-        raise ValueError(f"setting={setting!r} is not one of {sorted(changes) + ['seeds']}")
+        raise InvalidArgument(f"setting={setting!r} is not one of {sorted(changes) + ['seeds']}")
     return config.replace(**changes[setting], sensitivity=())
 
 
@@ -182,16 +182,16 @@ class ImageConfig(Config):
         for name, allowed in (("data", IMAGE_DATA), ("preprocessing", ("pixel", "standard")),
                               ("optimiser", OPTIMISERS), ("dtype", ("float32", "float64"))):
             if getattr(self, name) not in allowed:
-                raise ValueError(f"{name}={getattr(self, name)!r} is not one of {allowed}")
+                raise InvalidArgument(f"{name}={getattr(self, name)!r} is not one of {allowed}")
         _counts(self, "n_train", "n_test", "n_hid", "records", "records_per_epoch")
         _positive_finite(self, "lr", "init_var")
         _seed_ints(self.seeds)
         _strengths(self.cs)
         if self.optimiser == "full-batch GD" and not self.horizon > 0:
-            raise ValueError("full-batch GD needs a positive horizon (t/tau)")
+            raise InvalidArgument("full-batch GD needs a positive horizon (t/tau)")
         if self.optimiser == "minibatch SGD" and not (self.batch >= 1 and self.stop_loss > 0
                                                       and self.max_epochs >= 1):
-            raise ValueError("minibatch SGD needs batch >= 1, stop_loss > 0 and max_epochs >= 1")
+            raise InvalidArgument("minibatch SGD needs batch >= 1, stop_loss > 0 and max_epochs >= 1")
 
 
 def _mnist(preprocessing: str) -> Scales:

@@ -25,7 +25,7 @@ from numerics.models import TwoLayerEnsemble, torch_threads
 from numerics.ran import Ran
 from numerics.train import train
 from numerics.trajectory import Trajectory
-from numerics.validation import seed_list
+from numerics.validation import InvalidArgument, seed_list
 from theory.conventions import tau
 
 PAPER = "bias"
@@ -128,7 +128,7 @@ class ToyStudy:
 def grid(*axes):
     """Flattened Cartesian product of the axes (first axis slowest)."""
     if not axes:
-        raise ValueError("axes: grid needs at least one axis")
+        raise InvalidArgument("axes: grid needs at least one axis")
     return [a.ravel() for a in np.meshgrid(*[np.asarray(x) for x in axes], indexing="ij")]
 
 
@@ -172,8 +172,8 @@ def toy_pair(config: ToyConfig) -> ToyPair:
     the same weights), with (c > 0) and without (c = 0: the bias input is zero, so b gets no
     gradient and the networks have no bias) hidden bias.  Cached: trained once per session."""
     if not isinstance(config, ToyConfig):
-        raise TypeError(f"config must be a numerics.bias.configs.ToyConfig, got "
-                        f"{type(config).__name__}")
+        raise InvalidArgument(f"config must be a numerics.bias.configs.ToyConfig, got "
+                              f"{type(config).__name__}")
     if config.deltas:
         dd, cc, ss = grid(config.deltas, config.cs, config.seeds)
     else:
@@ -209,11 +209,11 @@ def no_dead_unit_pair(lr: float = 5e-3, steps: int = 4000, seeds=(0, 1, 2),
     gating): {activation: 1/2-sum loss (T, K)} and the smallest pre-activation over all records
     of the ReLU run (> 0: every unit active on every input throughout)."""
     if not (np.isfinite(lr) and lr > 0):
-        raise ValueError(f"lr={lr!r} must be positive and finite")
+        raise InvalidArgument(f"lr={lr!r} must be positive and finite")
     if isinstance(steps, bool) or int(steps) != steps or steps < 1:
-        raise ValueError(f"steps={steps!r} must be a positive integer")
+        raise InvalidArgument(f"steps={steps!r} must be a positive integer")
     if not np.isfinite(bias_shift):
-        raise ValueError(f"bias_shift={bias_shift!r} must be finite")
+        raise InvalidArgument(f"bias_shift={bias_shift!r} must be finite")
     seeds = seed_list(seeds)
     X, Y = task_spec("hierarchy4").make()
     losses, zmin = {}, np.inf

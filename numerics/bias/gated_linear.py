@@ -11,7 +11,7 @@ import numpy as np
 
 from numerics.closed_forms import loss_from_modes, mode_strength
 from numerics.datasets import correlations, modes
-from numerics.validation import finite_array
+from numerics.validation import InvalidArgument, finite_array
 
 
 def gated_linear_loss(t, t_star, W1, W2, always_on, X, Y, c):
@@ -25,14 +25,14 @@ def gated_linear_loss(t, t_star, W1, W2, always_on, X, Y, c):
     W1, W2 = finite_array(W1, "W1", ndim=2), finite_array(W2, "W2", ndim=2)
     always_on = np.asarray(always_on)
     if always_on.dtype != bool or always_on.shape != (W1.shape[0],):
-        raise ValueError(f"always_on must be a boolean mask of the {W1.shape[0]} hidden units")
+        raise InvalidArgument(f"always_on must be a boolean mask of the {W1.shape[0]} hidden units")
     if not np.isfinite(t_star):
-        raise ValueError(f"t_star={t_star!r} must be finite")
+        raise InvalidArgument(f"t_star={t_star!r} must be finite")
     U, s, V, d, _ = modes(*correlations(X, Y, c))
     Pmat = W2 @ np.diag(always_on.astype(float)) @ W1
     a_star = np.diag(U.T @ Pmat @ V).copy()
     if np.any(a_star <= 0):
-        raise ValueError(f"a(t*) = {a_star} has a non-positive mode: Eq. (7) does not apply")
+        raise InvalidArgument(f"a(t*) = {a_star} has a non-positive mode: Eq. (7) does not apply")
     after = t >= t_star
     a = mode_strength((t[after] - t_star)[:, None], s, d, a_star)
     loss = np.full(t.shape, np.nan)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from numerics import image_data
-from numerics.validation import finite_array
+from numerics.validation import InvalidArgument, finite_array
 
 def load_mnist(folder, split: str = "train"):
     """(X (784, n) in [0, 1], labels (n,)): ``numerics.image_data.load_mnist`` as columns."""
@@ -26,7 +26,7 @@ def one_hot(labels, n_classes: int = 10) -> np.ndarray:
     labels = np.asarray(labels)
     if labels.ndim != 1 or labels.size == 0 or not np.issubdtype(labels.dtype, np.integer) \
             or labels.min() < 0 or labels.max() >= n_classes:
-        raise ValueError(f"labels must be 1-d integers in [0, {n_classes}), non-empty; got "
+        raise InvalidArgument(f"labels must be 1-d integers in [0, {n_classes}), non-empty; got "
                          f"{labels.dtype} of shape {labels.shape}")
     return np.eye(n_classes)[:, labels]
 
@@ -38,13 +38,13 @@ def preprocess(X_train, X_test, kind: str):
     X_train = finite_array(X_train, "X_train", ndim=2)
     X_test = finite_array(X_test, "X_test", ndim=2)
     if X_test.shape[0] != X_train.shape[0]:
-        raise ValueError(f"X_test has {X_test.shape[0]} pixels per image, X_train {X_train.shape[0]}")
+        raise InvalidArgument(f"X_test has {X_test.shape[0]} pixels per image, X_train {X_train.shape[0]}")
     if kind == "pixel":
         mean = X_train.mean(axis=1, keepdims=True)
         return X_train - mean, X_test - mean
     if kind == "standard":
         mu, sd = X_train.mean(), X_train.std()
         if sd == 0:
-            raise ValueError("X_train is constant: scalar standardisation divides by 0")
+            raise InvalidArgument("X_train is constant: scalar standardisation divides by 0")
         return (X_train - mu) / sd, (X_test - mu) / sd
-    raise ValueError(f"kind={kind!r} must be 'pixel' or 'standard'")
+    raise InvalidArgument(f"kind={kind!r} must be 'pixel' or 'standard'")

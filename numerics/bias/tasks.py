@@ -21,7 +21,7 @@ from typing import Callable
 import numpy as np
 
 from numerics.datasets import hierarchy
-from numerics.validation import finite_array
+from numerics.validation import InvalidArgument, finite_array
 
 #: one-hot labels of the two XOR classes, samples as columns (BL App E, L654)
 XOR_LABELS = np.array([[1.0, 1.0, 0.0, 0.0], [0.0, 0.0, 1.0, 1.0]])
@@ -38,7 +38,7 @@ _PARALLEL_CORNERS = {"+-1": np.array([[1.0, 1.0, -1.0, -1.0], [1.0, -1.0, 1.0, -
 
 def _coding(coding: str) -> str:
     if coding not in _XOR_CORNERS:
-        raise ValueError(f"coding={coding!r} must be one of {sorted(_XOR_CORNERS)}")
+        raise InvalidArgument(f"coding={coding!r} must be one of {sorted(_XOR_CORNERS)}")
     return coding
 
 
@@ -50,7 +50,7 @@ def xor(coding: str = "+-1"):
 def xor_margin(delta: float, coding: str = "+-1"):
     """(X, Y): XOR in dims 1-2 and a linear feature x3 = +-delta (margin 2 delta); X (3, 4)."""
     if isinstance(delta, bool) or not np.isfinite(delta) or delta < 0:
-        raise ValueError(f"delta={delta!r} must be finite and non-negative")
+        raise InvalidArgument(f"delta={delta!r} must be finite and non-negative")
     X, Y = xor(coding)
     return np.vstack([X, delta * np.array([1.0, 1.0, -1.0, -1.0])]), Y
 
@@ -93,7 +93,7 @@ def task(name: str) -> Task:
     try:
         return TASKS[name]
     except KeyError:
-        raise ValueError(f"task={name!r} is not one of {sorted(TASKS)}") from None
+        raise InvalidArgument(f"task={name!r} is not one of {sorted(TASKS)}") from None
 
 
 def data_facts(X, Y) -> dict:
@@ -102,8 +102,8 @@ def data_facts(X, Y) -> dict:
     samples per distinct label vector (class balance)."""
     X, Y = finite_array(X, "X"), finite_array(Y, "Y")
     if X.ndim != 2 or Y.ndim != 2 or X.shape[1] != Y.shape[1]:
-        raise ValueError(f"X {X.shape} and Y {Y.shape} must be (features, samples) with equal "
-                         "sample counts")
+        raise InvalidArgument(f"X {X.shape} and Y {Y.shape} must be (features, samples) with equal "
+                              "sample counts")
     inputs = {tuple(col) for col in X.T}
     conflicts = sum(len({tuple(Y[:, i]) for i in range(X.shape[1]) if tuple(X[:, i]) == x}) > 1
                     for x in inputs)

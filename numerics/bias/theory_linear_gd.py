@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from numerics.train import descend
-from numerics.validation import finite_array, integer, number, positive, seed_list
+from numerics.validation import InvalidArgument, finite_array, integer, number, positive, seed_list
 from theory.conventions import SUM_HALF, LossNorm
 
 
@@ -53,11 +53,11 @@ def train_linear(X, Y, W1, W2, *, lr, steps: int, U, V, record_every: int = 10,
     V = finite_array(V, "V", ndim=2)
     lr = float(positive(lr, "lr"))
     if X.shape[1] != Y.shape[1]:
-        raise ValueError(f"X has {X.shape[1]} samples but Y has {Y.shape[1]}")
+        raise InvalidArgument(f"X has {X.shape[1]} samples but Y has {Y.shape[1]}")
     if W1.shape[2] != X.shape[0] or W2.shape[1] != Y.shape[0] or W1.shape[1] != W2.shape[2]:
-        raise ValueError(f"W1 {W1.shape} and W2 {W2.shape} do not fit X {X.shape}, Y {Y.shape}")
+        raise InvalidArgument(f"W1 {W1.shape} and W2 {W2.shape} do not fit X {X.shape}, Y {Y.shape}")
     if int(steps) != steps or steps < 1:
-        raise ValueError(f"steps={steps!r} must be a positive integer")
+        raise InvalidArgument(f"steps={steps!r} must be a positive integer")
 
     def step(X, Y, lr, loss):
         # -dL/dW = 2 f (...) for L = f ||Y - W2 W1 X||^2; 2 f = 1 exactly for the 1/2-sum loss
@@ -88,7 +88,7 @@ def logistic_rate(steps, a, plateau, window=(0.1, 0.9)) -> float:
     lo, hi = window
     sel = (a > lo * plateau) & (a < hi * plateau)
     if sel.sum() < 3:
-        raise ValueError("a has fewer than 3 records inside the window; record more densely")
+        raise InvalidArgument("a has fewer than 3 records inside the window; record more densely")
     return float(-np.polyfit(steps[sel], np.log(plateau / a[sel] - 1), 1)[0])
 
 
@@ -99,7 +99,7 @@ def half_rise_step(steps, a, plateau) -> float:
     plateau = number(plateau, "plateau", positive=True)
     above = np.nonzero(a >= plateau / 2)[0]
     if not above.size or above[0] == 0:
-        raise ValueError("a never crosses half its plateau from below")
+        raise InvalidArgument("a never crosses half its plateau from below")
     k = above[0]
     frac = (plateau / 2 - a[k - 1]) / (a[k] - a[k - 1])
     return float(steps[k - 1] + frac * (steps[k] - steps[k - 1]))

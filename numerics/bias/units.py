@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from numerics.validation import finite_array, number
+from numerics.validation import InvalidArgument, finite_array, number
 
 
 def unit_states(Z):
@@ -17,7 +17,7 @@ def unit_states(Z):
     """
     Z = finite_array(Z, "Z")
     if Z.ndim < 2:
-        raise ValueError(f"Z must be (..., n_hid, P), got shape {Z.shape}")
+        raise InvalidArgument(f"Z must be (..., n_hid, P), got shape {Z.shape}")
     positive = Z > 0
     on, off = positive.all(axis=-1), (~positive).all(axis=-1)
     return on, off, ~(on | off)
@@ -38,7 +38,7 @@ def kinks(W1, c, eps: float = 1e-300):
     W1 = finite_array(W1, "W1")
     norms = np.linalg.norm(W1[..., 1:], axis=-1)
     if np.any(norms <= eps):
-        raise ValueError("W1 has a unit with zero input weights: its kink is undefined")
+        raise InvalidArgument("W1 has a unit with zero input weights: its kink is undefined")
     c = finite_array(c, "c")[..., None]
     return -c * W1[..., 0] / norms
 
@@ -51,7 +51,7 @@ def linearisation_time(steps, f_on):
     steps = finite_array(steps, "steps", ndim=1)
     f_on = finite_array(f_on, "f_on")
     if f_on.shape[0] != steps.shape[0]:
-        raise ValueError(f"f_on has {f_on.shape[0]} records but steps has {steps.shape[0]}")
+        raise InvalidArgument(f"f_on has {f_on.shape[0]} records but steps has {steps.shape[0]}")
     return np.argmax(f_on, axis=0)   # argmax returns the first maximum
 
 
@@ -61,6 +61,6 @@ def dead_at_init_probability(c, P: int, n: int = 400_001):
     from scipy.stats import norm
     c = number(c, "c")
     if isinstance(P, bool) or int(P) != P or P < 1 or int(n) != n or n < 3:
-        raise ValueError(f"P={P!r} must be a positive integer and n={n!r} at least 3")
+        raise InvalidArgument(f"P={P!r} must be a positive integer and n={n!r} at least 3")
     u = np.linspace(-12, 12, int(n))
     return float(np.trapezoid(norm.pdf(u) * norm.cdf(-float(c) * u) ** int(P), u))

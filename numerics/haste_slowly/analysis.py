@@ -10,7 +10,7 @@ from scipy import stats
 
 from numerics.haste_slowly.datasets import context_gates, k_of_c, zero_output_loss
 from numerics.metrics import crossing_time
-from numerics.validation import finite_array
+from numerics.validation import InvalidArgument, finite_array
 
 ALIGNED = 0.9       # |cos| past which a pathway's top output mode counts as aligned
 ONSET = 0.9         # a loss part has started to drop once below this share of its start
@@ -20,20 +20,20 @@ def _curves(loss, name: str = "loss") -> np.ndarray:
     """(T, K) finite loss curves, K >= 1."""
     arr = finite_array(loss, name)
     if arr.ndim != 2 or arr.size == 0:
-        raise ValueError(f"{name} must be (T, K) curves, got shape {arr.shape}")
+        raise InvalidArgument(f"{name} must be (T, K) curves, got shape {arr.shape}")
     return arr
 
 
 def _scale(value, name: str) -> float:
     value = float(finite_array(value, name))
     if value <= 0:
-        raise ValueError(f"{name}={value!r} must be positive")
+        raise InvalidArgument(f"{name}={value!r} must be positive")
     return value
 
 
 def _count(value, name: str, least: int = 1) -> int:
     if isinstance(value, (bool, np.bool_)) or int(value) != value or value < least:
-        raise ValueError(f"{name}={value!r} must be an integer >= {least}")
+        raise InvalidArgument(f"{name}={value!r} must be an integer >= {least}")
     return int(value)
 
 def flow_times(epochs, n_samples: int):
@@ -53,7 +53,7 @@ def first_time(times, values, level: float, below: bool = False) -> np.ndarray:
     values = finite_array(values, "values")
     level = finite_array(level, "level")
     if np.shape(times)[:1] != values.shape[:1]:
-        raise ValueError(f"times has {np.shape(times)[:1]} instants, values {values.shape[:1]}")
+        raise InvalidArgument(f"times has {np.shape(times)[:1]} instants, values {values.shape[:1]}")
     values = np.asarray(values, dtype=float)
     hit = values < level if below else values > level
     return np.where(hit.any(0), np.asarray(times, dtype=float)[np.argmax(hit, axis=0)], np.inf)
@@ -78,10 +78,10 @@ def stereotypical(loss) -> int:
 def mass_shares(counts, mass, values, keep_fraction: float = 0.01) -> dict:
     """Share of the weight mass of the units (mass > keep_fraction x max) with each count value."""
     if np.shape(counts) != np.shape(mass):
-        raise ValueError(f"counts {np.shape(counts)} and mass {np.shape(mass)} must have one shape")
+        raise InvalidArgument(f"counts {np.shape(counts)} and mass {np.shape(mass)} must have one shape")
     counts, mass = np.asarray(counts), finite_array(mass, "mass")
     if not np.all(mass.max(axis=-1) > 0):
-        raise ValueError("mass is zero for every unit: there are no shares to take")
+        raise InvalidArgument("mass is zero for every unit: there are no shares to take")
     big = mass > keep_fraction * mass.max(axis=-1, keepdims=True)
     w = mass * big
     return {v: float((w * (counts == v)).sum() / w.sum()) for v in values}
@@ -92,8 +92,8 @@ def per_context(centroids, C: int = 3, n_items: int = 8) -> set:
     on for a majority of its items (Algorithm B.1 leaves the binarisation open)."""
     C, n_items = _count(C, "C"), _count(n_items, "n_items")
     if any(np.size(c) != C * n_items for c in centroids):
-        raise ValueError(f"centroids must each have C x n_items = {C * n_items} entries, got "
-                         f"{sorted({np.size(c) for c in centroids})}")
+        raise InvalidArgument(f"centroids must each have C x n_items = {C * n_items} entries, got "
+                              f"{sorted({np.size(c) for c in centroids})}")
     return {tuple(np.repeat(np.asarray(c).reshape(C, n_items).mean(1) > 0.5, n_items).astype(float))
             for c in centroids}
 
@@ -128,7 +128,7 @@ def loss_distance(a, b, L0: float) -> float:
     ``b`` (T, K) on one time grid."""
     a, b, L0 = _curves(a, "a"), _curves(b, "b"), _scale(L0, "L0")
     if a.shape[0] != b.shape[0]:
-        raise ValueError(f"a and b must share a time grid, got {a.shape[0]} and {b.shape[0]} records")
+        raise InvalidArgument(f"a and b must share a time grid, got {a.shape[0]} and {b.shape[0]} records")
     return float(np.mean(np.abs(np.mean(a, 1) - np.mean(b, 1)))) / L0
 
 
@@ -143,7 +143,7 @@ def seed_spread(loss, L0: float) -> float:
 def rdm(H) -> np.ndarray:
     """(K, N, N) Euclidean distances between the columns (datapoints) of hidden activity (K, H, N)."""
     if np.ndim(H) != 3:
-        raise ValueError(f"H must be (K, units, N), got shape {np.shape(H)}")
+        raise InvalidArgument(f"H must be (K, units, N), got shape {np.shape(H)}")
     H = np.asarray(H, dtype=float)
     sq = (H ** 2).sum(-2)
     return np.sqrt(np.maximum(sq[..., :, None] + sq[..., None, :] - 2 * H.transpose(0, 2, 1) @ H, 0))
@@ -154,7 +154,7 @@ def rdm_correlation(Ha, Hb, same: bool = False) -> float:
     H, N) (``same``: the distinct pairs of one network)."""
     A, B = rdm(Ha), rdm(Hb)
     if same and len(A) < 2:
-        raise ValueError(f"Ha has {len(A)} run: same=True needs at least two runs to pair")
+        raise InvalidArgument(f"Ha has {len(A)} run: same=True needs at least two runs to pair")
     iu = np.triu_indices(A.shape[-1], 1)
     pairs = [(i, j) for i in range(len(A)) for j in range(len(B)) if not (same and j <= i)]
     return float(np.mean([np.corrcoef(A[i][iu], B[j][iu])[0, 1] for i, j in pairs]))
@@ -187,7 +187,7 @@ def context_usage(patterns, C: int, majority: float = 0.0) -> np.ndarray:
     (0: for any item) from binary (..., H, 8C) patterns."""
     C = _count(C, "C", 2)
     if np.shape(patterns)[-1] % C:
-        raise ValueError(f"patterns' last axis ({np.shape(patterns)[-1]}) must split into C={C} contexts")
+        raise InvalidArgument(f"patterns' last axis ({np.shape(patterns)[-1]}) must split into C={C} contexts")
     per = np.asarray(patterns, dtype=float).reshape(*np.shape(patterns)[:-1], C, -1).mean(-1)
     return (per > majority).sum(-1)
 
@@ -197,7 +197,7 @@ def fit_a0(times, series, s: float, d: float, level: float = 0.5) -> float:
     (the paper fits its pi_0 and B_0, App F)."""
     s, d = _scale(s, "s"), _scale(d, "d")
     if not 0 < level < 1:
-        raise ValueError(f"level={level!r} must lie in (0, 1)")
+        raise InvalidArgument(f"level={level!r} must lie in (0, 1)")
     from scipy.optimize import brentq
 
     from numerics.closed_forms import mode_strength
@@ -226,7 +226,7 @@ def elbows(mse: dict) -> dict:
     (curvature), and the kneedle point (largest drop below the chord from the first to the last
     k, axes scaled to [0, 1]; Satopaa et al. 2011)."""
     if len(mse) < 3:
-        raise ValueError(f"mse needs at least 3 values of k, got {sorted(mse)}")
+        raise InvalidArgument(f"mse needs at least 3 values of k, got {sorted(mse)}")
     ks = np.array(sorted(mse))
     m = np.array([mse[k] for k in ks], dtype=float)
     curvature = m[:-2] - 2 * m[1:-1] + m[2:]
@@ -243,8 +243,8 @@ def race_gap(loss_alt, loss_star, L0: float) -> dict:
     L0 = _scale(L0, "L0")
     loss_alt, loss_star = finite_array(loss_alt, "loss_alt", ndim=1), finite_array(loss_star, "loss_star", ndim=1)
     if loss_alt.shape != loss_star.shape or not loss_alt.size:
-        raise ValueError(f"loss_alt {loss_alt.shape} and loss_star {loss_star.shape} must be curves "
-                         "on one non-empty time grid")
+        raise InvalidArgument(f"loss_alt {loss_alt.shape} and loss_star {loss_star.shape} must be curves "
+                              "on one non-empty time grid")
     gap = (loss_alt - loss_star) / L0
     return {"t0": float(gap[0]), "min": float(gap.min()), "strict share": float(np.mean(gap > 0.01))}
 
@@ -267,9 +267,9 @@ def sigma1_increase(X, Y, keep) -> float:
     """MHS-E-Nonneg: sigma_1 of Y X^T restricted to the kept datapoints minus sigma_1 of Y X^T."""
     X, Y = finite_array(X, "X", ndim=2), finite_array(Y, "Y", ndim=2)
     if not list(keep):
-        raise ValueError("keep must name at least one datapoint")
+        raise InvalidArgument("keep must name at least one datapoint")
     if any(isinstance(i, bool) or int(i) != i or not 0 <= i < X.shape[1] for i in keep):
-        raise ValueError(f"keep must hold datapoint indices in [0, {X.shape[1]})")
+        raise InvalidArgument(f"keep must hold datapoint indices in [0, {X.shape[1]})")
     full = np.linalg.norm(Y @ X.T, 2)
     return float(np.linalg.norm(Y[:, keep] @ X[:, keep].T, 2) - full)
 
@@ -283,10 +283,10 @@ def relative_increase(case) -> float:
 def relative_error(a, b) -> float:
     """max |a - b| / max |b|."""
     if np.shape(a) != np.shape(b):
-        raise ValueError(f"a {np.shape(a)} and b {np.shape(b)} must have one shape")
+        raise InvalidArgument(f"a {np.shape(a)} and b {np.shape(b)} must have one shape")
     a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
     if not np.max(np.abs(b), initial=0.0) > 0:
-        raise ValueError("b is zero (or empty): the relative error has no scale")
+        raise InvalidArgument("b is zero (or empty): the relative error has no scale")
     return float(np.max(np.abs(a - b)) / np.max(np.abs(b)))
 
 
@@ -343,7 +343,7 @@ def gate_mse(loss, members, relu_loss, L0: float) -> dict:
     ``members`` (k, std, seed, set) and the ReLU runs' losses (T, K) on the same grid."""
     loss, ref = np.asarray(loss, float), np.asarray(relu_loss, float).mean(1)
     if loss.shape[1] != len(members):
-        raise ValueError(f"loss has {loss.shape[1]} members, members lists {len(members)}")
+        raise InvalidArgument(f"loss has {loss.shape[1]} members, members lists {len(members)}")
     out = {}
     for m, (k, std, _, which) in enumerate(members):
         out.setdefault((which, std), {}).setdefault(k, []).append(
@@ -389,7 +389,7 @@ def learning_rule_error(sign: int, seed: int = 6) -> float:
     """MHS-A-Loss: max rel difference between ``sign * eps * dL/dW`` (autograd, 1/2-sum loss) and
     the App A right-hand sides eps P W2^T (Syx - W2 W1 Sx), eps P (Syx - W2 W1 Sx) W1^T."""
     if sign not in (1, -1):
-        raise ValueError(f"sign={sign!r} must be +1 or -1")
+        raise InvalidArgument(f"sign={sign!r} must be +1 or -1")
     import torch
     rng = np.random.default_rng(seed)
     P, d, h, m, eps = 9, 4, 3, 5, 0.01
@@ -546,9 +546,9 @@ def criterion_times(delta, a0: float, modes, criterion: float = 0.2):
     are 1/2 (1 - a d/s)^2); ``modes(Delta)`` gives ((s, d) linear, (s, d) XoR) (App C)."""
     from numerics.closed_forms import hitting_time
     if not (np.isfinite(delta) and delta >= 0):
-        raise ValueError(f"delta={delta!r} must be finite and non-negative")
+        raise InvalidArgument(f"delta={delta!r} must be finite and non-negative")
     if not 0 < criterion < 0.5:
-        raise ValueError(f"criterion={criterion!r} must lie in (0, 0.5): the loss starts at 1/2")
+        raise InvalidArgument(f"criterion={criterion!r} must lie in (0, 0.5): the loss starts at 1/2")
     rf = 1 - np.sqrt(2 * criterion)
     (s_l, d_l), (s_x, d_x) = modes(delta)
     t_lin = hitting_time(rf * s_l / d_l, s_l, d_l, a0) if delta > 0 else np.inf
@@ -656,7 +656,7 @@ def change_of_variables_error(seed: int = 8, m: int = 6, d: int = 5, h: int = 4,
     diagonal W1bar, W2bar and non-square orthonormal U (m x r), V (d x r), R (h x r): the flow's
     W2^T E and E W1^T against R[W2bar(S - W2bar W1bar D)]V^T and U[W1bar(...)]R^T."""
     if not 0 < r <= min(m, d, h):
-        raise ValueError(f"r={r!r} must lie in [1, min(m, d, h)]")
+        raise InvalidArgument(f"r={r!r} must lie in [1, min(m, d, h)]")
     rng = np.random.default_rng(seed)
     U, V, R = (np.linalg.qr(rng.standard_normal((k, r)))[0] for k in (m, d, h))
     S, D = np.diag(rng.uniform(0.5, 2, r)), np.diag(rng.uniform(0.5, 2, r))
@@ -673,7 +673,7 @@ def always_on_shares(gates, mass):
     datapoint, and the share of the weight mass on units on for every datapoint."""
     gates, mass = np.asarray(gates, dtype=bool), finite_array(mass, "mass")
     if gates.shape[:2] != mass.shape:
-        raise ValueError(f"gates {gates.shape} and mass {mass.shape} disagree")
+        raise InvalidArgument(f"gates {gates.shape} and mass {mass.shape} disagree")
     always = gates.all(-1)
     big = mass > 0.01 * mass.max(axis=1, keepdims=True)
     return ((always & big).sum(1) / big.sum(1),
@@ -799,7 +799,7 @@ def cross_modes(full, S, times, after: float) -> float:
     arbitrarily) at the times past ``after``; ``full`` (T, modes, modes)."""
     distinct = np.abs(S[:, None] - S[None, :]) > 1e-9
     if not np.any(np.asarray(times) > after):
-        raise ValueError(f"after={after!r} is past the last record ({np.max(times):g}): no record to read")
+        raise InvalidArgument(f"after={after!r} is past the last record ({np.max(times):g}): no record to read")
     return float(np.max(np.abs(np.asarray(full)[np.asarray(times) > after][:, distinct])))
 
 
@@ -808,8 +808,8 @@ def detectable_effect(n1: int, n2: int, level: float = 0.05, power: float = 0.8)
     with probability ``power`` from ``n1`` and ``n2`` seeds (noncentral t): the power statement
     of a claim about a distribution decided on that many seeds."""
     if min(n1, n2) < 2 or not 0 < power < 1 or not 0 < level < 1:
-        raise ValueError(f"n1={n1}, n2={n2} must be >= 2, level={level} and power={power} in "
-                         "(0, 1)")
+        raise InvalidArgument(f"n1={n1}, n2={n2} must be >= 2, level={level} and power={power} in "
+                              "(0, 1)")
     df = n1 + n2 - 2
     crit = stats.t.ppf(1 - level, df)
     scale = np.sqrt(n1 * n2 / (n1 + n2))
@@ -825,7 +825,7 @@ def cohen_d(a, b) -> float:
     are constant)."""
     a, b = finite_array(a, "a", ndim=1), finite_array(b, "b", ndim=1)
     if min(a.size, b.size) < 2:
-        raise ValueError(f"a and b need at least two values each, got {a.size} and {b.size}")
+        raise InvalidArgument(f"a and b need at least two values each, got {a.size} and {b.size}")
     pooled = np.sqrt(((a.size - 1) * a.var(ddof=1) + (b.size - 1) * b.var(ddof=1))
                      / (a.size + b.size - 2))
     return float((b.mean() - a.mean()) / pooled) if pooled > 0 else float("inf")

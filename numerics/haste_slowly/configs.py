@@ -102,11 +102,11 @@ class Gates(Config):
     def __post_init__(self):
         super().__post_init__()
         if self.sec45.scale != self.scale:
-            raise ValueError("Gates.sec45 must be a configuration of the same scale")
+            raise InvalidArgument("Gates.sec45 must be a configuration of the same scale")
         _positive(self, "every", "width")
         _positive_all(self, "stds")
         if not self.ks or any(isinstance(k, bool) or int(k) != k or k < 1 for k in self.ks):
-            raise ValueError(f"Gates.ks={self.ks!r} must be positive integers (numbers of clusters)")
+            raise InvalidArgument(f"Gates.ks={self.ks!r} must be positive integers (numbers of clusters)")
         _seeds(self)
 
     @property
@@ -145,8 +145,8 @@ class Depth(Config):
                   "shallow_epochs", "lr", "record_epochs")
         _positive_all(self, "gdln_std", count=4)
         if not 0 <= self.start <= self.switch <= self.epochs:
-            raise ValueError(f"Depth: need 0 <= start ({self.start}) <= switch ({self.switch}) "
-                             f"<= epochs ({self.epochs})")
+            raise InvalidArgument(f"Depth: need 0 <= start ({self.start}) <= switch ({self.switch}) "
+                                  f"<= epochs ({self.epochs})")
         _seeds(self)
         _dtype(self)
 
@@ -186,7 +186,7 @@ class Xor(Config):
         _positive(self, "hidden", "variance", "lr", "steps", "criterion")
         if not self.deltas or any(isinstance(d, bool) or not np.isfinite(d) or d < 0
                                   for d in self.deltas):
-            raise ValueError(f"Xor.deltas={self.deltas!r} must be finite non-negative margins")
+            raise InvalidArgument(f"Xor.deltas={self.deltas!r} must be finite non-negative margins")
         _seeds(self)
         _dtype(self)
 
@@ -238,8 +238,8 @@ class Tasks(Config):
         super().__post_init__()
         if not self.contexts or any(isinstance(C, bool) or int(C) != C or C < 2
                                     for C in self.contexts):
-            raise ValueError(f"Tasks.contexts={self.contexts!r} must be integers >= 2 (numbers of "
-                             "contexts)")
+            raise InvalidArgument(f"Tasks.contexts={self.contexts!r} must be integers >= 2 (numbers of "
+                                  "contexts)")
 
 
 TASKS = Tasks(scale="ci")

@@ -12,7 +12,7 @@ import itertools
 import numpy as np
 
 from numerics.datasets import hierarchy
-from numerics.validation import finite_array, integer
+from numerics.validation import InvalidArgument, finite_array, integer
 
 N_ITEMS = 8
 #: context one-hot scale of the released Sec 5 code (undocumented in the paper, MHS-E17)
@@ -23,7 +23,7 @@ def xor_margin(delta: float):
     """(X (3, 4), y (1, 4)): XoR on the first two coordinates, margin +-delta on the third."""
     delta = float(finite_array(delta, "delta"))
     if delta < 0:
-        raise ValueError(f"delta={delta!r} must be non-negative")
+        raise InvalidArgument(f"delta={delta!r} must be non-negative")
     X = np.array([[-1.0, 1, -1, 1], [-1, -1, 1, 1], [-delta, delta, delta, -delta]])
     return X, np.array([[-1.0, 1, 1, -1]])
 
@@ -31,10 +31,10 @@ def xor_margin(delta: float):
 def hierarchy_block(n_items: int = N_ITEMS) -> np.ndarray:
     """The (2n-1, n) binary hierarchy H of Saxe et al. (2019), root row first."""
     if isinstance(n_items, bool) or int(n_items) != n_items or n_items < 2:
-        raise ValueError(f"n_items={n_items!r} must be a power of two >= 2")
+        raise InvalidArgument(f"n_items={n_items!r} must be a power of two >= 2")
     depth = int(np.log2(n_items))
     if 2 ** depth != n_items:
-        raise ValueError(f"n_items={n_items!r} must be a power of two")
+        raise InvalidArgument(f"n_items={n_items!r} must be a power of two")
     return hierarchy(depth)[1]
 
 
@@ -72,10 +72,10 @@ def contexts(C: int, scale: float | None = None):
     """(X (8+C, 8C), Y (15(C+1), 8C)): common H plus one H per context; ``scale`` multiplies the
     context one-hots (default: the released code's value, 1 / 1.1 / 1.35 for C = 3 / 4 / 5)."""
     if int(C) != C or C < 2:
-        raise ValueError(f"C={C!r} must be an integer >= 2")
+        raise InvalidArgument(f"C={C!r} must be an integer >= 2")
     scale = CODE_CONTEXT_SCALE.get(C, 1.0) if scale is None else float(scale)
     if not np.isfinite(scale) or scale <= 0:
-        raise ValueError(f"scale={scale!r} must be positive")
+        raise InvalidArgument(f"scale={scale!r} must be positive")
     return _assemble([hierarchy_block()] * C, scale)
 
 
@@ -89,7 +89,7 @@ def context_gates(C: int, active_sets, n_items: int = N_ITEMS) -> np.ndarray:
     ctx = context_of(C, n_items)
     for k, s in enumerate(active_sets):
         if not set(s) <= set(range(int(C))):
-            raise ValueError(f"active_sets[{k}]={s!r} must name contexts in range({C})")
+            raise InvalidArgument(f"active_sets[{k}]={s!r} must name contexts in range({C})")
     return np.array([np.isin(ctx, list(s)).astype(float) for s in active_sets])
 
 
@@ -97,9 +97,9 @@ def k_of_c(C: int, k: int):
     """All k-subsets of the C contexts (pathways active in k contexts), in a fixed order."""
     integer(C, "C")
     if isinstance(k, bool) or int(k) != k:
-        raise ValueError(f"k={k!r} must be an integer in [1, C={C}]")
+        raise InvalidArgument(f"k={k!r} must be an integer in [1, C={C}]")
     if not 1 <= k <= C:
-        raise ValueError(f"k={k!r} must lie in [1, C={C}]")
+        raise InvalidArgument(f"k={k!r} must lie in [1, C={C}]")
     return [set(s) for s in itertools.combinations(range(int(C)), int(k))]
 
 
@@ -114,8 +114,8 @@ def contextual_statistics(X, Y, C: int, n_items: int = N_ITEMS):
     residual R = Y - Y X^+ X on item inputs, and Sigma^x(j, p); 1/N over all datapoints (App F)."""
     X, Y = finite_array(X, "X", ndim=2), finite_array(Y, "Y", ndim=2)
     if X.shape[1] != Y.shape[1] or X.shape[1] != n_items * C:
-        raise ValueError(f"X {X.shape} and Y {Y.shape} must have {n_items} x C = {n_items * C} "
-                         "datapoints")
+        raise InvalidArgument(f"X {X.shape} and Y {Y.shape} must have {n_items} x C = {n_items * C} "
+                              "datapoints")
     N = X.shape[1]
     R = Y - Y @ np.linalg.pinv(X) @ X
     G = context_gates(C, [set(range(C)) - {c} for c in range(C)], n_items)
@@ -143,7 +143,7 @@ def all_tasks(cfg):
     from numerics.haste_slowly.configs import Tasks
     from numerics.ran import Ran
     if not isinstance(cfg, Tasks):
-        raise TypeError(f"cfg must be a configs.Tasks, got {type(cfg).__name__}")
+        raise InvalidArgument(f"cfg must be a configs.Tasks, got {type(cfg).__name__}")
     tasks = {"Sec 4": section4()}
     for C in cfg.contexts:
         for scale in sorted({1.0, CODE_CONTEXT_SCALE.get(C, 1.0)}):

@@ -45,6 +45,7 @@ from numerics.models import default_device, intra_op_threads, trainer_backend
 from numerics.ran import Ran
 from numerics.trajectory import Trajectory
 from theory.conventions import SUM_HALF
+from numerics.validation import InvalidArgument
 
 KINDS = ("relu", "gdln", "shallow")
 N_COMMON_MODULES = 4      # hidden-2 units 0-239 of the released GDLN
@@ -102,7 +103,7 @@ def _gdln_weights(cfg: Depth, n_in: int, n_out: int) -> list:
 def depth_net(kind: str, cfg: Depth, device=None) -> GatedNet:
     """The network ``kind`` of ``cfg``, one member per seed, in ``cfg.dtype``."""
     if not isinstance(cfg, Depth):
-        raise TypeError(f"cfg must be a configs.Depth, got {type(cfg).__name__}")
+        raise InvalidArgument(f"cfg must be a configs.Depth, got {type(cfg).__name__}")
     X, Y = task()
     d, m = X.shape[0], Y.shape[0]
     dt = getattr(torch, cfg.dtype)
@@ -121,7 +122,7 @@ def depth_net(kind: str, cfg: Depth, device=None) -> GatedNet:
                        common=common.to(device or "cpu"))
         return net.astype(dt)
     else:
-        raise ValueError(f"kind={kind!r} must be one of {KINDS}")
+        raise InvalidArgument(f"kind={kind!r} must be one of {KINDS}")
     shapes = list(zip(sizes[1:], sizes[:-1]))
     W = init_weights(cfg.seeds, shapes, [std] * len(shapes), device, dtype=dt)
     return GatedNet(W, [None] * (len(shapes) - 1))
@@ -131,7 +132,7 @@ def _n_common(net: GatedNet) -> int:
     """Number of common units, which the depth GDLN puts first (a prefix slice, not a copy)."""
     n = int(net.common.sum())
     if not bool(net.common[:n].all()):
-        raise ValueError("the common units must come first (units 0..n-1)")
+        raise InvalidArgument("the common units must come first (units 0..n-1)")
     return n
 
 
@@ -170,14 +171,14 @@ def train_scheduled(net: GatedNet, X, Y, *, lr: float, steps: int, start: int, s
     gradient after.  The joint loss and ``record(net) -> {name: tensor}`` at 0 and after every
     ``record_every``-th pass and the last.  Returns (steps recorded (T,), losses (T, K), records)."""
     if any(m is not None for m in net.masks):
-        raise ValueError("net has input masks; the depth GDLN has none")
+        raise InvalidArgument("net has input masks; the depth GDLN has none")
     for name, value in (("steps", steps), ("record_every", record_every)):
         if isinstance(value, bool) or int(value) != value or value < 1:
-            raise ValueError(f"{name}={value!r} must be a positive integer")
+            raise InvalidArgument(f"{name}={value!r} must be a positive integer")
     if not 0 <= start <= switch:
-        raise ValueError(f"start={start} and switch={switch} must satisfy 0 <= start <= switch")
+        raise InvalidArgument(f"start={start} and switch={switch} must satisfy 0 <= start <= switch")
     if not (np.isfinite(lr) and lr > 0):
-        raise ValueError(f"lr={lr!r} must be positive and finite")
+        raise InvalidArgument(f"lr={lr!r} must be positive and finite")
     dev, dt = net.weights[0].device, net.weights[0].dtype
     X, Y = (torch.as_tensor(a, dtype=dt, device=dev) for a in (X, Y))
     marks, losses, recs = [], [], {}
@@ -279,7 +280,7 @@ def depth_run(kind: str, cfg: Depth) -> DepthRun:
     ``cfg.shallow_epochs`` for the control) as one batched program on
     ``numerics.models.default_device()``, recording every ``cfg.record_epochs`` epochs."""
     if kind not in KINDS:
-        raise ValueError(f"kind={kind!r} must be one of {KINDS}")
+        raise InvalidArgument(f"kind={kind!r} must be one of {KINDS}")
     X, Y = task()
     net = depth_net(kind, cfg, default_device())
     epochs = cfg.shallow_epochs if kind == "shallow" else cfg.epochs

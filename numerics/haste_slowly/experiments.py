@@ -25,6 +25,7 @@ from numerics.haste_slowly.gated import GatedNet, train
 from numerics.ran import Ran
 from numerics.trajectory import Trajectory
 from theory.conventions import SUM_HALF
+from numerics.validation import InvalidArgument
 
 #: ReLU width and ReLN module count per number of contexts (Table 1; released relu4/5.py)
 RELU_WIDTH = {3: 700, 4: 500, 5: 600}
@@ -56,9 +57,9 @@ def task(C: int | None):
 
 def _check(cfg, C):
     if not isinstance(cfg, Sec45):
-        raise TypeError(f"cfg must be a configs.Sec45, got {type(cfg).__name__}")
+        raise InvalidArgument(f"cfg must be a configs.Sec45, got {type(cfg).__name__}")
     if C is not None and C not in RELU_WIDTH:
-        raise ValueError(f"C={C!r} must be None (the Sec 4 task) or one of {sorted(RELU_WIDTH)}")
+        raise InvalidArgument(f"C={C!r} must be None (the Sec 4 task) or one of {sorted(RELU_WIDTH)}")
 
 
 def _data(C, X) -> str:

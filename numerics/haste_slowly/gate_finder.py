@@ -21,7 +21,7 @@ from numerics.haste_slowly.configs import Gates
 from numerics.haste_slowly.gated import GatedNet, init_weights, train
 from numerics.ran import Ran
 from numerics.trajectory import Trajectory
-from numerics.validation import finite_array, integer
+from numerics.validation import InvalidArgument, finite_array, integer
 
 
 def collect(patterns, masses, keep_fraction: float = 0.01):
@@ -30,7 +30,7 @@ def collect(patterns, masses, keep_fraction: float = 0.01):
     patterns = np.asarray(patterns)
     masses = finite_array(masses, "masses")
     if patterns.shape[:3] != masses.shape:
-        raise ValueError(f"patterns {patterns.shape} and masses {masses.shape} disagree")
+        raise InvalidArgument(f"patterns {patterns.shape} and masses {masses.shape} disagree")
     keep = masses > keep_fraction * masses.max(axis=-1, keepdims=True)
     return patterns[keep].astype(float)
 
@@ -39,7 +39,7 @@ def find_gates(rows, k: int, seed: int = 0, n_init: int = 10):
     """(k, N) centroids of k-means on the pattern rows, ordered by decreasing activity."""
     rows = finite_array(rows, "rows", ndim=2)
     if int(k) != k or not 1 <= k <= len(rows):
-        raise ValueError(f"k={k!r} must be an integer in [1, {len(rows)}]")
+        raise InvalidArgument(f"k={k!r} must be an integer in [1, {len(rows)}]")
     km = KMeans(n_clusters=int(k), n_init=n_init, random_state=seed).fit(rows)
     c = km.cluster_centers_
     return c[np.argsort(-c.sum(axis=1), kind="stable")]
@@ -48,7 +48,7 @@ def find_gates(rows, k: int, seed: int = 0, n_init: int = 10):
 def binarise(centroids, threshold: float = 0.5) -> np.ndarray:
     """The GDLN gates a fractional centroid stands for (threshold 1/2, App B leaves it open)."""
     if isinstance(threshold, bool) or not np.isfinite(threshold):
-        raise ValueError(f"threshold={threshold!r} must be a finite number")
+        raise InvalidArgument(f"threshold={threshold!r} must be a finite number")
     return (np.asarray(centroids) > threshold).astype(float)
 
 
@@ -60,12 +60,12 @@ def gdlns_from_centroids(centroid_sets, n_in: int, n_out: int, width: int, stds,
     slots (default: the largest set) and cut to the slots the largest set uses, so a member's
     weights do not depend on the other sets batched with it."""
     if not len(centroid_sets) or any(not len(c) for c in centroid_sets):
-        raise ValueError("centroid_sets must be a non-empty list of non-empty centroid sets")
+        raise InvalidArgument("centroid_sets must be a non-empty list of non-empty centroid sets")
     width = integer(width, "width")
     used = max(len(c) for c in centroid_sets)
     slots = used if slots is None else integer(slots, "slots")
     if slots < used:
-        raise ValueError(f"slots={slots} must be at least the largest centroid set ({used})")
+        raise InvalidArgument(f"slots={slots} must be at least the largest centroid set ({used})")
     N = len(centroid_sets[0][0])
     members = [(i, s, seed) for i in range(len(centroid_sets)) for s in stds for seed in seeds]
     gates = np.zeros((len(members), used * width, N))
@@ -107,7 +107,7 @@ def elbow_run(cfg: Gates) -> GateRun:
     units' patterns of every Sec 4 ReLU run every ``cfg.every`` epochs, and one batched GDLN
     training per (centroid set, k, std, seed) at the Sec 4 step size and horizon."""
     if not isinstance(cfg, Gates):
-        raise TypeError(f"cfg must be a configs.Gates, got {type(cfg).__name__}")
+        raise InvalidArgument(f"cfg must be a configs.Gates, got {type(cfg).__name__}")
     X, Y = experiments.task(None)
     K = len(cfg.sec45.seeds)
     rows = _rows(cfg, slice(None))

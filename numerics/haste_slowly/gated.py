@@ -27,7 +27,7 @@ import torch
 from numerics.models import as_tensor, intra_op_threads, trainer_backend
 from numerics.train import as_data, check_lr, check_schedule, descend
 from numerics.trajectory import Trajectory
-from numerics.validation import finite_array
+from numerics.validation import InvalidArgument, finite_array
 from theory.conventions import SUM_HALF, LossNorm, flow_time
 
 DT = torch.float64
@@ -44,7 +44,7 @@ def paper_time(steps, lr: float, n_samples: int, clock: str, loss: LossNorm = SU
     datapoints, in ``clock``: ``t/tau`` (``theory.conventions.flow_time``), or ``epochs``, the same
     t/tau in units of one released step (lr 1e-3 on the 1/2-sum loss)."""
     if clock not in CLOCKS:
-        raise ValueError(f"clock={clock!r} must be one of {CLOCKS}")
+        raise InvalidArgument(f"clock={clock!r} must be one of {CLOCKS}")
     t = flow_time(steps, lr, n_samples, PAPER, trained_on=loss)
     return t if clock == "t/tau" else t / flow_time(1, PAPER_LR, n_samples, PAPER)
 
@@ -62,17 +62,17 @@ class GatedNet:
 
     def __post_init__(self):
         if len(self.gates) != len(self.weights) - 1:
-            raise ValueError(f"gates must have one entry per hidden layer "
-                             f"({len(self.weights) - 1}), got {len(self.gates)}")
+            raise InvalidArgument(f"gates must have one entry per hidden layer "
+                                  f"({len(self.weights) - 1}), got {len(self.gates)}")
         if not self.masks:
             self.masks = [None] * len(self.weights)
         if len(self.masks) != len(self.weights):
-            raise ValueError("masks must have one entry per weight layer")
+            raise InvalidArgument("masks must have one entry per weight layer")
         for l, W in enumerate(self.weights):
             if W.ndim != 3:
-                raise ValueError(f"weights[{l}] must be (K, rows, cols), got {tuple(W.shape)}")
+                raise InvalidArgument(f"weights[{l}] must be (K, rows, cols), got {tuple(W.shape)}")
             if l and W.shape[2] != self.weights[l - 1].shape[1]:
-                raise ValueError(f"weights[{l}] does not take weights[{l - 1}]'s output")
+                raise InvalidArgument(f"weights[{l}] does not take weights[{l - 1}]'s output")
         dt, dev = self.weights[0].dtype, self.weights[0].device
         self.masks = [None if m is None else as_tensor(m, f"masks[{l}]", ndim=2, dtype=dt, device=dev)
                       for l, m in enumerate(self.masks)]
@@ -175,7 +175,7 @@ class GatedNet:
         losses, grads, (acts, gs) = self._backward(X, Y, loss)
         if split:
             if self.common is None:
-                raise ValueError("split=True needs the common units named (common=...)")
+                raise InvalidArgument("split=True needs the common units named (common=...)")
             c = self._common_units()
             grads[-1][:, :, c], grads[-2][:, c, :] = self._common_grads(acts, gs, Y, loss)
         lr = torch.as_tensor(lr, dtype=X.dtype, device=X.device).reshape(-1, 1, 1)
@@ -186,7 +186,7 @@ class GatedNet:
 
 def _seed(seed) -> int:
     if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)) or seed < 0:
-        raise ValueError(f"seed={seed!r} must be a non-negative integer")
+        raise InvalidArgument(f"seed={seed!r} must be a non-negative integer")
     return int(seed)
 
 
@@ -196,8 +196,8 @@ def block_normal(rng: np.random.RandomState, rows, cols, stds) -> np.ndarray:
     block ``k`` outer and column block ``p`` inner, from ``rng`` (``np.random.seed(seed)``).  A
     plain layer is one block (the released ReLU init)."""
     if not isinstance(rng, np.random.RandomState):
-        raise TypeError(f"rng must be a numpy.random.RandomState (np.random.seed semantics), got "
-                        f"{type(rng).__name__}")
+        raise InvalidArgument(f"rng must be a numpy.random.RandomState (np.random.seed semantics), got "
+                              f"{type(rng).__name__}")
     return np.vstack([np.hstack([rng.normal(0.0, stds[p][k], (r, c)) for p, c in enumerate(cols)])
                       for k, r in enumerate(rows)])
 
@@ -208,13 +208,13 @@ def init_weights(seeds, shapes, stds, device=None, dtype=DT):
     ``stds[l]`` a float or a per-unit vector that scales the rows (for the first layer) / columns
     (later layers) of unit-wise modules."""
     if len(shapes) != len(stds):
-        raise ValueError(f"stds has {len(stds)} entries for {len(shapes)} layers")
+        raise InvalidArgument(f"stds has {len(stds)} entries for {len(shapes)} layers")
     for l, shape in enumerate(shapes):
         if len(shape) != 2 or any(isinstance(n, bool) or int(n) != n or n < 1 for n in shape):
-            raise ValueError(f"shapes[{l}]={tuple(shape)!r} must be (rows, cols), positive integers")
+            raise InvalidArgument(f"shapes[{l}]={tuple(shape)!r} must be (rows, cols), positive integers")
     layers = [[] for _ in shapes]
     if np.size(seeds) == 0:
-        raise ValueError(f"seeds={seeds!r} must be a non-empty sequence of seeds")
+        raise InvalidArgument(f"seeds={seeds!r} must be a non-empty sequence of seeds")
     for seed in np.atleast_1d(seeds).tolist():
         rng = np.random.RandomState(_seed(seed))
         for l, (rows, cols) in enumerate(shapes):
@@ -223,7 +223,7 @@ def init_weights(seeds, shapes, stds, device=None, dtype=DT):
     for l, Ws in enumerate(layers):
         std = finite_array(stds[l], f"stds[{l}]")
         if np.any(std <= 0):
-            raise ValueError(f"stds[{l}] must be positive")
+            raise InvalidArgument(f"stds[{l}] must be positive")
         if std.ndim == 1:
             std = std[:, None] if l == 0 else std[None, :]
         W = torch.as_tensor(np.stack(Ws) * std, dtype=DT)
@@ -242,9 +242,9 @@ def train(net: GatedNet, X, Y, *, lr, steps: int, loss: LossNorm = SUM_HALF, spl
     X, Y = as_data(X, Y, dtype=dt, device=dev)
     check_schedule(steps, record_every)
     if np.ndim(check_lr(lr, net.K)):
-        raise ValueError("lr must be one rate for the ensemble: the trajectory has one clock")
+        raise InvalidArgument("lr must be one rate for the ensemble: the trajectory has one clock")
     if clock not in CLOCKS:
-        raise ValueError(f"clock={clock!r} must be one of {CLOCKS}")
+        raise InvalidArgument(f"clock={clock!r} must be one of {CLOCKS}")
     # one thread unless CLAIMS_TORCH_THREADS says more: on this shared 2-core CPU a second
     # intra-op thread made the 420-420 depth step 18x slower under load (8 seeds: 124 ms against
     # 6.8 ms), and the small nets never gain

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+from numerics.validation import InvalidArgument
 
 
 @dataclass
@@ -23,7 +24,7 @@ class Graph:
     def __post_init__(self):
         for e, (s, t) in enumerate(self.edges):
             if not (0 <= s < t < len(self.sizes)):
-                raise ValueError(f"edges[{e}]={(s, t)!r} must satisfy 0 <= source < target < V")
+                raise InvalidArgument(f"edges[{e}]={(s, t)!r} must satisfy 0 <= source < target < V")
 
     def paths(self):
         """Every input-to-output path as a tuple of edge indices."""
@@ -50,7 +51,7 @@ def forward(graph: Graph, W, x, node_gates, edge_gates):
             continue
         incoming = [edge_gates[q] * (W[q] @ h[s]) for q, (s, t) in enumerate(graph.edges) if t == v]
         if not incoming:
-            raise ValueError(f"node {v} is neither an input nor the target of an edge")
+            raise InvalidArgument(f"node {v} is neither an input nor the target of an edge")
         h[v] = node_gates[v] * sum(incoming)
     return h
 
@@ -117,7 +118,7 @@ def random_case(seed: int = 0, N: int = 7):
     different sources into one node (non-square Sigma^x(j, p)), random 0/1 gates per datapoint.
     Returns (graph, weights, x, y, node gates (V, N), edge gates (E, N))."""
     if isinstance(N, bool) or int(N) != N or N < 1:
-        raise ValueError(f"N={N!r} must be a positive integer")
+        raise InvalidArgument(f"N={N!r} must be a positive integer")
     rng = np.random.default_rng(seed)
     g = Graph(sizes=[3, 2, 4, 3, 2, 1], edges=[(0, 2), (1, 2), (0, 3), (2, 3), (1, 3),
                                                (2, 4), (3, 4), (3, 5)],

@@ -10,7 +10,7 @@ import itertools
 import numpy as np
 from scipy.optimize import linprog
 
-from numerics.validation import integer
+from numerics.validation import InvalidArgument, integer
 
 #: strict ">" as ">= MARGIN" with weights in [-BOUND, BOUND]; the system is scale-free, so any
 #: feasible pattern is feasible with margin 1e-3 inside this box.
@@ -21,7 +21,7 @@ def realisable(pattern: np.ndarray, bias: bool = False) -> bool:
     """Is the (n_items, C) 0/1 ``pattern`` = step(a_i + c_k [+ b]) for some weights?"""
     pattern = np.asarray(pattern)
     if pattern.ndim != 2 or not np.isin(pattern, (0, 1)).all():
-        raise ValueError(f"pattern must be a 2-D 0/1 array, got {pattern!r}")
+        raise InvalidArgument(f"pattern must be a 2-D 0/1 array, got {pattern!r}")
     n, C = pattern.shape
     nv = n + C + bias
     rows, rhs = [], []
@@ -62,7 +62,7 @@ def enumerate_patterns(n_items: int, C: int, bias: bool = False):
     """Every (n_items, C) pattern with its realisability; a list of (pattern, realisable)."""
     n_items, C = integer(n_items, "n_items"), integer(C, "C")
     if n_items * C > 16:
-        raise ValueError(f"n_items*C={n_items * C} > 16: 2**(n*C) patterns is too many")
+        raise InvalidArgument(f"n_items*C={n_items * C} > 16: 2**(n*C) patterns is too many")
     out = []
     for bits in itertools.product((0, 1), repeat=n_items * C):
         P = np.array(bits).reshape(n_items, C)

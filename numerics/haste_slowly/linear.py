@@ -14,6 +14,7 @@ from numerics.haste_slowly.configs import Linear
 from numerics.haste_slowly.gated import GatedNet, init_weights, train
 from numerics.ran import Ran
 from numerics.trajectory import Trajectory
+from numerics.validation import InvalidArgument
 
 
 @dataclass(frozen=True)
@@ -28,7 +29,7 @@ class LinearRun:
 def linear_run(cfg: Linear) -> LinearRun:
     """The 4-``width``-7 linear net of ``cfg`` on the 4-item hierarchy (X = I)."""
     if not isinstance(cfg, Linear):
-        raise TypeError(f"cfg must be a configs.Linear, got {type(cfg).__name__}")
+        raise InvalidArgument(f"cfg must be a configs.Linear, got {type(cfg).__name__}")
     X, Y = hierarchy(2)
     sizes = (X.shape[0], cfg.width, Y.shape[0])
     W = init_weights(cfg.seeds, list(zip(sizes[1:], sizes[:-1])), [cfg.std, cfg.std],

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from numerics.ode import integrate_flow
-from numerics.validation import finite_array, positive
+from numerics.validation import InvalidArgument, finite_array, positive
 
 
 def pathway_flow(syx, sx, W1, W2, tau, t_eval):
@@ -57,7 +57,7 @@ def two_pathway_case(overlap: float, seed: int = 2, m=6, d=5, h=4, r=3) -> dict:
     U_2 = overlap U_1 + sqrt(1 - overlap^2) U_perp; Sigma^x has variance off V too; aligned,
     small initial weights.  ``O`` the per-mode overlaps U_p^T U_j (2, 2, r)."""
     if not -1 <= overlap <= 1:
-        raise ValueError(f"overlap={overlap!r} must lie in [-1, 1]")
+        raise InvalidArgument(f"overlap={overlap!r} must lie in [-1, 1]")
     rng = np.random.default_rng(seed)
     Q = np.linalg.qr(rng.standard_normal((m, 2 * r)))[0]
     U1, Uperp = Q[:, :r], Q[:, r:]

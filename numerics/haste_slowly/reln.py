@@ -16,6 +16,7 @@ import torch
 from numerics.haste_slowly.datasets import N_ITEMS, context_gates, k_of_c
 from numerics.haste_slowly.gated import GatedNet, init_weights
 from theory.conventions import SUM_HALF
+from numerics.validation import InvalidArgument
 
 
 @dataclass(frozen=True)
@@ -91,8 +92,8 @@ def loss_without(net: GatedNet, X, Y, drop) -> np.ndarray:
     dt, dev = net.weights[0].dtype, net.weights[0].device
     drop = torch.as_tensor(np.asarray(drop, dtype=bool), device=dev)
     if drop.shape != net.weights[0].shape[:2]:
-        raise ValueError(f"drop must have shape {tuple(net.weights[0].shape[:2])}, got "
-                         f"{tuple(drop.shape)}")
+        raise InvalidArgument(f"drop must have shape {tuple(net.weights[0].shape[:2])}, got "
+                              f"{tuple(drop.shape)}")
     x, y = (torch.as_tensor(np.asarray(a), dtype=dt, device=dev) for a in (X, Y))
     with torch.no_grad():
         hidden = net.hidden(x) * (~drop)[:, :, None].to(dt)

@@ -17,7 +17,7 @@ from numerics.haste_slowly.datasets import xor_margin
 from numerics.haste_slowly.gated import GatedNet, init_weights, train
 from numerics.ran import Ran
 from numerics.trajectory import Trajectory
-from numerics.validation import integer, seed_list
+from numerics.validation import InvalidArgument, integer, seed_list
 from theory.conventions import MEAN_HALF
 
 #: gates of the linear-gating (positives x2,x3 / negatives x1,x4) and XoR-gating GDLNs (App C)
@@ -51,7 +51,7 @@ def relu_sweep(cfg: Xor) -> XorRun:
     """Bias-free 3-``hidden``-1 ReLU nets, one per (Delta, seed) of ``cfg``, init variance
     ``cfg.variance``, GD at ``cfg.lr`` on the mean loss for ``cfg.steps`` steps."""
     if not isinstance(cfg, Xor):
-        raise TypeError(f"cfg must be a configs.Xor, got {type(cfg).__name__}")
+        raise InvalidArgument(f"cfg must be a configs.Xor, got {type(cfg).__name__}")
     std = float(np.sqrt(cfg.variance))
     X, member_delta = stacked_inputs(cfg.deltas, cfg.seeds)
     seeds = [1000 * i + s for i in range(len(cfg.deltas)) for s in cfg.seeds]
@@ -77,8 +77,8 @@ def train_gdln(delta, gates, *, width=8, lr=0.4, steps=300, std=None, seeds=(0,)
     width = integer(width, "width")
     gates = np.asarray(gates, dtype=float)
     if gates.ndim != 2 or gates.shape[1] != 4:
-        raise ValueError(f"gates must be (pathways, 4): one 0/1 row per pathway over the 4 points, "
-                         f"got shape {gates.shape}")
+        raise InvalidArgument(f"gates must be (pathways, 4): one 0/1 row per pathway over the 4 points, "
+                              f"got shape {gates.shape}")
     X, y = xor_margin(delta)
     unit_gates = np.repeat(gates, width, axis=0)
     net = GatedNet(init_weights(seeds, [(len(unit_gates), 3), (1, len(unit_gates))], [std, std]),

@@ -18,6 +18,7 @@ import numpy as np
 from numerics.lazy_rich import _args
 from numerics.lazy_rich.tasks import ITEMS
 from numerics.ran import Config, Scales, seeds
+from numerics.validation import InvalidArgument
 
 #: fields that must be positive; every other number must be finite, every other integer >= 1
 POSITIVE = {"init_scale", "lr", "horizon", "lam_max", "curve_lam", "curve_horizon", "early", "budget",
@@ -45,7 +46,7 @@ class LazyRichConfig(Config):
                 _args.seeds(value, name)
             elif f.name == "trained_item":
                 if _args.count(value, name, 0) >= N_ITEMS:
-                    raise ValueError(f"{name}={value!r} must index one of the {N_ITEMS} items")
+                    raise InvalidArgument(f"{name}={value!r} must index one of the {N_ITEMS} items")
             elif f.name == "dims":
                 for i, v in enumerate(value):
                     _args.count(v, f"{name}[{i}]")

@@ -32,6 +32,7 @@ from numerics.models import torch_threads
 from numerics.ran import Ran
 from numerics.train import train
 from numerics.trajectory import Trajectory
+from numerics.validation import InvalidArgument
 
 RELEASED_TASK = "whitened (centred, PCA) N(0,1) inputs, independent Gaussian targets"
 SUITE_TASK = "whitened (QR) N(0,1) inputs, independent N(0,1) targets"
@@ -73,7 +74,7 @@ def framing(config: Framing) -> FramingRun:
     lambda at one absolute scale (sigma), each trained by full-batch GD on the task at every target
     variance; all members in one batch."""
     if not isinstance(config, Framing):
-        raise TypeError(f"config must be a configs.Framing, got {type(config).__name__}")
+        raise InvalidArgument(f"config must be a configs.Framing, got {type(config).__name__}")
     ni, nh, no = config.dims
     tasks, members = [], []
     for seed in config.seeds:
@@ -119,7 +120,7 @@ class BalanceRun:
 def lecun_balance(config: Balance) -> BalanceRun:
     """LR-Fig1C: W2^T W2 - W1 W1^T of a LeCun init, W1 ~ N(0, 1/Ni), W2 ~ N(0, 1/Nh), one per seed."""
     if not isinstance(config, Balance):
-        raise TypeError(f"config must be a configs.Balance, got {type(config).__name__}")
+        raise InvalidArgument(f"config must be a configs.Balance, got {type(config).__name__}")
     ni, nh, no = config.dims
     balances, nulls = [], []
     rows, cols = np.triu_indices(nh, 1)
@@ -188,7 +189,7 @@ def architectures(config: Architectures) -> ArchitectureRun:
     every lambda (Algorithm 1, B invertible), the kernel distance from the closed form (Thm B.5)
     and from batched GD."""
     if not isinstance(config, Architectures):
-        raise TypeError(f"config must be a configs.Architectures, got {type(config).__name__}")
+        raise InvalidArgument(f"config must be a configs.Architectures, got {type(config).__name__}")
     lams = np.linspace(-config.lam_max, config.lam_max, config.n_lams)
     curve_lams = (-config.curve_lam, 0.0, config.curve_lam)
     times = np.linspace(0, config.curve_horizon, 151)
@@ -251,7 +252,7 @@ def scale_map(config: ScaleMap) -> ScaleMapRun:
     to every lambda (the same network function, Algorithm 1), run to convergence by the stable
     closed form (Thm B.5)."""
     if not isinstance(config, ScaleMap):
-        raise TypeError(f"config must be a configs.ScaleMap, got {type(config).__name__}")
+        raise InvalidArgument(f"config must be a configs.ScaleMap, got {type(config).__name__}")
     scales, lams = np.geomspace(*config.scales), np.linspace(*config.lams)
     shape = (len(config.seeds), len(ARCHITECTURES), len(scales), len(lams))
     initial, final, distance = (np.zeros(shape) for _ in range(3))
@@ -299,7 +300,7 @@ def transfer(config: Transfer) -> TransferRun:
     through the Thm 5.2 maps), then a new output row trained by GD from 0 on the trained item alone
     (everything else frozen), read out on every item."""
     if not isinstance(config, Transfer):
-        raise TypeError(f"config must be a configs.Transfer, got {type(config).__name__}")
+        raise InvalidArgument(f"config must be a configs.Transfer, got {type(config).__name__}")
     task = hierarchy_task()
     lams = np.linspace(*config.lams)
     W1s = np.stack([weights_from_product(task.syx, lam)[0] for lam in lams])
@@ -334,7 +335,7 @@ def fine_tuning(config: FineTuning) -> FineTuningRun:
     """LR-D.4: the network converged on the hierarchy (W2W1 = Syx), re-balanced to each lambda_new
     by the Thm 5.2 maps (function kept), fine-tuned on three tasks for t/tau = budget."""
     if not isinstance(config, FineTuning):
-        raise TypeError(f"config must be a configs.FineTuning, got {type(config).__name__}")
+        raise InvalidArgument(f"config must be a configs.FineTuning, got {type(config).__name__}")
     base = hierarchy_task()
     tasks = fine_tuning_tasks(base)
     inits = {ln: weights_from_product(base.syx, ln) for ln in config.lam_news}

@@ -18,18 +18,18 @@ from numerics.lazy_rich.init import (
 )
 from numerics.lazy_rich._args import count, scalar
 from numerics.lazy_rich.tasks import Task, random_task, whitened_inputs
-from numerics.validation import finite_array
+from numerics.validation import InvalidArgument, finite_array
 
 
 def _sigma(value) -> float:
     if isinstance(value, bool) or not np.isfinite(value) or value < 0:
-        raise ValueError(f"sigma={value!r} must be a finite non-negative noise s.d.")
+        raise InvalidArgument(f"sigma={value!r} must be a finite non-negative noise s.d.")
     return float(value)
 
 
 def _integer(value, name: str, least: int = 0) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < least:
-        raise ValueError(f"{name}={value!r} must be an integer >= {least}")
+        raise InvalidArgument(f"{name}={value!r} must be an integer >= {least}")
     return int(value)
 
 
@@ -59,8 +59,8 @@ def problem_from_numbers(n_in: int, n_out: int, lam: float, scale: float, w1, w2
     nh = min(n_in, n_out)
     for name, value, size in (("syx", syx, n_out * n_in), ("w1", w1, nh * n_in), ("w2", w2, n_out * nh)):
         if np.size(value) != size:
-            raise ValueError(f"{name} has {np.size(value)} entries, expected {size} for (Ni, No) = "
-                             f"({n_in}, {n_out})")
+            raise InvalidArgument(f"{name} has {np.size(value)} entries, expected {size} for (Ni, No) = "
+                                  f"({n_in}, {n_out})")
     syx = finite_array(syx, "syx").reshape(n_out, n_in)
     product = scale ** 2 * finite_array(w2, "w2").reshape(n_out, nh) @ finite_array(w1, "w1").reshape(nh, n_in)
     P = max(n_in, n_out) + 2
@@ -83,8 +83,8 @@ def aligned_problem(n_in: int, n_out: int, s_task, s0, lam: float, seed: int):
     m, P = min(n_in, n_out), max(n_in, n_out) + 3
     s_task = finite_array(s_task, "s_task", ndim=1)
     if s_task.shape != (m,):
-        raise ValueError(f"s_task has {s_task.size} values: a ({n_in}, {n_out}) task has min(Ni, No) "
-                         f"= {m} values")
+        raise InvalidArgument(f"s_task has {s_task.size} values: a ({n_in}, {n_out}) task has min(Ni, No) "
+                              f"= {m} values")
     U = random_orthogonal(n_out, rng)[:, :m]
     V = random_orthogonal(n_in, rng)[:, :m]
     X = np.sqrt(P) * np.linalg.qr(rng.standard_normal((P, n_in)))[0].T
@@ -118,7 +118,7 @@ def balanced_family(task, lams, scales, rng: np.random.Generator, max_draws: int
     n_in, n_out = task.svd.n_in, task.svd.n_out
     nh = min(n_in, n_out)
     if not scales or any(not (np.isfinite(a) and a > 0) for a in scales):
-        raise ValueError(f"scales={scales!r} must be positive absolute scales")
+        raise InvalidArgument(f"scales={scales!r} must be positive absolute scales")
     for _ in range(_integer(max_draws, "max_draws", 1)):
         U, s, Vt = np.linalg.svd(rng.standard_normal((n_out, nh)) @ rng.standard_normal((nh, n_in)),
                                  full_matrices=False)
@@ -137,9 +137,9 @@ def padded_init(n_in, n_hid, n_out, s, lam, seeds):
     n_in, n_hid, n_out = count(n_in, "n_in"), count(n_hid, "n_hid"), count(n_out, "n_out")
     m = min(n_in, n_out)
     if n_hid < m:
-        raise ValueError(f"n_hid={n_hid} must be >= min(n_in, n_out) = {m}")
+        raise InvalidArgument(f"n_hid={n_hid} must be >= min(n_in, n_out) = {m}")
     if len(seeds) != 3:
-        raise ValueError(f"seeds={seeds!r} must be three seeds (R, V, U)")
+        raise InvalidArgument(f"seeds={seeds!r} must be three seeds (R, V, U)")
     lam = scalar(lam, "lam")
     R = random_orthogonal(n_hid, np.random.default_rng(seeds[0]))
     s1, s2 = layer_singular_values(np.asarray(s, dtype=float), lam)
@@ -188,7 +188,7 @@ def sample_balance(n_in, n_hid, n_out, var1, var2, draws, seed):
     for name, value in (("n_in", n_in), ("n_hid", n_hid), ("n_out", n_out), ("draws", draws)):
         _integer(value, name, 1)
     if not (np.isfinite(var1) and np.isfinite(var2) and var1 >= 0 and var2 >= 0):
-        raise ValueError(f"var1={var1!r}, var2={var2!r} must be finite and non-negative")
+        raise InvalidArgument(f"var1={var1!r}, var2={var2!r} must be finite and non-negative")
     rng = np.random.default_rng(_integer(seed, "seed"))
     W1 = np.sqrt(var1) * rng.standard_normal((draws, n_hid, n_in))
     W2 = np.sqrt(var2) * rng.standard_normal((draws, n_out, n_hid))
@@ -199,7 +199,7 @@ def balance_spread(widths=(1, 2, 4), dims=(40, 120, 250)):
     """LeCun balance at widths k x (Ni, Nh, No): mean entrywise off-diagonal s.d. and mean
     ||Bal - lambda I||_F / ||lambda I||_F (lambda = No/Nh - 1), two draws per width."""
     if not widths or any(isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1 for k in widths):
-        raise ValueError(f"widths={widths!r} must be positive integers (width multipliers)")
+        raise InvalidArgument(f"widths={widths!r} must be positive integers (width multipliers)")
     ni, nh, no = (count(v, f"dims[{i}]") for i, v in enumerate(dims))
     lam = no / nh - 1
     sd, spread = [], []
@@ -234,15 +234,15 @@ def reversed_mode(task, W1t, W2t):
     """u~_1^T W2W1(t) v~_1: the reversed mode of a ``reversal_problem`` along a run."""
     W1t, W2t = finite_array(W1t, "W1t"), finite_array(W2t, "W2t")
     if W1t.ndim != 3 or W2t.ndim != 3 or W1t.shape[2] != task.svd.n_in or W2t.shape[1] != task.svd.n_out:
-        raise ValueError(f"W1t {W1t.shape} and W2t {W2t.shape} do not fit the task ((T, Nh, {task.svd.n_in}) "
-                         f"and (T, {task.svd.n_out}, Nh))")
+        raise InvalidArgument(f"W1t {W1t.shape} and W2t {W2t.shape} do not fit the task ((T, Nh, {task.svd.n_in}) "
+                              f"and (T, {task.svd.n_out}, Nh))")
     return np.einsum("i,tij,j->t", task.svd.U[:, 0], W2t @ W1t, task.svd.V[:, 0])
 
 
 def fine_tuning_tasks(base):
     """LR-D.4's three fine-tuning tasks built from the hierarchy ``base`` (catalogue protocol)."""
     if not isinstance(base, Task) or base.X.shape != (8, 8) or base.Y.shape != (8, 8):
-        raise ValueError("base must be the 8-item hierarchy task (tasks.hierarchy_task())")
+        raise InvalidArgument("base must be the 8-item hierarchy task (tasks.hierarchy_task())")
     t1 = base.Y.copy()
     t1[4, 2] = 1.0                                      # bird1 also gets fish1's leaf feature
     U, s, V = base.svd.U, base.svd.s, base.svd.V

@@ -10,14 +10,14 @@ import numpy as np
 
 from numerics.lazy_rich._args import count, generator, scalar, weights
 from numerics.linalg import random_orthogonal
-from numerics.validation import finite_array
+from numerics.validation import InvalidArgument, finite_array
 
 
 def layer_singular_values(s, lam: float) -> tuple[np.ndarray, np.ndarray]:
     """(S1, S2) of LR-Thm5.2 for network singular values ``s`` >= 0 and balance ``lam``."""
     s = finite_array(s, "s")
     if np.any(s < 0):
-        raise ValueError("s must be non-negative singular values")
+        raise InvalidArgument("s must be non-negative singular values")
     lam = float(finite_array(lam, "lam"))
     root = np.sqrt(lam ** 2 + 4 * s ** 2)
     # (root - lam)/2 written as 2 s^2/(root + lam) for lam > 0: no cancellation when |lam| >> s.
@@ -31,7 +31,7 @@ def balanced_weights(U, s, V, R, lam: float) -> tuple[np.ndarray, np.ndarray]:
     U, V, R = (finite_array(a, n, ndim=2) for a, n in ((U, "U"), (V, "V"), (R, "R")))
     s1, s2 = layer_singular_values(s, lam)
     if not (U.shape[1] == V.shape[1] == R.shape[0] == R.shape[1] == len(s1)):
-        raise ValueError(f"shapes U {U.shape}, V {V.shape}, R {R.shape}, s {len(s1)} disagree")
+        raise InvalidArgument(f"shapes U {U.shape}, V {V.shape}, R {R.shape}, s {len(s1)} disagree")
     return R @ (s1[:, None] * V.T), (U * s2) @ R.T
 
 
@@ -45,7 +45,7 @@ def lambda_balanced_init(lam: float, n_in: int, n_hid: int, n_out: int,
     n_in, n_hid, n_out = count(n_in, "n_in"), count(n_hid, "n_hid"), count(n_out, "n_out")
     lam, scale, rng = scalar(lam, "lam"), scalar(scale, "scale", nonnegative=True), generator(rng)
     if n_hid != min(n_in, n_out):
-        raise ValueError(f"n_hid={n_hid} must equal min(n_in, n_out)={min(n_in, n_out)} (LR-A3)")
+        raise InvalidArgument(f"n_hid={n_hid} must equal min(n_in, n_out)={min(n_in, n_out)} (LR-A3)")
     if syx is None:
         W1 = scale * rng.standard_normal((n_hid, n_in))
         W2 = scale * rng.standard_normal((n_out, n_hid))

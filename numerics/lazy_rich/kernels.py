@@ -7,7 +7,7 @@ import numpy as np
 
 from numerics.lazy_rich._args import weights
 from numerics.metrics import kernel_distance  # noqa: F401  (re-exported)
-from numerics.validation import finite_array
+from numerics.validation import InvalidArgument, finite_array
 
 
 def _t(a):
@@ -18,7 +18,7 @@ def rsm_in(W1, X) -> np.ndarray:
     """RSM_I = X^T W1^T W1 X (P x P)."""
     W1, X = finite_array(W1, "W1"), finite_array(X, "X", ndim=2)
     if W1.ndim < 2 or W1.shape[-1] != X.shape[0]:
-        raise ValueError(f"W1 {W1.shape} must be (..., Nh, Ni) for X {X.shape}")
+        raise InvalidArgument(f"W1 {W1.shape} must be (..., Nh, Ni) for X {X.shape}")
     H = W1 @ X
     return _t(H) @ H
 
@@ -27,7 +27,7 @@ def rsm_out(W2, Y) -> np.ndarray:
     """RSM_O = Y^T (W2 W2^T)^+ Y (P x P), Moore-Penrose pseudo-inverse."""
     W2, Y = finite_array(W2, "W2"), finite_array(Y, "Y", ndim=2)
     if W2.ndim < 2 or W2.shape[-2] != Y.shape[0]:
-        raise ValueError(f"W2 {W2.shape} must be (..., No, Nh) for Y {Y.shape}")
+        raise InvalidArgument(f"W2 {W2.shape} must be (..., No, Nh) for Y {Y.shape}")
     return _t(Y) @ np.linalg.pinv(W2 @ _t(W2), hermitian=True) @ Y
 
 
@@ -36,7 +36,7 @@ def ntk_from_grams(gram_in, gram_out, X) -> np.ndarray:
     gram_in, gram_out = finite_array(gram_in, "gram_in"), finite_array(gram_out, "gram_out")
     X = finite_array(X, "X", ndim=2)
     if gram_in.ndim < 2 or gram_in.shape[-1] != X.shape[0] or gram_out.ndim < 2:
-        raise ValueError(f"gram_in {gram_in.shape} must be (..., Ni, Ni) for X {X.shape}; gram_out (..., No, No)")
+        raise InvalidArgument(f"gram_in {gram_in.shape} must be (..., Ni, Ni) for X {X.shape}; gram_out (..., No, No)")
     n_out = gram_out.shape[-1]
     k_in = _t(X) @ gram_in @ X
     xx = X.T @ X

@@ -32,7 +32,7 @@ from numerics.lazy_rich.tasks import Task, hierarchy_task, random_task
 from numerics.lazy_rich.training import train_linear
 from numerics.ode import integrate_flow
 from numerics.trajectory import Trajectory
-from numerics.validation import finite_array
+from numerics.validation import InvalidArgument, finite_array
 
 
 # ------------------------------------------------------------------------------ gradient flow
@@ -70,7 +70,7 @@ def integrate(task, W1, W2, t_eval):
     (W1(t), W2(t)) with a leading time axis, and the balance drift."""
     t_eval = finite_array(t_eval, "t_eval", ndim=1)
     if t_eval.size == 0 or np.any(t_eval < 0) or np.any(np.diff(t_eval) < 0):
-        raise ValueError("t_eval must be a non-empty, non-decreasing grid of t/tau >= 0")
+        raise InvalidArgument("t_eval must be a non-empty, non-decreasing grid of t/tau >= 0")
     flow = integrate_flow(so.flow_rhs(task.syx, task.sxx), {"W1": W1, "W2": W2}, float(t_eval[-1]),
                           t_eval=t_eval, rtol=1e-12, atol=1e-14,
                           conserved={"balance": lambda p: balance(p["W1"], p["W2"])}, conservation_tol=1e-8)
@@ -81,7 +81,7 @@ def integrate(task, W1, W2, t_eval):
 def flow(task, W1, W2, lam: float, t) -> FlowRun:
     """The gradient flow of (W1, W2) on ``task`` sampled at ``t`` (t/tau)."""
     if not isinstance(task, Task):
-        raise TypeError(f"task must be a numerics.lazy_rich.tasks.Task, got {type(task).__name__}")
+        raise InvalidArgument(f"task must be a numerics.lazy_rich.tasks.Task, got {type(task).__name__}")
     W1, W2 = weights(W1, W2)
     W1t, W2t, drift = integrate(task, W1, W2, t)
     t = np.asarray(t, dtype=float)
@@ -141,8 +141,8 @@ class BatchRun:
 def batch(task, W1s, W2s, lams, *, lr: float, steps: int, record_every: int, Y=None) -> BatchRun:
     """GD of every init of (W1s, W2s) on ``task`` (targets ``Y`` if given), one torch program."""
     if not len(W1s) or len(W1s) != len(W2s):
-        raise ValueError(f"W1s must hold at least one init and W2s one per init; got {len(W1s)} and "
-                         f"{len(W2s)}")
+        raise InvalidArgument(f"W1s must hold at least one init and W2s one per init; got {len(W1s)} and "
+                              f"{len(W2s)}")
     W1s, W2s = np.stack(W1s), np.stack(W2s)
     trajectory = train_linear(W1s, W2s, task.X, task.Y if Y is None else Y, lr=lr, steps=steps,
                               record_every=record_every)
@@ -153,7 +153,7 @@ def gradient_descent(config: GradientDescent) -> list[BatchRun]:
     """LR-Thm4.3: (5,3,3) nets on one task (P = 10), ``len(config.seeds)`` inits per lambda, one batch
     per learning rate, to t/tau = ``config.horizon``, records every t/tau = 0.25."""
     if not isinstance(config, GradientDescent):
-        raise TypeError(f"config must be a configs.GradientDescent, got {type(config).__name__}")
+        raise InvalidArgument(f"config must be a configs.GradientDescent, got {type(config).__name__}")
     task = problem(5, 3, 0.0, seed=200, n_samples=10)[0]
     members = [(lam, seed) for lam in config.lams for seed in config.seeds]
     inits = [problem(5, 3, lam, seed=300 + seed, scale=0.3, n_samples=10)[1:] for lam, seed in members]
@@ -197,7 +197,7 @@ def hierarchy(config: Hierarchy) -> HierarchyRun:
     """Fig. 4B-D: lambda-balanced inits with B invertible at ``config.lams`` plus ``config.large_inits``
     N(0, 1) inits, batched GD on the hierarchy for ``config.steps`` steps."""
     if not isinstance(config, Hierarchy):
-        raise TypeError(f"config must be a configs.Hierarchy, got {type(config).__name__}")
+        raise InvalidArgument(f"config must be a configs.Hierarchy, got {type(config).__name__}")
     task = hierarchy_task()
     seed = config.seeds[0]
     W1s, W2s = map(list, zip(*[invertible_b_init(task, lam, seed=seed, scale=config.init_scale)
@@ -222,13 +222,13 @@ class ContinualRun:
 def continual(tasks, W1, W2, *, horizon: float, lr: float, records: int = 8) -> ContinualRun:
     """GD through ``tasks``, ``horizon`` (t/tau) on each, restarting from the last weights."""
     if not len(tasks) or not all(isinstance(t, Task) for t in tasks):
-        raise ValueError("tasks must be a non-empty sequence of numerics.lazy_rich.tasks.Task")
+        raise InvalidArgument("tasks must be a non-empty sequence of numerics.lazy_rich.tasks.Task")
     W1, W2 = weights(W1, W2)
     horizon, lr = scalar(horizon, "horizon", positive=True), scalar(lr, "lr", positive=True)
     steps = count(int(round(horizon / lr)), "horizon / lr")
     count(records, "records")
     if steps % records:
-        raise ValueError(f"records={records} must divide the {steps} steps per task")
+        raise InvalidArgument(f"records={records} must divide the {steps} steps per task")
     sims, w1, w2 = [], W1[None], W2[None]
     for task in tasks:
         trajectory = train_linear(w1, w2, task.X, task.Y, lr=lr, steps=steps, record_every=steps // records)
@@ -242,7 +242,7 @@ def chained(tasks, W1, W2, lam: float, durations, grid=None, solver=so.qq_exact)
     """The closed form along a task sequence, restarted at each switch through the Thm 5.2 weights
     (QQ^T determines the dynamics; R is irrelevant): W2W1 on ``grid`` points per task (2: its ends)."""
     if len(tasks) != len(durations):
-        raise ValueError(f"durations has {len(durations)} entries for {len(tasks)} tasks")
+        raise InvalidArgument(f"durations has {len(durations)} entries for {len(tasks)} tasks")
     for T in durations:
         scalar(T, "durations", positive=True)
     products, times, t0 = [], [], 0.0
@@ -261,13 +261,13 @@ def new_feature_row(W1, task, item: int = 0, y_new: float = 1.0, steps: int = 20
     0.5/|h|^2), read out on every item: w W1 X."""
     W1 = finite_array(W1, "W1", ndim=2)
     if not isinstance(task, Task):
-        raise TypeError(f"task must be a numerics.lazy_rich.tasks.Task, got {type(task).__name__}")
+        raise InvalidArgument(f"task must be a numerics.lazy_rich.tasks.Task, got {type(task).__name__}")
     if isinstance(item, bool) or int(item) != item or not 0 <= item < task.n_samples:
-        raise ValueError(f"item={item!r} must index one of the {task.n_samples} items")
+        raise InvalidArgument(f"item={item!r} must index one of the {task.n_samples} items")
     steps, y_new = count(steps, "steps"), scalar(y_new, "y_new")
     h0 = W1 @ task.X[:, int(item)]
     if not h0 @ h0 > 0:
-        raise ValueError(f"W1 maps item {item} to zero hidden activity: no output row can learn it")
+        raise InvalidArgument(f"W1 maps item {item} to zero hidden activity: no output row can learn it")
     w = np.zeros(W1.shape[0])
     lr = 0.5 / (h0 @ h0)
     for _ in range(steps):
@@ -302,9 +302,9 @@ def noise(config: Noise, kind: str, n_in: int, n_out: int) -> NoiseRun:
     """Monte Carlo of the noisy loss of a converged net at each lambda of ``config.lams``: ``kind``
     'input' (X + sigma N(0, 1)) or 'weight' (every weight + sigma N(0, 1))."""
     if kind not in ("input", "weight"):
-        raise ValueError(f"kind={kind!r} must be 'input' or 'weight'")
+        raise InvalidArgument(f"kind={kind!r} must be 'input' or 'weight'")
     if not isinstance(config, Noise):
-        raise TypeError(f"config must be a configs.Noise, got {type(config).__name__}")
+        raise InvalidArgument(f"config must be a configs.Noise, got {type(config).__name__}")
     task, seed, n = noise_task(n_in, n_out), config.seeds[0], len(config.lams)
     nets = [converged(task, lam, k) for k, lam in enumerate(config.lams)]
     if kind == "input":

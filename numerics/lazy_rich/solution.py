@@ -18,7 +18,7 @@ import numpy as np
 
 from numerics.lazy_rich._args import count, weights
 from numerics.lazy_rich.tasks import TaskSVD
-from numerics.validation import finite_array
+from numerics.validation import InvalidArgument, finite_array
 
 
 def f_matrix(syx, lam: float) -> np.ndarray:
@@ -40,7 +40,7 @@ def blocks(qq, n_in: int) -> dict:
     """The LR-Eq3 blocks of QQ^T: input Gram W1^T W1, function W2 W1, output Gram W2 W2^T."""
     qq, n_in = finite_array(qq, "qq"), count(n_in, "n_in")
     if qq.ndim < 2 or qq.shape[-1] != qq.shape[-2] or qq.shape[-1] <= n_in:
-        raise ValueError(f"qq {qq.shape} must be square (..., Ni + No, Ni + No) with Ni = {n_in} < its size")
+        raise InvalidArgument(f"qq {qq.shape} must be square (..., Ni + No, Ni + No) with Ni = {n_in} < its size")
     return {"W1tW1": qq[..., :n_in, :n_in], "W2W1": qq[..., n_in:, :n_in],
             "W2W2t": qq[..., n_in:, n_in:]}
 
@@ -62,7 +62,7 @@ class Spectrum:
 def spectrum(svd: TaskSVD, lam: float) -> Spectrum:
     """Eigendecomposition F = P diag(gamma) P^T of LR-Lem4.2 (Eqs. 8-9)."""
     if not isinstance(svd, TaskSVD):
-        raise TypeError(f"svd must be a TaskSVD (numerics.lazy_rich.tasks.task_svd), got {type(svd).__name__}")
+        raise InvalidArgument(f"svd must be a TaskSVD (numerics.lazy_rich.tasks.task_svd), got {type(svd).__name__}")
     lam = float(finite_array(lam, "lam"))
     s = svd.s
     s_lam = np.sqrt(s ** 2 + lam ** 2 / 4)
@@ -83,8 +83,8 @@ def init_variables(W1, W2, sp: Spectrum) -> tuple[np.ndarray, np.ndarray, np.nda
     gm, gp = sp.g * (1 - sp.h), sp.g * (1 + sp.h)
     W1, W2 = weights(W1, W2)
     if W1.shape[-1] != sp.svd.n_in or W2.shape[-2] != sp.svd.n_out:
-        raise ValueError(f"W1 {W1.shape} and W2 {W2.shape} do not fit the task ({sp.svd.n_in} inputs, "
-                         f"{sp.svd.n_out} outputs)")
+        raise InvalidArgument(f"W1 {W1.shape} and W2 {W2.shape} do not fit the task ({sp.svd.n_in} inputs, "
+                              f"{sp.svd.n_out} outputs)")
     B = W2.T @ (sp.svd.U * gp) + W1 @ (sp.svd.V * gm)
     C = W2.T @ (sp.svd.U * gm) - W1 @ (sp.svd.V * gp)
     D = W2.T @ sp.svd.U_perp + W1 @ sp.svd.V_perp
@@ -112,7 +112,7 @@ def _in_range(t, rate: float, form: str) -> None:
 def _time_grid(t) -> np.ndarray:
     t = finite_array(t, "t", ndim=None)
     if np.any(t < 0):
-        raise ValueError("t must be non-negative (t/tau)")
+        raise InvalidArgument("t must be non-negative (t/tau)")
     return np.atleast_1d(t)
 
 
@@ -199,7 +199,7 @@ def _bracket(t, W1, W2, F):
     F = finite_array(F, "F", ndim=2)
     W1, W2 = weights(W1, W2)
     if W1.ndim != 2 or F.shape != (W1.shape[1] + W2.shape[0],) * 2:
-        raise ValueError(f"F {F.shape} must be (Ni + No) square for W1 {W1.shape}, W2 {W2.shape}")
+        raise InvalidArgument(f"F {F.shape} must be (Ni + No) square for W1 {W1.shape}, W2 {W2.shape}")
     gamma, P = np.linalg.eigh(F)
     _in_range(t, float(np.max(gamma)), "LR-Eq7 (e^{Ft})")
     PtQ = P.T @ np.concatenate([W1.T, W2], axis=0)

@@ -12,7 +12,7 @@ from functools import cached_property
 import numpy as np
 
 from numerics.lazy_rich._args import count, generator
-from numerics.validation import finite_array
+from numerics.validation import InvalidArgument, finite_array
 
 
 @dataclass(frozen=True)
@@ -56,7 +56,7 @@ class Task:
     def __post_init__(self):
         X, Y = finite_array(self.X, "X", ndim=2), finite_array(self.Y, "Y", ndim=2)
         if X.shape[1] != Y.shape[1] or X.shape[1] == 0:
-            raise ValueError(f"X {X.shape} and Y {Y.shape} must share a positive number of samples")
+            raise InvalidArgument(f"X {X.shape} and Y {Y.shape} must share a positive number of samples")
         object.__setattr__(self, "X", X)
         object.__setattr__(self, "Y", Y)
 
@@ -95,8 +95,8 @@ def whitened_inputs(n_in: int, n_samples: int, rng: np.random.Generator, centred
     n_in, n_samples = count(n_in, "n_in"), count(n_samples, "n_samples")
     rng = generator(rng)
     if n_samples < n_in + centred:
-        raise ValueError(f"n_samples={n_samples} < n_in={n_in}{' + 1' if centred else ''}: Sxx = I "
-                         f"needs P >= Ni{' + 1 for centred inputs' if centred else ''} (LR-A1)")
+        raise InvalidArgument(f"n_samples={n_samples} < n_in={n_in}{' + 1' if centred else ''}: Sxx = I "
+                              f"needs P >= Ni{' + 1 for centred inputs' if centred else ''} (LR-A1)")
     draw = rng.standard_normal((n_samples, n_in))
     if centred:
         draw = draw - draw.mean(axis=0)
@@ -111,7 +111,7 @@ def random_task(n_in: int, n_out: int, n_samples: int, rng: np.random.Generator,
     """LR-T1: whitened Gaussian inputs, independent Gaussian targets N(0, target_std^2)
     (``centred``: the released generator, ``utils.py`` ``get_random_regression_task``)."""
     if not (np.isfinite(target_std) and target_std > 0):
-        raise ValueError(f"target_std={target_std!r} must be positive and finite")
+        raise InvalidArgument(f"target_std={target_std!r} must be positive and finite")
     X = whitened_inputs(n_in, n_samples, rng, centred)
     return Task(X, target_std * rng.standard_normal((count(n_out, "n_out"), n_samples)))
 

@@ -9,14 +9,14 @@ from numerics.models import TwoLayerEnsemble, torch_threads
 from numerics.train import train
 from numerics.lazy_rich._args import scalar, weights
 from numerics.trajectory import Trajectory
-from numerics.validation import finite_array
+from numerics.validation import InvalidArgument, finite_array
 
 
 def linear_ensemble(W1s, W2s) -> TwoLayerEnsemble:
     """An ensemble of linear networks with weights W1s (K, Nh, Ni), W2s (K, No, Nh), float64."""
     W1s, W2s = finite_array(W1s, "W1s"), finite_array(W2s, "W2s")
     if W1s.ndim != 3 or W2s.ndim != 3:
-        raise ValueError(f"W1s and W2s must be (K, rows, cols); got {W1s.shape}, {W2s.shape}")
+        raise InvalidArgument(f"W1s and W2s must be (K, rows, cols); got {W1s.shape}, {W2s.shape}")
     # torch.tensor copies: training updates in place and must not touch the caller's arrays
     return TwoLayerEnsemble(torch.tensor(W1s, dtype=torch.float64),
                             torch.tensor(W2s, dtype=torch.float64), activation="linear")

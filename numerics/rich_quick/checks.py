@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import sympy as sp
 
-from numerics.validation import finite_array, integer, number, seed_list
+from numerics.validation import InvalidArgument, finite_array, integer, number, seed_list
 
 
 def alpha_of(value, name: str = "alpha") -> float:
@@ -20,11 +20,11 @@ def members(seeds, alphas) -> tuple[tuple[int, ...], np.ndarray]:
     seeds = seed_list(seeds)
     alphas = finite_array(alphas, "alphas", ndim=1)
     if alphas.shape != (len(seeds),):
-        raise ValueError(f"seeds ({len(seeds)}) and alphas ({alphas.size}) must pair up: one alpha "
-                         "per member")
+        raise InvalidArgument(f"seeds ({len(seeds)}) and alphas ({alphas.size}) must pair up: one alpha "
+                              "per member")
     if np.any(alphas <= 0):
-        raise ValueError(f"alphas must be positive (a member's first layer is divided by alpha), "
-                         f"got {alphas.tolist()}")
+        raise InvalidArgument(f"alphas must be positive (a member's first layer is divided by alpha), "
+                              f"got {alphas.tolist()}")
     return seeds, alphas
 
 
@@ -42,8 +42,8 @@ def numbers(label: str, value, *, positive: bool = False, length: int | None = N
     if (arr.ndim != 1 or arr.size == 0 or (length is not None and arr.size != length)
             or not np.all(np.isfinite(arr)) or (positive and np.any(arr <= 0))):
         size_ = f"{length} " if length is not None else "a non-empty tuple of "
-        raise ValueError(f"{label}={value!r} must be {size_}finite "
-                         f"{'positive ' if positive else ''}numbers")
+        raise InvalidArgument(f"{label}={value!r} must be {size_}finite "
+                              f"{'positive ' if positive else ''}numbers")
     return arr
 
 
@@ -51,7 +51,7 @@ def formula(expr, name: str = "expr"):
     """A formula under test: a sympy expression or matrix, or a plain number (never text, which
     sympy would parse)."""
     if isinstance(expr, bool) or not isinstance(expr, (sp.Basic, sp.MatrixBase, int, float, np.number)):
-        raise TypeError(f"{name} must be a sympy expression, got {type(expr).__name__}")
+        raise InvalidArgument(f"{name} must be a sympy expression, got {type(expr).__name__}")
     return expr
 
 

@@ -59,15 +59,15 @@ def _one_of(config, name, allowed):
 def _even_width(config):
     """The symmetrised initialisation (D.1) mirrors half of the h neurons."""
     if config.h % 2:
-        raise ValueError(f"{type(config).__name__}.h={config.h} must be even for the symmetrised "
-                         "initialisation")
+        raise InvalidArgument(f"{type(config).__name__}.h={config.h} must be even for the symmetrised "
+                              "initialisation")
 
 
 def _alphas(config):
     numbers(*_field(config, "alphas"), positive=True)
     if 1.0 not in config.alphas:
-        raise ValueError(f"{type(config).__name__}.alphas={config.alphas!r} must be positive and "
-                         "include 1 (the standard parameterisation)")
+        raise InvalidArgument(f"{type(config).__name__}.alphas={config.alphas!r} must be positive and "
+                              "include 1 (the standard parameterisation)")
 
 
 def _cells(config):
@@ -77,8 +77,8 @@ def _cells(config):
         cells = np.full((1, 1), np.nan)
     if cells.ndim != 2 or cells.shape[0] == 0 or cells.shape[1] != 2 \
             or not np.all(np.isfinite(cells)) or np.any(cells[:, 0] <= 0):
-        raise ValueError(f"{type(config).__name__}.cells={config.cells!r} must be (tau > 0, delta) "
-                         "pairs")
+        raise InvalidArgument(f"{type(config).__name__}.cells={config.cells!r} must be (tau > 0, delta) "
+                              "pairs")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -141,7 +141,7 @@ class Fig1b(Config):
         _scalars(self, "base_lr")
         _one_of(self, "dtype", ("float32", "float64"))
         if not all(isinstance(m, (int, np.integer)) and 0 < m < self.steps for m in self.marks):
-            raise ValueError(f"Fig1b.marks={self.marks!r} must lie strictly between 0 and steps")
+            raise InvalidArgument(f"Fig1b.marks={self.marks!r} must lie strictly between 0 and steps")
 
     def chunk_config(self) -> dict:
         """The settings a sweep chunk needs (also the chunk files' fingerprint)."""
@@ -208,23 +208,23 @@ class Hierarchy(Config):
         _positive_ints(self, "L", "n_c", "m", "s", "v", "width", "depth", "test", "epochs",
                        "batch")
         if self.s < 2:
-            raise ValueError(f"Hierarchy.s={self.s} must be >= 2: a rule maps a symbol to a "
-                             "tuple of s symbols")
+            raise InvalidArgument(f"Hierarchy.s={self.s} must be >= 2: a rule maps a symbol to a "
+                                  "tuple of s symbols")
         _seed_tuple(self)
         _scalars(self, "lr", "decay_frac", "stop_loss")
         _scalars(self, "momentum", nonnegative=True)
         if self.momentum >= 1 or self.decay_frac > 1:
-            raise ValueError(f"Hierarchy.momentum={self.momentum!r} must lie in [0, 1) and "
+            raise InvalidArgument(f"Hierarchy.momentum={self.momentum!r} must lie in [0, 1) and "
                              f"decay_frac={self.decay_frac!r} in (0, 1]")
         _one_of(self, "parametrisation", PARAMETRISATIONS)
         _one_of(self, "dtype", ("float32", "float64"))
         if not self.sizes or any(isinstance(n, bool) or not isinstance(n, (int, np.integer))
                                  or n < 1 for n in self.sizes):
-            raise ValueError(f"Hierarchy.sizes={self.sizes!r} must be positive integers")
+            raise InvalidArgument(f"Hierarchy.sizes={self.sizes!r} must be positive integers")
         total = self.n_c * self.m ** ((self.s ** self.L - 1) // (self.s - 1))
         if max(self.sizes) + self.test > total:
-            raise ValueError(f"Hierarchy: the largest training size {max(self.sizes)} plus "
-                             f"{self.test} test inputs exceed the {total} inputs of the RHM")
+            raise InvalidArgument(f"Hierarchy: the largest training size {max(self.sizes)} plus "
+                                  f"{self.test} test inputs exceed the {total} inputs of the RHM")
         _alphas(self)
 
 
@@ -311,7 +311,7 @@ class Grokking(Config):
         super().__post_init__()
         _positive_ints(self, "p", "d", "mlp", "heads", "steps")
         if self.d % self.heads:
-            raise ValueError(f"Grokking.heads={self.heads} must divide the model width d={self.d}")
+            raise InvalidArgument(f"Grokking.heads={self.heads} must divide the model width d={self.d}")
         if self.batch is not None:
             _positive_ints(self, "batch")
         _seed_tuple(self)
@@ -320,7 +320,7 @@ class Grokking(Config):
         _scalars(self, "wd", nonnegative=True)
         numbers(*_field(self, "taus"), positive=True)
         if 1.0 not in self.taus:
-            raise ValueError(f"Grokking.taus={self.taus!r} must include 1")
+            raise InvalidArgument(f"Grokking.taus={self.taus!r} must include 1")
 
 
 FIG6A = Scales(
@@ -377,7 +377,7 @@ class Xor(Config):
         _scalars(self, "noise", nonnegative=True)
         deltas = numbers(*_field(self, "deltas"), length=3)
         if not deltas[0] < deltas[1] == 0 < deltas[2]:
-            raise ValueError(f"Xor.deltas={self.deltas!r} must be (downstream < 0, 0, upstream > 0)")
+            raise InvalidArgument(f"Xor.deltas={self.deltas!r} must be (downstream < 0, 0, upstream > 0)")
         _one_of(self, "dtype", ("float32", "float64"))
 
 
@@ -410,11 +410,11 @@ class Regimes(Config):
             shape = net[1] if isinstance(net, tuple) and len(net) == 2 else ()
             if len(shape) != 3 or not all(isinstance(n, int) and not isinstance(n, bool) and n >= 1
                                           for n in shape):
-                raise ValueError(f"Regimes.nets entry {net!r} must be (name, (d, h, c)) with "
-                                 "positive integer sizes")
+                raise InvalidArgument(f"Regimes.nets entry {net!r} must be (name, (d, h, c)) with "
+                                      "positive integer sizes")
         numbers(*_field(self, "deltas"))
         if not {-30.0, -3.0, 0.0, 3.0, 30.0} <= set(self.deltas):
-            raise ValueError(f"Regimes.deltas={self.deltas!r} must include -30, -3, 0, 3, 30")
+            raise InvalidArgument(f"Regimes.deltas={self.deltas!r} must include -30, -3, 0, 3, 30")
         _scalars(self, "beta_scale", "eta_a", "eta_w")
         _seed(self, "seed")
 
@@ -447,20 +447,20 @@ class Paths(Config):
         super().__post_init__()
         _positive_ints(self, "points", "ref_points")
         if self.ref_points < 2 or (self.points - 1) % (self.ref_points - 1):
-            raise ValueError(f"Paths: points - 1 = {self.points - 1} must be a multiple of "
-                             f"ref_points - 1 = {self.ref_points - 1} >= 1")
+            raise InvalidArgument(f"Paths: points - 1 = {self.points - 1} must be a multiple of "
+                                  f"ref_points - 1 = {self.ref_points - 1} >= 1")
         _scalars(self, "t_end")
         numbers(*_field(self, "rates"), positive=True, length=2)
         numbers(*_field(self, "deltas"))
         if self.sign not in (1.0, -1.0):
-            raise ValueError(f"Paths.sign={self.sign!r} must be +1 or -1 (the sign of a0)")
+            raise InvalidArgument(f"Paths.sign={self.sign!r} must be +1 or -1 (the sign of a0)")
         beta_star = numbers(*_field(self, "beta_star"))
         if not np.any(beta_star):
-            raise ValueError(f"Paths.beta_star={self.beta_star!r} must be nonzero")
+            raise InvalidArgument(f"Paths.beta_star={self.beta_star!r} must be nonzero")
         for i in range(len(self.beta0s)):
             numbers(f"Paths.beta0s[{i}]", self.beta0s[i], length=beta_star.size)
         if not self.beta0s:
-            raise ValueError("Paths.beta0s is empty: it needs at least one initial beta0")
+            raise InvalidArgument("Paths.beta0s is empty: it needs at least one initial beta0")
 
 
 _FULL_RANK = dict(beta_star=(0.0, 1.0), beta0s=((-1.0, 0.0),))
@@ -496,7 +496,7 @@ class Lowrank(Config):
         except (TypeError, ValueError):
             X = np.array(np.nan)
         if X.ndim != 2 or X.size == 0 or not np.all(np.isfinite(X)):
-            raise ValueError(f"Lowrank.X={self.X!r} must be a non-empty finite (n, d) matrix")
+            raise InvalidArgument(f"Lowrank.X={self.X!r} must be a non-empty finite (n, d) matrix")
         numbers(*_field(self, "y"), length=X.shape[0])
         numbers(*_field(self, "beta0"), length=X.shape[1])
         numbers(*_field(self, "deltas"))
@@ -510,6 +510,6 @@ LOWRANK_ALT = LOWRANK.replace(deltas=(-5.0, -2.0, 0.5, 2.0, 5.0), rates=(2.0, 0.
 def expect(config, cls):
     """``config`` itself when it is a ``cls`` record, else a TypeError naming the argument."""
     if not isinstance(config, cls):
-        raise TypeError(f"config must be a numerics.rich_quick.configs.{cls.__name__}, got "
-                        f"{type(config).__name__}")
+        raise InvalidArgument(f"config must be a numerics.rich_quick.configs.{cls.__name__}, got "
+                              f"{type(config).__name__}")
     return config

@@ -22,7 +22,7 @@ from numerics.rich_quick import image_nets as inet
 from numerics.rich_quick import rhm
 from numerics.rich_quick.relu_training import kernel_distance
 from numerics.rich_quick.single_neuron_teacher_student import sweep_or_read
-from numerics.validation import seed_list
+from numerics.validation import InvalidArgument, seed_list
 
 #: Eq. (129) as printed (GRQ-Exp-Fig6b): the filters' smoothness is measured with it
 LAPLACIAN_PRINTED = np.array([[-0.25, -0.5, -0.25], [-0.5, 2.0, -0.5], [-0.25, -0.5, -0.25]])
@@ -169,7 +169,7 @@ def hierarchy_chunk(config: dict, sizes, seeds) -> dict:
     c = config
     seeds = seed_list(seeds)
     if not len(sizes) or any(isinstance(n, bool) or int(n) != n or n < 1 for n in sizes):
-        raise ValueError(f"sizes={list(sizes)!r} must be positive integers (training-set sizes)")
+        raise InvalidArgument(f"sizes={list(sizes)!r} must be positive integers (training-set sizes)")
     out = {"accuracy": [], "epochs": [], "checks": []}
     for seed in seeds:
         top, levels = rhm.rhm_rules(c["L"], c["n_c"], c["m"], c["s"], c["v"], int(seed))

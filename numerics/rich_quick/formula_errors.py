@@ -14,7 +14,7 @@ import sympy as sp
 from numerics.rich_quick import single_neuron as sn
 from numerics.rich_quick import single_neuron_paths as sns
 from numerics.rich_quick.checks import formula, numbers, size
-from numerics.validation import finite_array, number, positive
+from numerics.validation import InvalidArgument, finite_array, number, positive
 from theory.rich_quick import single_neuron_implicit_bias as B
 from theory.rich_quick import single_neuron_symbols as S
 
@@ -41,7 +41,7 @@ def _finite_inputs(point: dict, names, label: str = "point"):
     """Called only on a non-finite value: a ValueError when an input caused it."""
     for n in names:
         if not mpmath.isfinite(mpmath.mpf(point[n])):
-            raise ValueError(f"{label}[{n!r}]={point[n]!r} must be finite")
+            raise InvalidArgument(f"{label}[{n!r}]={point[n]!r} must be finite")
 
 
 @cache
@@ -126,7 +126,7 @@ def solution_residual(solution: sp.Expr, rate: sp.Expr, state: sp.Symbol, point:
     """Relative residual of a closed form ``state(t) = solution`` in ``state' = rate`` at ``point``
     (which carries t and the constants)."""
     if not isinstance(state, sp.Symbol):
-        raise TypeError(f"state must be a sympy Symbol, got {type(state).__name__}")
+        raise InvalidArgument(f"state must be a sympy Symbol, got {type(state).__name__}")
     return relative(*_solution_residual(sp.sympify(formula(solution, "solution")),
                                         sp.sympify(formula(rate, "rate")), state), point)
 
@@ -216,7 +216,7 @@ def basin_mismatches(basin_expr, cases, margin=0.05, rescaled=False):
     """Inits (delta < 0) whose predicted sign of a(inf) is wrong; those within ``margin``
     (relative) of the separating surface are skipped."""
     if not cases:
-        raise ValueError("cases is empty: no initial condition to check")
+        raise InvalidArgument("cases is empty: no initial condition to check")
     margin = number(margin, "margin", nonnegative=True)
     bad, used = [], 0
     for case in cases:
@@ -236,7 +236,7 @@ def preconditioner_error(M_of_beta, a, w, eta_a, eta_w) -> float:
     """Relative Frobenius error of ``M_of_beta(beta, delta, eta_a, eta_w)`` against
     ``eta_w a^2 I + eta_a w w^T`` (Eq. 3)."""
     if not callable(M_of_beta):
-        raise TypeError(f"M_of_beta must be callable, got {type(M_of_beta).__name__}")
+        raise InvalidArgument(f"M_of_beta must be callable, got {type(M_of_beta).__name__}")
     M = sn.preconditioner(a, w, eta_a, eta_w)
     d = sn.delta_of(a, w, eta_a, eta_w)
     return float(np.linalg.norm(M_of_beta(a * np.asarray(w), d, eta_a, eta_w) - M) / np.linalg.norm(M))
@@ -272,7 +272,7 @@ def implicit_bias_minimiser(potential, linear_coeff, X, y, beta0, guess):
     """argmin ``potential(beta) - linear_coeff * beta0_hat^T beta`` s.t. ``X beta = y``."""
     beta0 = finite_array(beta0, "beta0", ndim=1)
     if not np.any(beta0):
-        raise ValueError("beta0 must be nonzero: its direction beta0_hat is undefined")
+        raise InvalidArgument("beta0 must be nonzero: its direction beta0_hat is undefined")
     b0 = beta0 / np.linalg.norm(beta0)
     return sn.interpolant_argmin(lambda beta: potential(beta) - linear_coeff * b0 @ beta, X, y, guess)
 
@@ -297,7 +297,7 @@ def eq71_residuals(eq71, run, deltas) -> np.ndarray:
     limits ``run`` (``single_neuron_paths.LimitRun``) for ``deltas``."""
     missing = [d for d in deltas if d not in run.deltas]
     if missing:
-        raise ValueError(f"deltas {missing} were not run (the run has {list(run.deltas)})")
+        raise InvalidArgument(f"deltas {missing} were not run (the run has {list(run.deltas)})")
     f = sp.lambdify([S.alpha, S.k, S.delta, S.b], eq71)
     b_star = np.linalg.pinv(run.X) @ run.y
     v = np.linalg.svd(run.X)[2][-1]
@@ -338,7 +338,7 @@ def beta_flow_error(M_of_weights, X, y, a, w, eta_a, eta_w) -> float:
     """Relative error of ``beta' = a w' + a' w`` (weight flow Eqs. 11-12) against
     ``-M(a, w, eta_a, eta_w) X^T rho`` (Eq. 3/36)."""
     if not callable(M_of_weights):
-        raise TypeError(f"M_of_weights must be callable, got {type(M_of_weights).__name__}")
+        raise InvalidArgument(f"M_of_weights must be callable, got {type(M_of_weights).__name__}")
     w = sn.weight_vector(X, w, "w")
     rhs = sn.weight_rhs(X, y, eta_a, eta_w)(0.0, {"a": np.asarray(a), "w": np.asarray(w, float)})
     beta_dot = a * rhs["w"] + rhs["a"] * np.asarray(w, float)
@@ -404,7 +404,7 @@ def weight_flow_error(rhs_factory, X, y, a, w, eta_a, eta_w) -> float:
     the 1/2-sum loss by torch autograd (float64)."""
     import torch
     if not callable(rhs_factory):
-        raise TypeError(f"rhs_factory must be callable, got {type(rhs_factory).__name__}")
+        raise InvalidArgument(f"rhs_factory must be callable, got {type(rhs_factory).__name__}")
     at = torch.tensor(float(a), dtype=torch.float64, requires_grad=True)
     wt = torch.as_tensor(np.asarray(w, float)).clone().requires_grad_(True)
     loss = 0.5 * ((torch.as_tensor(X) @ (at * wt) - torch.as_tensor(y)) ** 2).sum()
@@ -442,7 +442,7 @@ def sign_flips_of_a(case):
 def balanced_closed_form_error(phi_expr, mu_expr, c_mu_expr, case, which):
     """Printed balanced (phi, mu)(t) vs the flow; eta_a eta_w = 1 as the paper assumes, a0 > 0."""
     if which not in ("phi", "mu"):
-        raise ValueError(f"which={which!r} must be 'phi' or 'mu'")
+        raise InvalidArgument(f"which={which!r} must be 'phi' or 'mu'")
     ref = sns.flow_coordinates(case, FLOW_T_END, 41)
     consts = {"b": float(np.linalg.norm(case["beta_star"])), "c_phi": float(np.arctanh(ref["phi"][0])),
               "mu0": float(ref["mu"][0])}
@@ -467,7 +467,7 @@ def recover_error(recover_pair, case, rescaled=False):
     """(a, ||w||) from mu by ``recover_pair`` vs the flow; ``rescaled``: the pair is read in
     mu' = c mu and returns a' = sqrt(eta_w) a, ||w'|| = sqrt(eta_a) ||w||."""
     if len(recover_pair) != 2:
-        raise ValueError(f"recover_pair must be two formulas (a, ||w||) of mu, got {len(recover_pair)}")
+        raise InvalidArgument(f"recover_pair must be two formulas (a, ||w||) of mu, got {len(recover_pair)}")
     ref = sns.flow_coordinates(case, FLOW_T_END, 41)
     ea, ew = case["eta_a"], case["eta_w"]
     dl = float(sn.delta_of(case["a0"], np.asarray(case["w0"]), ea, ew))

@@ -11,7 +11,7 @@ import torch.nn.functional as F
 
 from numerics.rich_quick.checks import members as ensemble_members
 from numerics.rich_quick.checks import size
-from numerics.validation import finite_array, number
+from numerics.validation import InvalidArgument, finite_array, number
 
 
 def modular_addition(p: int, train_frac: float, seed: int):
@@ -21,7 +21,7 @@ def modular_addition(p: int, train_frac: float, seed: int):
     p = size(p, "p", 2)
     train_frac = number(train_frac, "train_frac")
     if not 0 < train_frac < 1:
-        raise ValueError(f"train_frac={train_frac!r} must lie in (0, 1): both sets need pairs")
+        raise InvalidArgument(f"train_frac={train_frac!r} must lie in (0, 1): both sets need pairs")
     seed = size(seed, "seed", 0)
     a, b = np.meshgrid(np.arange(p), np.arange(p), indexing="ij")
     X = np.stack([a.ravel(), b.ravel(), np.full(p * p, p)], 1)
@@ -54,7 +54,7 @@ def forward(P, X, tau, heads: int = 1):
     h = P["tok"][:, X] + P["pos"][:, None]                       # (K, B, seq, d)
     K, B, S, d = h.shape
     if heads < 1 or d % heads:
-        raise ValueError(f"heads={heads!r} must divide the model width {d}")
+        raise InvalidArgument(f"heads={heads!r} must divide the model width {d}")
     q, k, v = (torch.einsum("kbsd,kde->kbse", h, P[n]).reshape(K, B, S, heads, d // heads)
                for n in "qkv")
     att = torch.softmax(torch.einsum("kbshe,kbthe->kbhst", q, k) / (d // heads) ** 0.5, -1)
@@ -67,7 +67,7 @@ def forward(P, X, tau, heads: int = 1):
 def embedding_fraction(P) -> float:
     """Share of the parameters held by the token and position embeddings."""
     if not {"tok", "pos"} <= set(P):
-        raise ValueError(f"P must hold 'tok' and 'pos' (the embeddings), got {sorted(P)}")
+        raise InvalidArgument(f"P must hold 'tok' and 'pos' (the embeddings), got {sorted(P)}")
     total = sum(v[0].numel() for v in P.values())
     return (P["tok"][0].numel() + P["pos"][0].numel()) / total
 
@@ -80,15 +80,15 @@ def train(P, train_set, test_set, *, tau, lr, wd, steps, eval_every, threshold=0
     steps, eval_every, seed = size(steps, "steps"), size(eval_every, "eval_every"), size(seed, "seed", 0)
     lr, wd = number(lr, "lr", positive=True), number(wd, "wd", nonnegative=True)
     if not 0 < number(threshold, "threshold") <= 1:
-        raise ValueError(f"threshold={threshold!r} must lie in (0, 1] (an accuracy)")
+        raise InvalidArgument(f"threshold={threshold!r} must lie in (0, 1] (an accuracy)")
     if batch is not None:
         batch = size(batch, "batch")
     K = next(iter(P.values())).shape[0]
     tau_values = finite_array(tau, "tau", ndim=1)
     if tau_values.shape != (K,):
-        raise ValueError(f"tau has {tau_values.size} entries for {K} members")
+        raise InvalidArgument(f"tau has {tau_values.size} entries for {K} members")
     if np.any(tau_values <= 0):
-        raise ValueError(f"tau must be positive (the learning rate is lr / tau^2), got {tau_values}")
+        raise InvalidArgument(f"tau must be positive (the learning rate is lr / tau^2), got {tau_values}")
     dev = next(iter(P.values())).device
     (Xtr, ytr), (Xte, yte) = [(torch.as_tensor(a, device=dev), torch.as_tensor(b, device=dev))
                               for a, b in (train_set, test_set)]

@@ -17,7 +17,7 @@ import torch
 import torch.nn.functional as F
 
 from numerics.rich_quick.checks import alpha_of, size
-from numerics.validation import finite_array, number
+from numerics.validation import InvalidArgument, finite_array, number
 
 
 def _he(shape, fan_in, g):
@@ -56,7 +56,7 @@ def _images(x, channels: int, side: int | None = None):
     """A batch x (B, channels, side, side) (any H, W where ``side`` is None)."""
     if x.ndim != 4 or x.shape[1] != channels or (side is not None and tuple(x.shape[2:]) != (side, side)):
         shape = f"(B, {channels}, {side}, {side})" if side is not None else f"(B, {channels}, H, W)"
-        raise ValueError(f"x must be {shape}, got {tuple(x.shape)}")
+        raise InvalidArgument(f"x must be {shape}, got {tuple(x.shape)}")
 
 
 def _gconv(h, w, padding):
@@ -99,7 +99,7 @@ def resnet_forward(p, x):
 def stack(params_list):
     """Members' parameter dicts stacked on a leading axis K."""
     if not params_list:
-        raise ValueError("params_list is empty: an ensemble needs at least one member")
+        raise InvalidArgument("params_list is empty: an ensemble needs at least one member")
     return {k: torch.stack([p[k] for p in params_list]) for k in params_list[0]}
 
 
@@ -136,8 +136,8 @@ def train_ensemble(forward, params, X, y, *, lr: float, epochs: int, batch: int,
 
 def _samples(X, y):
     if len(X) != len(y) or len(X) == 0:
-        raise ValueError(f"X has {len(X)} samples but y has {len(y)}: one label per image, at "
-                         "least one image")
+        raise InvalidArgument(f"X has {len(X)} samples but y has {len(y)}: one label per image, at "
+                              "least one image")
 
 
 def accuracy(forward, params, X, y) -> np.ndarray:
@@ -155,7 +155,7 @@ def scalar_ntk(forward, params, X) -> torch.Tensor:
     independent, so the gradient of the member-summed output holds every member's row at once
     (measured 6x faster than ``torch.func.jacrev`` through the grouped convolutions)."""
     if len(X) == 0:
-        raise ValueError("X is empty: the NTK needs at least one image")
+        raise InvalidArgument("X is empty: the NTK needs at least one image")
     names = list(params)
     p = [params[k].detach().clone().requires_grad_(True) for k in names]
     X = torch.as_tensor(X, dtype=p[0].dtype, device=p[0].device)
@@ -174,12 +174,12 @@ def smoothness(filters: np.ndarray, kernel: np.ndarray) -> np.ndarray:
     # checked, not converted: float32 filters are measured in float32, as trained
     filters, kernel = np.asarray(filters), finite_array(kernel, "kernel", ndim=2)
     if not np.all(np.isfinite(filters)):
-        raise ValueError("filters contains non-finite values (nan or inf)")
+        raise InvalidArgument("filters contains non-finite values (nan or inf)")
     if filters.ndim < 2 or any(f < k for f, k in zip(filters.shape[-2:], kernel.shape)):
-        raise ValueError(f"kernel {kernel.shape} is larger than the filters {filters.shape[-2:]}")
+        raise InvalidArgument(f"kernel {kernel.shape} is larger than the filters {filters.shape[-2:]}")
     flat = filters.reshape(-1, *filters.shape[-2:])
     if not np.all(np.linalg.norm(flat, axis=(1, 2))):
-        raise ValueError("filters has a zero filter: its normalised smoothness is undefined")
+        raise InvalidArgument("filters has a zero filter: its normalised smoothness is undefined")
     out = [np.sum(correlate2d(w / np.linalg.norm(w), kernel, mode="valid") ** 2) for w in flat]
     return np.asarray(out).reshape(filters.shape[:-2])
 
@@ -260,7 +260,7 @@ def train_dawn(params, X, y, *, epochs: int, batch: int, peak_lr: float, weight_
     epochs, batch, seed = size(epochs, "epochs"), size(batch, "batch"), size(seed, "seed", 0)
     _samples(X, y)
     if batch > len(X):
-        raise ValueError(f"batch={batch} exceeds the {len(X)} training images: no full batch")
+        raise InvalidArgument(f"batch={batch} exceeds the {len(X)} training images: no full batch")
     params = {k: v.clone().requires_grad_(True) for k, v in params.items()}
     first = next(iter(params.values()))
     X = torch.as_tensor(X, dtype=first.dtype, device=first.device)

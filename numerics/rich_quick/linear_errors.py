@@ -11,7 +11,7 @@ from numerics.closed_forms import compiled
 from numerics.rich_quick import linear_flows as lf
 from numerics.rich_quick import linear_nets as ln
 from numerics.rich_quick.checks import formula, parts
-from numerics.validation import finite_array, integer, number
+from numerics.validation import InvalidArgument, finite_array, integer, number
 from theory.rich_quick import deep_linear as dl
 from theory.rich_quick import wide_linear as wl
 
@@ -41,7 +41,7 @@ def rel(a, b) -> float:
     """``||a - b|| / ||b||`` of two finite arrays of one shape (``b = 0``: relative to 1e-300)."""
     a, b = finite_array(a, "a"), finite_array(b, "b")
     if a.shape != b.shape:
-        raise ValueError(f"a {a.shape} and b {b.shape} must have one shape")
+        raise InvalidArgument(f"a {a.shape} and b {b.shape} must have one shape")
     return float(np.linalg.norm(np.asarray(a) - np.asarray(b)) / max(np.linalg.norm(b), 1e-300))
 
 
@@ -85,7 +85,7 @@ def _live(betas, deltas):
     """The per-neuron terms, each with beta_i != 0 (the formulas divide by ||beta_i||)."""
     for i, B in enumerate(betas):
         if not np.any(B):
-            raise ValueError(f"neuron {i} has beta_i = 0: its rank-one terms are undefined")
+            raise InvalidArgument(f"neuron {i} has beta_i = 0: its rank-one terms are undefined")
     return betas, deltas
 
 
@@ -132,14 +132,14 @@ def lazy_limit_ranks(d, h, c, rng, sign=+1):
 
 def _sign(sign):
     if sign not in (1, -1):
-        raise ValueError(f"sign={sign!r} must be +1 or -1 (the direction of the limit)")
+        raise InvalidArgument(f"sign={sign!r} must be +1 or -1 (the direction of the limit)")
 
 
 def limit_convergence(d, h, c, D, rng, eta_a=0.6, eta_w=1.7):
     """Relative distance of ``M / D`` (all delta_i = +-D) from the Lemma B.2 limit
     ``sum_i P_i kron I_d`` (+) or ``I_c kron sum_i Q_i`` (-)."""
     if number(D, "D") == 0:
-        raise ValueError(f"D={D!r} must be nonzero: M / |D| has no limit at D = 0")
+        raise InvalidArgument(f"D={D!r} must be nonzero: M / |D| has no limit at D = 0")
     W, A = ln.init_wide(d, h, c, D, 1.0, eta_a, eta_w, rng)
     betas, _ = ln.neuron_terms(W, A, eta_a, eta_w)
     if D > 0:
@@ -160,7 +160,7 @@ def balanced_form_error(W, A, eta_a, eta_w) -> float:
 def coefficient_limit(coefs, direction) -> dict:
     """``lim M-coefficient / |delta|`` as delta -> direction (+-oo), per coefficient, symbolic."""
     if direction not in (sp.oo, -sp.oo):
-        raise ValueError(f"direction={direction!r} must be sympy.oo or -sympy.oo")
+        raise InvalidArgument(f"direction={direction!r} must be sympy.oo or -sympy.oo")
     return {k: sp.limit(v / sp.Abs(wl.delta), wl.delta, direction) for k, v in coefs.items()}
 
 
@@ -182,13 +182,13 @@ def _vector(expr, ev, eta_a, eta_w, delta):
 
 def _gram_name(value, label):
     if value not in wl.GRAMS:
-        raise ValueError(f"{label}={value!r} must be 'btb' (beta^T beta) or 'bbt' (beta beta^T)")
+        raise InvalidArgument(f"{label}={value!r} must be 'btb' (beta^T beta) or 'bbt' (beta beta^T)")
 
 
 def _square(W, A):
     if np.ndim(W) != 2 or len({*np.shape(W), *np.shape(A)}) != 1 or np.ndim(A) != 2:
-        raise ValueError(f"W {np.shape(W)} and A {np.shape(A)} must be square and of one size "
-                         "(d = h = c)")
+        raise InvalidArgument(f"W {np.shape(W)} and A {np.shape(A)} must be square and of one size "
+                              "(d = h = c)")
 
 
 def square_M_error(spec, W, A, eta_a, eta_w, delta) -> float:
@@ -222,8 +222,8 @@ def mode_ode_error(rhs_expr, modes, D, s, eta_a, eta_w, delta) -> float:
     ``lambda_i'`` taken from the exact parameter-space velocity (``modes = (lambda, lambda')``)."""
     lams, deriv = modes
     if np.ndim(lams) != 2 or np.shape(lams) != np.shape(deriv):
-        raise ValueError(f"modes {np.shape(lams)}, {np.shape(deriv)} must be two (modes, T) arrays "
-                         "of one shape: lambda and lambda'")
+        raise InvalidArgument(f"modes {np.shape(lams)}, {np.shape(deriv)} must be two (modes, T) arrays "
+                              "of one shape: lambda and lambda'")
     f = sp.lambdify([wl.lam, sp.Symbol("s"), sp.Symbol("d_i"), wl.eta_a, wl.eta_w, wl.delta],
                     formula(rhs_expr, "rhs_expr"), "numpy")
     pred = f(lams, s[:, None], D[:, None], eta_a, eta_w, delta)
@@ -239,7 +239,7 @@ def deep_identity_errors(formulas, Ws, a, delta, l) -> dict:
     """Eqs. (116)-(117) and Lemma B.8 against the parameters: norm2, outer, M."""
     unknown = sorted(set(formulas) - {"norm2", "outer", "M"}) if isinstance(formulas, dict) else []
     if unknown:
-        raise ValueError(f"formulas names {unknown}: only 'norm2', 'outer' and 'M' are checked")
+        raise InvalidArgument(f"formulas names {unknown}: only 'norm2', 'outer' and 'M' are checked")
     beta = ln.deep_beta(Ws, a)
     G = Ws[0].T @ Ws[0]
     s = a @ a
@@ -260,7 +260,7 @@ def rank_one_update(coefs, beta, l):
     try:
         identity, outer = coefs.identity, coefs.outer
     except AttributeError:
-        raise TypeError(f"coefs must be Forms with identity and outer, got {type(coefs).__name__}") from None
+        raise InvalidArgument(f"coefs must be Forms with identity and outer, got {type(coefs).__name__}") from None
     r = np.linalg.norm(finite_array(beta, "beta", ndim=1))
     c0, c1 = (float(sp.sympify(cf).subs({dl.l: l, dl.r: r})) for cf in (identity, outer))
     return c0 * np.eye(beta.size) + c1 * np.outer(beta, beta)
@@ -270,10 +270,10 @@ def implicit_bias_minimiser(objective, X, y, beta0, l):
     """argmin of ``objective(beta; beta0, l)`` on ``{X beta = y}`` (null-space parametrisation,
     BFGS from the min-norm point)."""
     if not callable(objective):
-        raise TypeError(f"objective must be callable, got {type(objective).__name__}")
+        raise InvalidArgument(f"objective must be callable, got {type(objective).__name__}")
     X, y = finite_array(X, "X", ndim=2), finite_array(y, "y", ndim=1)
     if X.shape[0] != y.shape[0]:
-        raise ValueError(f"X has {X.shape[0]} rows but y has {y.shape[0]} entries")
+        raise InvalidArgument(f"X has {X.shape[0]} rows but y has {y.shape[0]} entries")
     pinv = np.linalg.pinv(X)
     base = pinv @ y
     _, _, Vt = np.linalg.svd(X)

@@ -12,7 +12,7 @@ from numerics.ode import integrate_flow
 from numerics.ran import Ran
 from numerics.rich_quick import configs as C
 from numerics.rich_quick import linear_nets as ln
-from numerics.validation import finite_array, integer, number, positive
+from numerics.validation import InvalidArgument, finite_array, integer, number, positive
 
 
 def _rel(a, b) -> float:
@@ -36,7 +36,7 @@ def aligned_square_flow(d, delta, eta_a, eta_w, rng, D, t_end=6.0):
     d, delta, t_end = integer(d, "d"), number(delta, "delta"), number(t_end, "t_end", positive=True)
     D = finite_array(D, "D", shape=(d,))
     if np.any(D < 0):
-        raise ValueError(f"D must be non-negative (the eigenvalues of X^T X), got {D}")
+        raise InvalidArgument(f"D must be non-negative (the eigenvalues of X^T X), got {D}")
     positive(eta_a, "eta_a"), positive(eta_w, "eta_w"), ln.generator(rng)
     V, U, O = (np.linalg.qr(rng.standard_normal((d, d)))[0] for _ in range(3))
     s = rng.uniform(0.5, 2.0, d)
@@ -118,7 +118,7 @@ def regime_table(config) -> RegimeRun:
 def _depth(Ws, a, l):
     """``Ws`` holds ``l`` chained matrices that fit ``a``."""
     if integer(l, "l") != len(Ws):
-        raise ValueError(f"l={l} but Ws holds {len(Ws)} matrices: one per layer")
+        raise InvalidArgument(f"l={l} but Ws holds {len(Ws)} matrices: one per layer")
     ln.deep_shapes(Ws, a)
 
 

@@ -12,7 +12,7 @@ from scipy.stats import ortho_group
 
 from numerics.metrics import kernel_distance  # noqa: F401  (re-exported)
 from numerics.ode import integrate_flow
-from numerics.validation import finite_array, integer, number, positive
+from numerics.validation import InvalidArgument, finite_array, integer, number, positive
 
 
 def vec(B: np.ndarray) -> np.ndarray:
@@ -22,7 +22,7 @@ def vec(B: np.ndarray) -> np.ndarray:
 def kron_sum(P: np.ndarray, Q: np.ndarray) -> np.ndarray:
     """``P (+) Q = P kron I_q + I_p kron Q`` (GRQ footnote 4) for square P (p x p), Q (q x q)."""
     if np.ndim(P) != 2 or np.ndim(Q) != 2 or P.shape[0] != P.shape[1] or Q.shape[0] != Q.shape[1]:
-        raise ValueError(f"P {np.shape(P)} and Q {np.shape(Q)} must be square matrices")
+        raise InvalidArgument(f"P {np.shape(P)} and Q {np.shape(Q)} must be square matrices")
     return np.kron(P, np.eye(Q.shape[0])) + np.kron(np.eye(P.shape[0]), Q)
 
 
@@ -30,10 +30,10 @@ def gram_function(G: np.ndarray, f) -> np.ndarray:
     """``f(G)`` for a symmetric PSD Gram ``G`` through its eigendecomposition; ``f`` acts on the
     (clipped non-negative) eigenvalues, vectorised."""
     if not callable(f):
-        raise TypeError(f"f must be callable (eigenvalues -> values), got {type(f).__name__}")
+        raise InvalidArgument(f"f must be callable (eigenvalues -> values), got {type(f).__name__}")
     G = finite_array(G, "G", ndim=2)
     if G.shape[0] != G.shape[1]:
-        raise ValueError(f"G must be a square matrix (a Gram), got {G.shape}")
+        raise InvalidArgument(f"G must be a square matrix (a Gram), got {G.shape}")
     ev, U = np.linalg.eigh((G + G.T) / 2)
     return (U * np.asarray(f(np.clip(ev, 0.0, None)), dtype=float)) @ U.T
 
@@ -46,11 +46,11 @@ def wide_shapes(W, A, X=None):
     """W (h, d) and A (h, c) of one hidden width (and X (n, d) where given); a ValueError naming
     the misfit."""
     if np.ndim(W) != 2 or np.ndim(A) != 2 or np.shape(W)[0] != np.shape(A)[0]:
-        raise ValueError(f"W {np.shape(W)} and A {np.shape(A)} must share the hidden width: "
-                         "(h, d) and (h, c)")
+        raise InvalidArgument(f"W {np.shape(W)} and A {np.shape(A)} must share the hidden width: "
+                              "(h, d) and (h, c)")
     if X is not None and (np.ndim(X) != 2 or np.shape(X)[1] != np.shape(W)[1]):
-        raise ValueError(f"X {np.shape(X)} must have {np.shape(W)[1]} columns (W is "
-                         f"{np.shape(W)})")
+        raise InvalidArgument(f"X {np.shape(X)} must have {np.shape(W)[1]} columns (W is "
+                              f"{np.shape(W)})")
 
 
 # ------------------------------------------------------------------ wide two-layer network
@@ -59,7 +59,7 @@ def wide_rhs(X, Y, eta_a, eta_w):
     ``A`` (h x c)."""
     X, Y = finite_array(X, "X", ndim=2), finite_array(Y, "Y", ndim=2)
     if X.shape[0] != Y.shape[0]:
-        raise ValueError(f"X {X.shape} and Y {Y.shape} must have the same number of rows")
+        raise InvalidArgument(f"X {X.shape} and Y {Y.shape} must have the same number of rows")
     eta_a, eta_w = _rates(eta_a, eta_w)
 
     def rhs(t, p):
@@ -105,7 +105,7 @@ def init_wide(d, h, c, deltas, beta_norms, eta_a, eta_w, rng):
     deltas, norms = finite_array(deltas, "deltas"), positive(beta_norms, "beta_norms")
     for name, v in (("deltas", deltas), ("beta_norms", norms)):
         if v.size not in (1, h):
-            raise ValueError(f"{name} must be one value or one per neuron ({h}), got {v.shape}")
+            raise InvalidArgument(f"{name} must be one value or one per neuron ({h}), got {v.shape}")
     deltas, norms = np.broadcast_to(deltas, (h,)), np.broadcast_to(norms, (h,))
     kap = np.sqrt(deltas ** 2 + 4 * eta_a * eta_w * norms ** 2)
     a_dir = rng.standard_normal((h, c))
@@ -118,8 +118,8 @@ def init_wide(d, h, c, deltas, beta_norms, eta_a, eta_w, rng):
 def generator(rng):
     """``rng`` itself, a numpy Generator (or a TypeError naming it)."""
     if not isinstance(rng, np.random.Generator):
-        raise TypeError(f"rng must be a numpy Generator (np.random.default_rng), got "
-                        f"{type(rng).__name__}")
+        raise InvalidArgument(f"rng must be a numpy Generator (np.random.default_rng), got "
+                              f"{type(rng).__name__}")
 
 
 def init_square_isotropic(d, delta, eta_a, eta_w, rng, scale=1.0):
@@ -161,10 +161,10 @@ def deep_shapes(Ws, a):
     the misfit."""
     for k in range(1, len(Ws)):
         if np.shape(Ws[k])[1] != np.shape(Ws[k - 1])[0]:
-            raise ValueError(f"Ws[{k}] {np.shape(Ws[k])} does not take the {np.shape(Ws[k - 1])[0]} "
-                             f"outputs of Ws[{k - 1}]")
+            raise InvalidArgument(f"Ws[{k}] {np.shape(Ws[k])} does not take the {np.shape(Ws[k - 1])[0]} "
+                                  f"outputs of Ws[{k - 1}]")
     if Ws and np.shape(a) != (np.shape(Ws[-1])[0],):
-        raise ValueError(f"a {np.shape(a)} does not fit Ws[-1] {np.shape(Ws[-1])}")
+        raise InvalidArgument(f"a {np.shape(a)} does not fit Ws[-1] {np.shape(Ws[-1])}")
 
 
 def deep_rhs(X, y, l):
@@ -173,7 +173,7 @@ def deep_rhs(X, y, l):
     and ``v_k = W_{k-1}..W_1 X^T rho``."""
     X, y = finite_array(X, "X", ndim=2), finite_array(y, "y", ndim=1)
     if X.shape[0] != y.shape[0]:
-        raise ValueError(f"X has {X.shape[0]} rows but y has {y.shape[0]} entries")
+        raise InvalidArgument(f"X has {X.shape[0]} rows but y has {y.shape[0]} entries")
     names = [f"W{k}" for k in range(1, integer(l, "l") + 1)]
 
     def rhs(t, p):
@@ -198,8 +198,8 @@ def deep_isotropic_init(h, l, delta, rng, a=None):
     h, l, delta = integer(h, "h"), integer(l, "l"), number(delta, "delta")
     generator(rng)
     if delta > 0 and h >= 2:
-        raise ValueError(f"delta={delta!r} > 0 has no isotropic deep init for h={h} >= 2 "
-                         "(a a^T - delta I is not PSD)")
+        raise InvalidArgument(f"delta={delta!r} > 0 has no isotropic deep init for h={h} >= 2 "
+                              "(a a^T - delta I is not PSD)")
     a = rng.standard_normal(h) if a is None else finite_array(a, "a", shape=(h,))
     ev, U = np.linalg.eigh(np.outer(a, a) - delta * np.eye(h))
     S = np.diag(np.sqrt(np.clip(ev, 0, None)))
@@ -243,7 +243,7 @@ def single_neuron_beta(XtX, Xty, delta, beta0, t_end, *, method, rtol, samples=2
     XtX, Xty = finite_array(XtX, "XtX", shape=(beta0.size,) * 2), finite_array(Xty, "Xty", shape=beta0.shape)
     a0 = np.sqrt((delta + np.sqrt(delta ** 2 + 4 * beta0 @ beta0)) / 2)
     if a0 == 0:
-        raise ValueError("beta0 = 0 with delta <= 0 gives a0 = 0: no such init")
+        raise InvalidArgument("beta0 = 0 with delta <= 0 gives a0 = 0: no such init")
 
     def rhs(t, p):
         g = XtX @ (p["a"] * p["w"]) - Xty

@@ -13,13 +13,13 @@ import numpy as np
 
 from numerics.ode import integrate_flow
 from numerics.rich_quick.checks import size
-from numerics.validation import finite_array, number, positive
+from numerics.validation import InvalidArgument, finite_array, number, positive
 
 
 def _slope(gamma):
     """A leaky-ReLU slope in [0, 1) (0: the ReLU), unchanged."""
     if isinstance(gamma, bool) or not isinstance(gamma, (int, float, np.number)) or not 0 <= gamma < 1:
-        raise ValueError(f"gamma={gamma!r} must lie in [0, 1)")
+        raise InvalidArgument(f"gamma={gamma!r} must lie in [0, 1)")
     return gamma
 
 
@@ -46,11 +46,11 @@ def _setting(W, a, X, y, gamma):
     W, a, X = finite_array(W, "W", ndim=2), finite_array(a, "a", ndim=1), finite_array(X, "X", ndim=2)
     y = finite_array(y, "y", ndim=1)
     if W.shape[1] != X.shape[1]:
-        raise ValueError(f"W {W.shape} must have as many columns as X {X.shape}")
+        raise InvalidArgument(f"W {W.shape} must have as many columns as X {X.shape}")
     if a.shape[0] != W.shape[0]:
-        raise ValueError(f"a has {a.shape[0]} entries but W has {W.shape[0]} rows")
+        raise InvalidArgument(f"a has {a.shape[0]} entries but W has {W.shape[0]} rows")
     if y.shape[0] != X.shape[0]:
-        raise ValueError(f"y has {y.shape[0]} entries but X has {X.shape[0]} rows")
+        raise InvalidArgument(f"y has {y.shape[0]} entries but X has {X.shape[0]} rows")
     return W, a, X, y, _slope(gamma)
 
 
@@ -75,7 +75,7 @@ def two_layer_rhs(X, y, gamma, eta_a, eta_w):
     once here, the weights by the integrator)."""
     X, y = finite_array(X, "X", ndim=2), finite_array(y, "y", ndim=1)
     if y.shape[0] != X.shape[0]:
-        raise ValueError(f"y has {y.shape[0]} entries but X has {X.shape[0]} rows")
+        raise InvalidArgument(f"y has {y.shape[0]} entries but X has {X.shape[0]} rows")
     gamma = _slope(gamma)
     positive(eta_a, "eta_a"), positive(eta_w, "eta_w")
 
@@ -120,22 +120,22 @@ class DeepReLU:
         rows = np.shape(self.weights[0])[1] if self.weights else 0
         for k, Wk in enumerate(self.weights):
             if np.ndim(Wk) != 2 or np.shape(Wk)[1] != rows:
-                raise ValueError(f"weights[{k}] {np.shape(Wk)} does not take the {rows} outputs "
-                                 "of the layer below")
+                raise InvalidArgument(f"weights[{k}] {np.shape(Wk)} does not take the {rows} outputs "
+                                      "of the layer below")
             if self.biases is not None and np.shape(self.biases[k]) != (np.shape(Wk)[0],):
-                raise ValueError(f"biases[{k}] has {np.size(self.biases[k])} entries for "
-                                 f"{np.shape(Wk)[0]} units")
+                raise InvalidArgument(f"biases[{k}] has {np.size(self.biases[k])} entries for "
+                                      f"{np.shape(Wk)[0]} units")
             rows = np.shape(Wk)[0]
         if not self.weights or np.shape(self.readout) != (rows,):
-            raise ValueError(f"readout has {np.size(self.readout)} entries but the last layer has "
-                             f"{rows} units")
+            raise InvalidArgument(f"readout has {np.size(self.readout)} entries but the last layer has "
+                                  f"{rows} units")
 
     @classmethod
     def random(cls, d, widths, rng, biases=True, gamma=0.0):
         """He-initialised weights, biases N(0, 1) (so boundaries do not all pass the origin)."""
         d = size(d, "d")
         if not len(widths) or any(isinstance(w, bool) or int(w) != w or w < 1 for w in widths):
-            raise ValueError(f"widths={list(widths)!r} must be a non-empty list of positive widths")
+            raise InvalidArgument(f"widths={list(widths)!r} must be a non-empty list of positive widths")
         dims = [d] + list(widths)
         Ws = [rng.standard_normal((dims[k + 1], dims[k])) * np.sqrt(2 / dims[k])
               for k in range(len(widths))]
@@ -150,7 +150,7 @@ class DeepReLU:
         d = np.shape(self.weights[0])[1]
         P = finite_array(P, "P")
         if P.ndim != 2 or P.shape[1] != d:
-            raise ValueError(f"P must be (N, {d}) points, got {P.shape}")
+            raise InvalidArgument(f"P must be (N, {d}) points, got {P.shape}")
         return P
 
     def _pre(self, P) -> np.ndarray:
@@ -191,7 +191,7 @@ class DeepReLU:
         """``grad_x z_unit`` (the normal of that unit's boundary) at x."""
         h = self._point(x)
         if isinstance(unit, bool) or not isinstance(unit, (int, np.integer)) or unit < 0:
-            raise ValueError(f"unit={unit!r} must be an integer >= 0 (a hidden unit's index)")
+            raise InvalidArgument(f"unit={unit!r} must be an integer >= 0 (a hidden unit's index)")
         J = np.eye(len(h))
         offset = 0
         for k, Wk in enumerate(self.weights):
@@ -202,7 +202,7 @@ class DeepReLU:
             J = _leaky_grad(z, self.gamma)[:, None] * Jz
             h = _leaky(z, self.gamma)
             offset += len(z)
-        raise ValueError(f"unit={unit} exceeds the number of hidden units {offset}")
+        raise InvalidArgument(f"unit={unit} exceeds the number of hidden units {offset}")
 
 
 def boundary_crossings(net: DeepReLU, p0, p1, samples: int = 400, tol: float = 1e-12):
@@ -211,7 +211,7 @@ def boundary_crossings(net: DeepReLU, p0, p1, samples: int = 400, tol: float = 1
     d = np.shape(net.weights[0])[1]
     p0, p1 = finite_array(p0, "p0", shape=(d,)), finite_array(p1, "p1", shape=(d,))
     if np.array_equal(p0, p1):
-        raise ValueError("p0 and p1 must differ: the segment is a point")
+        raise InvalidArgument("p0 and p1 must differ: the segment is a point")
     samples, tol = size(samples, "samples", 2), number(tol, "tol", positive=True)
 
     def pat(s):
@@ -257,7 +257,7 @@ def homogeneous_fit_error(target, h, rng, n=3000, radii=(0.5, 2.0)) -> float:
     with radii in ``radii``: the wide limit of the bias-free model class."""
     h, n = size(h, "h"), size(n, "n")
     if len(radii) != 2 or not 0 <= number(radii[0], "radii[0]") < number(radii[1], "radii[1]"):
-        raise ValueError(f"radii={tuple(radii)!r} must be 0 <= r_min < r_max")
+        raise InvalidArgument(f"radii={tuple(radii)!r} must be 0 <= r_min < r_max")
 
     def points(m):
         th_ = rng.uniform(0, 2 * np.pi, m)
@@ -272,7 +272,7 @@ def homogeneous_fit_error(target, h, rng, n=3000, radii=(0.5, 2.0)) -> float:
     pred = np.maximum(Pte @ Wf.T, 0) @ coef
     truth = target(Pte)
     if not np.any(truth):
-        raise ValueError("target is zero on the test points: the relative error is undefined")
+        raise InvalidArgument("target is zero on the test points: the relative error is undefined")
     return float(np.sqrt(np.mean((pred - truth) ** 2) / np.mean(truth ** 2)))
 
 

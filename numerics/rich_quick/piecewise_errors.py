@@ -9,7 +9,7 @@ import sympy as sp
 from numerics.closed_forms import compiled
 from numerics.rich_quick import piecewise as pw
 from numerics.rich_quick.checks import parts, size
-from numerics.validation import number
+from numerics.validation import InvalidArgument, number
 from theory.rich_quick import piecewise as tpw
 
 
@@ -41,7 +41,7 @@ def preconditioner_error(M_coefs, W, a, eta_a, eta_w) -> float:
               for c in parts(M_coefs, ("I", "bb"), "M_coefs"))
     for i, (ai, wi) in enumerate(zip(a, W)):
         if ai == 0 or not np.any(wi):
-            raise ValueError(f"unit {i} has beta_i = 0: Eq. (126) is undefined there")
+            raise InvalidArgument(f"unit {i} has beta_i = 0: Eq. (126) is undefined there")
     err = 0.0
     for ai, wi in zip(a, W):
         beta = ai * wi
@@ -61,7 +61,7 @@ def spherical_error(eq9, W, a, X, y, gamma, eta_a, eta_w) -> float:
     _, _, _, xi = pw.two_layer_parts(W, a, X, y, gamma)
     for i, wi in enumerate(np.asarray(W, float)):
         if not np.any(wi):
-            raise ValueError(f"unit {i} has w_i = 0: its direction bhat_i is undefined")
+            raise InvalidArgument(f"unit {i} has w_i = 0: its direction bhat_i is undefined")
     W_dot, a_dot, _ = pw.two_layer_autograd(W, a, X, y, gamma, eta_a, eta_w)
     mu_err, bh_err, mu_scale, bh_scale = [], [], [], []
     for ai, wi, ad, wd, x in zip(a, W, a_dot, W_dot, xi):
@@ -94,7 +94,7 @@ def crossing_statistics(net: pw.DeepReLU, rng, lines: int = 6, radius: float = 3
     the Hamming distance of the patterns on its two sides, whether the parity flips, and the
     alignment |cos| between the predictor jump and the flipped unit's boundary normal."""
     if not isinstance(net, pw.DeepReLU):
-        raise TypeError(f"net must be a numerics.rich_quick.piecewise.DeepReLU, got {type(net).__name__}")
+        raise InvalidArgument(f"net must be a numerics.rich_quick.piecewise.DeepReLU, got {type(net).__name__}")
     lines, radius = size(lines, "lines"), number(radius, "radius", positive=True)
     d = net.weights[0].shape[1]
     hams, flips, aligns, degenerate = [], [], [], 0

@@ -18,6 +18,7 @@ from numerics.rich_quick import relu_training as rt
 from numerics.train import gd_step
 from numerics.trajectory import Trajectory
 from theory.conventions import convention
+from numerics.validation import InvalidArgument
 
 
 @dataclass(frozen=True)
@@ -68,7 +69,7 @@ def one_step_delta_change(run: XorRun, member: int = 0):
     _xor_run(run)
     members = len(run.W1[0])
     if isinstance(member, bool) or not isinstance(member, (int, np.integer)) or not 0 <= member < members:
-        raise ValueError(f"member={member!r} must index one of the run's {members} members")
+        raise InvalidArgument(f"member={member!r} must index one of the run's {members} members")
     W, a = run.W1[0][member].astype(float), run.W2[0][member, 0].astype(float)
     model = rt.scaled_ensemble([(W, a)], [(1.0, 0.0)])
     lr = run.ran["learning rate"]
@@ -82,8 +83,8 @@ def one_step_delta_change(run: XorRun, member: int = 0):
 
 def _xor_run(run):
     if not isinstance(run, XorRun):
-        raise TypeError(f"run must be a numerics.rich_quick.relu_regimes.XorRun, got "
-                        f"{type(run).__name__}")
+        raise InvalidArgument(f"run must be a numerics.rich_quick.relu_regimes.XorRun, got "
+                              f"{type(run).__name__}")
 
 
 def xor_numbers(run) -> dict:

@@ -15,7 +15,7 @@ import torch
 
 from numerics.models import TwoLayerEnsemble
 from numerics.train import train
-from numerics.validation import positive
+from numerics.validation import InvalidArgument, positive
 
 
 def alpha_for(tau, delta):
@@ -28,7 +28,7 @@ def alpha_for(tau, delta):
 def symmetrised_base(seed: int, d: int, h: int):
     """D.1 base init: (W (h, d), a (h,)) with unit rows, a = +-1, mirrored halves."""
     if h % 2:
-        raise ValueError(f"h={h} must be even for the symmetrised initialisation")
+        raise InvalidArgument(f"h={h} must be even for the symmetrised initialisation")
     rng = np.random.default_rng(seed)
     w = rng.standard_normal((h // 2, d))
     w /= np.linalg.norm(w, axis=1, keepdims=True)

@@ -20,7 +20,7 @@ import torch.nn.functional as F
 
 from numerics.rich_quick.checks import members as ensemble_members
 from numerics.rich_quick.checks import size
-from numerics.validation import number
+from numerics.validation import InvalidArgument, number
 
 
 def rhm_rules(L: int, n_c: int, m: int, s: int, v: int, seed: int):
@@ -32,17 +32,17 @@ def rhm_rules(L: int, n_c: int, m: int, s: int, v: int, seed: int):
     that never occurs above, as the released code gives it no rules)."""
     for name, value in (("L", L), ("n_c", n_c), ("m", m), ("s", s), ("v", v)):
         if isinstance(value, bool) or int(value) != value or value < 1:
-            raise ValueError(f"{name}={value!r} must be a positive integer")
+            raise InvalidArgument(f"{name}={value!r} must be a positive integer")
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
-        raise ValueError(f"seed={seed!r} must be an integer")
+        raise InvalidArgument(f"seed={seed!r} must be an integer")
     draw = random.Random(int(seed))
     above = list(range(n_c))
     levels = []
     for _ in range(L):
         tuples = list(itertools.product(range(v), repeat=s))
         if len(tuples) < m * len(above):
-            raise ValueError(f"v^s = {len(tuples)} tuples cannot give {len(above)} symbols m = {m} "
-                             "distinct tuples each")
+            raise InvalidArgument(f"v^s = {len(tuples)} tuples cannot give {len(above)} symbols m = {m} "
+                                  "distinct tuples each")
         draw.shuffle(tuples)
         chosen = np.array(tuples[:m * len(above)]).reshape(len(above), m, s)
         rules = np.full((max(v, n_c), m, s), -1)
@@ -58,11 +58,11 @@ def rhm_data_checks(X, y, n_c: int) -> dict:
     class."""
     X, y = np.asarray(X), np.asarray(y)
     if X.ndim != 2 or y.shape != (X.shape[0],):
-        raise ValueError(f"X {X.shape} must be (inputs, features) and y {y.shape} (inputs,)")
+        raise InvalidArgument(f"X {X.shape} must be (inputs, features) and y {y.shape} (inputs,)")
     if len(y) == 0:
-        raise ValueError("X has no inputs: an RHM generates at least one")
+        raise InvalidArgument("X has no inputs: an RHM generates at least one")
     if not np.issubdtype(y.dtype, np.integer) or y.min() < 0 or y.max() >= n_c:
-        raise ValueError(f"y must hold labels in [0, {n_c}) (integers), got {y.min()}..{y.max()}")
+        raise InvalidArgument(f"y must hold labels in [0, {n_c}) (integers), got {y.min()}..{y.max()}")
     _, inverse = np.unique(X, axis=0, return_inverse=True)
     inverse = inverse.ravel()
     pairs = np.unique(inverse * (int(y.max()) + 1) + y) // (int(y.max()) + 1)
@@ -76,7 +76,7 @@ def rhm_all_data(top, levels):
     """Every input the RHM can generate (one per choice of synonyms): X (P_max, s^L * v), y."""
     top = np.asarray(top)
     if top.ndim != 3 or top.size == 0:
-        raise ValueError(f"top {top.shape} must be (n_c, m, s): each class's m tuples of s symbols")
+        raise InvalidArgument(f"top {top.shape} must be (n_c, m, s): each class's m tuples of s symbols")
     n_c, m, s = top.shape
     v = levels[0].shape[0] if levels else int(top.max()) + 1
     seqs = [(c, top[c, j]) for c in range(n_c) for j in range(m)]
@@ -101,7 +101,7 @@ def mlp_init(seeds, alphas, d_in: int, width: int, depth: int, n_out: int,
     ``DenseNet`` (pcsl-epfl/hierarchy-learning ``models/fcn.py``), N(0, 1) weights whose layer
     scales live in :func:`mlp_forward`."""
     if parametrisation not in PARAMETRISATIONS:
-        raise ValueError(f"parametrisation={parametrisation!r} is not one of {PARAMETRISATIONS}")
+        raise InvalidArgument(f"parametrisation={parametrisation!r} is not one of {PARAMETRISATIONS}")
     seeds, alphas = ensemble_members(seeds, alphas)
     d_in, width, n_out = size(d_in, "d_in"), size(width, "width"), size(n_out, "n_out")
     depth = size(depth, "depth", 0)
@@ -123,7 +123,7 @@ def mlp_forward(Ws, X, parametrisation: str = "standard"):
     divides each hidden layer's pre-activation by sqrt(fan-in) and the readout by its fan-in
     (the width), as Petrini et al.'s code does."""
     if X.shape[-1] != Ws[0].shape[-1]:
-        raise ValueError(f"X has {X.shape[-1]} features but the first layer takes {Ws[0].shape[-1]}")
+        raise InvalidArgument(f"X has {X.shape[-1]} features but the first layer takes {Ws[0].shape[-1]}")
     h = X.expand(Ws[0].shape[0], *X.shape) if X.ndim == 2 else X
     ntk = parametrisation == "ntk"
     for W in Ws[:-1]:
@@ -156,8 +156,8 @@ def train_mlp(Ws, X, y, *, lr, epochs, batch, momentum, seed, decay_frac=1.0,
         X, y, data_of = X[None], y[None], np.zeros(K, dtype=int)
     data_of = torch.as_tensor(np.asarray(data_of, dtype=int), device=dev)
     if X.ndim != 3 or y.shape != X.shape[:2] or data_of.shape != (K,):
-        raise ValueError(f"X {tuple(X.shape)}, y {tuple(y.shape)} and data_of must be (n, d), (n,) "
-                         "shared, or (S, n, d), (S, n) with data_of (K,) naming each member's set")
+        raise InvalidArgument(f"X {tuple(X.shape)}, y {tuple(y.shape)} and data_of must be (n, d), (n,) "
+                              "shared, or (S, n, d), (S, n) with data_of (K,) naming each member's set")
     n = X.shape[1]
     g = torch.Generator().manual_seed(seed)
     bufs = [torch.zeros_like(W) for W in Ws]
@@ -191,7 +191,7 @@ def train_mlp(Ws, X, y, *, lr, epochs, batch, momentum, seed, decay_frac=1.0,
 def mlp_accuracy(Ws, X, y, parametrisation: str = "standard", data_of=None) -> np.ndarray:
     """Per member: the share of (its own data set's, with ``data_of``) inputs classified right."""
     if np.shape(X)[:-1] != np.shape(y):
-        raise ValueError(f"X has {np.shape(X)[-2]} samples but y has {np.shape(y)[-1]}")
+        raise InvalidArgument(f"X has {np.shape(X)[-2]} samples but y has {np.shape(y)[-1]}")
     X = torch.as_tensor(X, dtype=Ws[0].dtype, device=Ws[0].device)
     y = torch.as_tensor(y, device=Ws[0].device)
     with torch.no_grad():

@@ -21,7 +21,7 @@ from scipy.optimize import minimize
 
 from numerics.metrics import kernel_distance
 from numerics.ode import IntegrationFailed, integrate_flow
-from numerics.validation import finite_array, integer, number, positive
+from numerics.validation import InvalidArgument, finite_array, integer, number, positive
 
 
 def _rates(eta_a, eta_w):
@@ -33,7 +33,7 @@ def weight_vector(X, w, name: str = "w0") -> np.ndarray:
     ``name`` otherwise)."""
     w = finite_array(w, name, ndim=1)
     if w.shape[0] != np.shape(X)[1]:
-        raise ValueError(f"{name} has {w.shape[0]} entries but X has {np.shape(X)[1]} columns")
+        raise InvalidArgument(f"{name} has {w.shape[0]} entries but X has {np.shape(X)[1]} columns")
     return w
 
 
@@ -42,9 +42,9 @@ def _target(beta_star, w, name: str = "w0"):
     beta_star = finite_array(beta_star, "beta_star", ndim=1)
     b = float(np.linalg.norm(beta_star))
     if b == 0:
-        raise ValueError("beta_star must be nonzero (phi is undefined)")
+        raise InvalidArgument("beta_star must be nonzero (phi is undefined)")
     if np.shape(w)[0] != beta_star.size:
-        raise ValueError(f"{name} has {np.shape(w)[0]} entries but beta_star has {beta_star.size}")
+        raise InvalidArgument(f"{name} has {np.shape(w)[0]} entries but beta_star has {beta_star.size}")
     return beta_star, b
 
 
@@ -60,7 +60,7 @@ def weight_rhs(X, y, eta_a=1.0, eta_w=1.0):
     X = finite_array(X, "X", ndim=2)
     y = finite_array(y, "y", ndim=1)
     if X.shape[0] != y.shape[0]:
-        raise ValueError(f"X has {X.shape[0]} rows but y has {y.shape[0]} entries")
+        raise InvalidArgument(f"X has {X.shape[0]} rows but y has {y.shape[0]} entries")
     eta_a, eta_w = _rates(eta_a, eta_w)
     G, r = X.T @ X, X.T @ y
 
@@ -121,10 +121,10 @@ def integrate_coordinates(rate, y0, t_eval, rtol=1e-12, atol=1e-14):
     grid ``t_eval`` (gradient-flow time, starting at ``t_eval[0]``); DOP853.  Returns (len(y0), T);
     an ``IntegrationFailed`` when the integrator stops early (a rate that blows up)."""
     if not callable(rate):
-        raise TypeError(f"rate must be callable (y -> y'), got {type(rate).__name__}")
+        raise InvalidArgument(f"rate must be callable (y -> y'), got {type(rate).__name__}")
     t_eval = finite_array(t_eval, "t_eval", ndim=1)
     if t_eval.size < 2 or np.any(np.diff(t_eval) <= 0):
-        raise ValueError(f"t_eval must be an increasing grid of at least two times, got {t_eval}")
+        raise InvalidArgument(f"t_eval must be an increasing grid of at least two times, got {t_eval}")
     y0 = finite_array(y0, "y0", ndim=1)
     sol = solve_ivp(lambda t, y: rate(y), (t_eval[0], t_eval[-1]), list(y0), t_eval=t_eval,
                     method="DOP853", rtol=rtol, atol=atol)
@@ -140,7 +140,7 @@ def mu_phi(a, w, beta_star):
     a, w = np.asarray(a, float), np.asarray(w, float)
     nw = np.linalg.norm(w, axis=0)
     if not np.all(nw):
-        raise ValueError("w has a zero column: phi is undefined where w = 0")
+        raise InvalidArgument("w has a zero column: phi is undefined where w = 0")
     return a * nw, np.tensordot(beta_star, w, axes=(0, 0)) / (nw * b)
 
 
@@ -157,7 +157,7 @@ def preconditioner_from_beta(beta, delta, eta_a=1.0, eta_w=1.0):
     beta, delta = finite_array(beta, "beta", ndim=1), number(delta, "delta")
     n2 = float(beta @ beta)
     if n2 == 0:
-        raise ValueError("beta must be nonzero: Eq. (4) needs ||beta|| > 0")
+        raise InvalidArgument("beta must be nonzero: Eq. (4) needs ||beta|| > 0")
     kappa = np.sqrt(delta ** 2 + 4 * eta_a * eta_w * n2)
     return (kappa + delta) / 2 * np.eye(beta.size) + (kappa - delta) / 2 * np.outer(beta, beta) / n2
 
@@ -170,7 +170,7 @@ def riccati(t, x0, P, Q, S):
     ``R = sqrt(Q^2 + 4PS)/2``, real: ``Q^2 + 4PS >= 0``."""
     x0, P, Q, S = (number(v, n) for v, n in ((x0, "x0"), (P, "P"), (Q, "Q"), (S, "S")))
     if Q ** 2 + 4 * P * S < 0:
-        raise ValueError(f"Q^2 + 4 P S = {Q ** 2 + 4 * P * S!r} must be non-negative (a real R)")
+        raise InvalidArgument(f"Q^2 + 4 P S = {Q ** 2 + 4 * P * S!r} must be non-negative (a real R)")
     R = 0.5 * np.sqrt(Q ** 2 + 4 * P * S)
     T = np.tanh(R * finite_array(t, "t"))
     return (2 * R * x0 + (2 * P + Q * x0) * T) / (2 * R + (2 * S * x0 - Q) * T)
@@ -234,7 +234,7 @@ def exact_solution(t, a0, w0, beta_star, eta_a=1.0, eta_w=1.0) -> ExactSolution:
     eta_a, eta_w = _rates(eta_a, eta_w)
     t = finite_array(t, "t")
     if np.any(t < 0):
-        raise ValueError(f"t must be non-negative (gradient-flow time from the init), got min {t.min()}")
+        raise InvalidArgument(f"t must be non-negative (gradient-flow time from the init), got min {t.min()}")
     w0 = finite_array(w0, "w0", ndim=1)
     beta_star, b = _target(beta_star, w0)
     a0 = number(a0, "a0")
@@ -242,7 +242,7 @@ def exact_solution(t, a0, w0, beta_star, eta_a=1.0, eta_w=1.0) -> ExactSolution:
     delta = float(eta_w * a0 ** 2 - eta_a * w0 @ w0)
     if changes_sign(a0, omega0, b, delta, eta_a, eta_w):
         if omega0 == 0:
-            raise ValueError("a0 = 0 and w0 orthogonal to beta_star: a saddle point")
+            raise InvalidArgument("a0 = 0 and w0 orthogonal to beta_star: a saddle point")
         P, Q, S = eta_a, delta, eta_w * b ** 2
         x0 = a0 / omega0
         R = 0.5 * np.sqrt(Q ** 2 + 4 * P * S)
@@ -275,7 +275,7 @@ def recover_weights(mu, phi, w0, beta_star, delta, eta_a=1.0, eta_w=1.0):
     mu, phi, delta = finite_array(mu, "mu"), finite_array(phi, "phi"), number(delta, "delta")
     # a rounding error above 1 is harmless (c2 is clipped at 0); more is not a direction cosine
     if np.any(np.abs(phi) > 1 + 1e-9):
-        raise ValueError(f"phi must lie in [-1, 1] (a cosine), got max |phi| {np.abs(phi).max()}")
+        raise InvalidArgument(f"phi must lie in [-1, 1] (a cosine), got max |phi| {np.abs(phi).max()}")
     w0 = finite_array(w0, "w0", ndim=1)
     beta_star, b = _target(beta_star, w0)
     kappa = np.sqrt(delta ** 2 + 4 * eta_a * eta_w * mu ** 2)
@@ -296,13 +296,13 @@ def interpolant_argmin(objective, X, y, beta_guess):
     """``argmin objective(beta) s.t. X beta = y`` over the affine solution set, parametrised by a
     null-space basis of ``X`` (BFGS, gtol 1e-12)."""
     if not callable(objective):
-        raise TypeError(f"objective must be callable (beta -> float), got {type(objective).__name__}")
+        raise InvalidArgument(f"objective must be callable (beta -> float), got {type(objective).__name__}")
     X = finite_array(X, "X", ndim=2)
     y = finite_array(y, "y", ndim=1)
     if X.shape[0] != y.shape[0]:
-        raise ValueError(f"X has {X.shape[0]} rows but y has {y.shape[0]} entries")
+        raise InvalidArgument(f"X has {X.shape[0]} rows but y has {y.shape[0]} entries")
     if not np.any(X):
-        raise ValueError("X is the zero matrix: X beta = y has no solution set to search")
+        raise InvalidArgument("X is the zero matrix: X beta = y has no solution set to search")
     beta_guess = weight_vector(X, beta_guess, "beta_guess")
     beta_min_norm = np.linalg.pinv(X) @ y
     _, s, vt = np.linalg.svd(X)
@@ -320,7 +320,7 @@ def eq72_alpha(k, delta, b):
     """Eq. (72): ``alpha = k sqrt((k^2+delta)/2 + sqrt(((k^2+delta)/2)^2 + b^2))``, ``b`` a norm."""
     k, delta, b = finite_array(k, "k"), finite_array(delta, "delta"), finite_array(b, "b")
     if np.any(b < 0):
-        raise ValueError(f"b must be non-negative (it is ||beta_*||), got {b}")
+        raise InvalidArgument(f"b must be non-negative (it is ||beta_*||), got {b}")
     h = (k ** 2 + delta) / 2
     return k * np.sqrt(h + np.sqrt(h ** 2 + b ** 2))
 
@@ -330,11 +330,11 @@ def balanced_init(beta0, delta, eta_a=1.0, eta_w=1.0, sign=1.0):
     eta_a, eta_w = _rates(eta_a, eta_w)
     beta0, delta = finite_array(beta0, "beta0", ndim=1), number(delta, "delta")
     if sign not in (1, -1):
-        raise ValueError(f"sign={sign!r} must be +1 or -1 (the sign of a0)")
+        raise InvalidArgument(f"sign={sign!r} must be +1 or -1 (the sign of a0)")
     n = np.linalg.norm(beta0)
     a0 = sign * np.sqrt((np.sqrt(delta ** 2 + 4 * eta_a * eta_w * n ** 2) + delta) / (2 * eta_w))
     if a0 == 0:
-        raise ValueError("beta0 = 0 with delta <= 0 gives a0 = 0: no such init")
+        raise InvalidArgument("beta0 = 0 with delta <= 0 gives a0 = 0: no such init")
     return float(a0), beta0 / a0
 
 
@@ -344,7 +344,7 @@ def kernel_distance_path(a, w, eta_a=1.0, eta_w=1.0):
     eta_a, eta_w = _rates(eta_a, eta_w)
     a, w = finite_array(a, "a"), finite_array(w, "w")
     if a.ndim != 1 or w.ndim != 2 or w.shape[1] != a.size:
-        raise ValueError(f"a {a.shape} and w {w.shape} must be (T,) and (d, T)")
+        raise InvalidArgument(f"a {a.shape} and w {w.shape} must be (T,) and (d, T)")
     d = w.shape[0]
     M = eta_w * a[:, None, None] ** 2 * np.eye(d) + eta_a * np.einsum("it,jt->tij", w, w)
     return kernel_distance(M[0], M)
@@ -392,7 +392,7 @@ def surface_components(delta, d, eta_a=1.0, eta_w=1.0, n=80) -> int:
     from scipy.sparse.csgraph import connected_components
     from scipy.spatial import cKDTree
     if d not in (1, 2):
-        raise ValueError(f"d={d!r} must be 1 or 2")
+        raise InvalidArgument(f"d={d!r} must be 1 or 2")
     eta_a, eta_w = _rates(eta_a, eta_w)
     delta, n = number(delta, "delta"), integer(n, "n", 2)
     rho = np.sqrt(max(-delta, 0) / eta_a) + np.linspace(0, 0.8, n)

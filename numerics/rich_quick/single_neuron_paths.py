@@ -14,7 +14,7 @@ from numerics.ran import Ran
 from numerics.rich_quick import configs as C
 from numerics.rich_quick import single_neuron as sn
 from numerics.rich_quick.checks import numbers
-from numerics.validation import finite_array, integer, number
+from numerics.validation import InvalidArgument, finite_array, integer, number
 
 REFERENCE = "DOP853 rtol 1e-12"
 PAPER_INTEGRATOR = "RK45 rtol 1e-6"
@@ -28,17 +28,17 @@ def whitened_case(case: dict) -> dict:
     """``case`` (a0, w0, beta_star, eta_a, eta_w) checked: finite, w0 and beta_star of one
     length, beta_star nonzero, positive rates; a ValueError naming the entry otherwise."""
     if not isinstance(case, dict):
-        raise TypeError(f"case must be a dict with keys {CASE_KEYS}, got {type(case).__name__}")
+        raise InvalidArgument(f"case must be a dict with keys {CASE_KEYS}, got {type(case).__name__}")
     missing = sorted(set(CASE_KEYS) - set(case))
     if missing:
-        raise ValueError(f"case misses {missing}: a whitened case needs {CASE_KEYS}")
+        raise InvalidArgument(f"case misses {missing}: a whitened case needs {CASE_KEYS}")
     number(case["a0"], "case['a0']")
     for name in ("eta_a", "eta_w"):
         number(case[name], f"case[{name!r}]", positive=True)
     w0 = finite_array(case["w0"], "case['w0']", ndim=1)
     bs = finite_array(case["beta_star"], "case['beta_star']", shape=w0.shape)
     if not np.any(bs):
-        raise ValueError("case['beta_star'] must be nonzero")
+        raise InvalidArgument("case['beta_star'] must be nonzero")
     return case
 
 
@@ -83,17 +83,17 @@ def trajectory_error(predicted: dict, reference: dict) -> float:
     coordinate's range (phi and S, bounded by 1, absolute); inf when a prediction is not finite
     (a closed form that overflows or leaves its domain)."""
     if not predicted:
-        raise ValueError("predicted is empty: name at least one coordinate to compare")
+        raise InvalidArgument("predicted is empty: name at least one coordinate to compare")
     unknown = sorted(set(predicted) - set(reference))
     if unknown:
-        raise ValueError(f"predicted names {unknown}, not in the reference ({sorted(reference)})")
+        raise InvalidArgument(f"predicted names {unknown}, not in the reference ({sorted(reference)})")
     errs = []
     for name, value in predicted.items():
         ref = np.asarray(reference[name], float)
         value = np.asarray(value, float)
         if value.shape != ref.shape:
-            raise ValueError(f"predicted[{name!r}] {value.shape} and the reference {ref.shape} "
-                             "must have one shape")
+            raise InvalidArgument(f"predicted[{name!r}] {value.shape} and the reference {ref.shape} "
+                                  "must have one shape")
         if not np.all(np.isfinite(value)):
             return float("inf")
         scale = 1.0 if name in ("phi", "S") else max(1e-300, float(np.max(np.abs(ref))))
@@ -252,7 +252,7 @@ def timescales(deltas=(10.0, 30.0, 100.0), mu0s=(1e-2, 1e-4, 1e-6), rates=(0.5, 
     numbers("mu0s", mu0s, positive=True)
     ea, ew = numbers("rates", rates, positive=True, length=2)
     if not np.any(numbers("beta_star", beta_star)):
-        raise ValueError(f"beta_star={beta_star!r} must be nonzero")
+        raise InvalidArgument(f"beta_star={beta_star!r} must be nonzero")
     bs, b0 = np.asarray(beta_star, float), np.asarray(beta0, float)
     up, down = [], []
     for D in deltas:

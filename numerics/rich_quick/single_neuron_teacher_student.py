@@ -40,7 +40,7 @@ from numerics.models import default_device, torch_threads
 from numerics.ran import Ran
 from numerics.rich_quick import configs as C
 from numerics.trajectory import Trajectory
-from numerics.validation import finite_array, integer, number, positive, seed_list
+from numerics.validation import InvalidArgument, finite_array, integer, number, positive, seed_list
 from theory.rich_quick.conventions_rich_quick import EXPERIMENT_LOSS
 
 F64 = torch.float64
@@ -76,23 +76,23 @@ def relu_net(X, W, a):
     """``f(X) = relu(X W^T) a``: X (n, d), W (h, d), a (h,)."""
     X, W, a = finite_array(X, "X", ndim=2), finite_array(W, "W", ndim=2), finite_array(a, "a", ndim=1)
     if W.shape[1] != X.shape[1]:
-        raise ValueError(f"W {W.shape} must be (h, {X.shape[1]}): X has {X.shape[1]} columns")
+        raise InvalidArgument(f"W {W.shape} must be (h, {X.shape[1]}): X has {X.shape[1]} columns")
     if a.shape != (W.shape[0],):
-        raise ValueError(f"a {a.shape} must be ({W.shape[0]},): one readout per neuron of W")
+        raise InvalidArgument(f"a {a.shape} must be ({W.shape[0]},): one readout per neuron of W")
     return np.maximum(X @ W.T, 0) @ a
 
 
 def _size(value, name: str, *, even: bool = False) -> int:
     if isinstance(value, bool) or int(value) != value or value < 1:
-        raise ValueError(f"{name}={value!r} must be a positive integer")
+        raise InvalidArgument(f"{name}={value!r} must be a positive integer")
     if even and value % 2:
-        raise ValueError(f"{name}={value} must be even for the symmetrised initialisation")
+        raise InvalidArgument(f"{name}={value} must be even for the symmetrised initialisation")
     return int(value)
 
 
 def _seed(value, name: str) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
-        raise ValueError(f"{name}={value!r} must be a non-negative integer")
+        raise InvalidArgument(f"{name}={value!r} must be a non-negative integer")
     return int(value)
 
 
@@ -180,8 +180,8 @@ def ntk(X, W, a):
     X (n, d), W (K, h, d), a (K, h) -> (K, n, n)."""
     if X.ndim != 2 or W.ndim != 3 or a.ndim != 2 or W.shape[2] != X.shape[1] \
             or tuple(a.shape) != tuple(W.shape[:2]):
-        raise ValueError(f"X {tuple(X.shape)}, W {tuple(W.shape)} and a {tuple(a.shape)} must be "
-                         "(n, d), (K, h, d), (K, h)")
+        raise InvalidArgument(f"X {tuple(X.shape)}, W {tuple(W.shape)} and a {tuple(a.shape)} must be "
+                              "(n, d), (K, h, d), (K, h)")
     pre = torch.einsum("nd,khd->knh", X, W)
     H, D = pre.clamp_min(0), (pre > 0).to(X.dtype)
     return H @ H.transpose(1, 2) + (X @ X.T)[None] * ((D * a[:, None, :] ** 2) @ D.transpose(1, 2))
@@ -198,20 +198,20 @@ def train(tasks, taus, deltas, *, lr, steps: int, record_steps, keep_weights=Fal
     whenever it is due, and a run starts from the state it holds (bit-identical to a run never
     interrupted)."""
     if not tasks:
-        raise ValueError("tasks must be a non-empty list of Task (one per seed)")
+        raise InvalidArgument("tasks must be a non-empty list of Task (one per seed)")
     if len({(t.X.shape, t.base_w.shape, t.X_test.shape) for t in tasks}) > 1:
-        raise ValueError("tasks must share their sizes (d, h, n, n_test): one batched program")
+        raise InvalidArgument("tasks must share their sizes (d, h, n, n_test): one batched program")
     taus, deltas = positive(taus, "taus"), finite_array(deltas, "deltas")
     if taus.ndim != 1 or deltas.shape != taus.shape:
-        raise ValueError(f"taus {taus.shape} and deltas {deltas.shape} must be equal 1-d grids")
+        raise InvalidArgument(f"taus {taus.shape} and deltas {deltas.shape} must be equal 1-d grids")
     lr = positive(np.broadcast_to(lr, taus.shape), "lr")
     if int(steps) != steps or steps < 1:
-        raise ValueError(f"steps={steps!r} must be a positive integer")
+        raise InvalidArgument(f"steps={steps!r} must be a positive integer")
     marks = np.union1d(np.asarray(record_steps, dtype=int), [0, steps])
     if marks.min() < 0 or marks.max() > steps:
-        raise ValueError(f"record_steps must lie in [0, steps={steps}]")
+        raise InvalidArgument(f"record_steps must lie in [0, steps={steps}]")
     if dtype not in (torch.float32, F64):
-        raise TypeError(f"dtype={dtype} must be torch.float32 or torch.float64")
+        raise InvalidArgument(f"dtype={dtype} must be torch.float32 or torch.float64")
     small = (default_device().type == "cpu"
              and tasks[0].X.shape[0] * len(taus) * tasks[0].base_w.shape[0] < 1e6)
     with torch_threads(1 if small else None):  # small batched tensors: threading overhead dominates
@@ -368,7 +368,7 @@ def _grid_config(cfg: dict, *keys) -> dict:
     integer) and seeds (non-negative integers) checked where named."""
     missing = sorted(set(keys) - set(cfg))
     if missing:
-        raise ValueError(f"cfg misses {missing}: a Fig. 1(b) grid names {sorted(FIG1B_FULL)}")
+        raise InvalidArgument(f"cfg misses {missing}: a Fig. 1(b) grid names {sorted(FIG1B_FULL)}")
     if "steps" in keys:
         integer(cfg["steps"], "cfg['steps']", 1)
     if "seeds" in keys:
@@ -430,7 +430,7 @@ def fig1b_chunk(config: dict, cells, seeds, checkpoint=None) -> dict:
 def _grid_cells(cells) -> np.ndarray:
     cells = np.asarray(cells, dtype=float)
     if cells.size == 0 or cells.size % 2:
-        raise ValueError(f"cells must be (tau, delta) pairs, got {cells.size} numbers")
+        raise InvalidArgument(f"cells must be (tau, delta) pairs, got {cells.size} numbers")
     return cells.reshape(-1, 2)
 
 
@@ -455,7 +455,7 @@ def fig1b_sweep(cfg: dict, fraction: float = 1.0, *, out_dir=None, executor=None
     from numerics.sweep import run_sweep
     _grid_config(cfg, *FIG1B_FULL)
     if not 0 < fraction <= 1:
-        raise ValueError(f"fraction={fraction} must lie in (0, 1]")
+        raise InvalidArgument(f"fraction={fraction} must lie in (0, 1]")
     run_cfg = dict(cfg, steps=max(int(round(cfg["steps"] * fraction)), 1))
     cells = [(t, d) for t in cfg["taus"] for d in cfg["deltas"]]
     sweep = run_sweep(fig1b_chunk, cells, cfg["seeds"], config=run_cfg, chunk_seeds=chunk_seeds,
@@ -521,7 +521,7 @@ def sweep_or_read(chunk, config: dict, cells, seeds, out_dir, compute: bool, wor
     chunks' compute seconds)."""
     from numerics.sweep import run_sweep
     if not compute and out_dir is None:
-        raise ValueError("compute=False reads a stored run: out_dir must name its folder")
+        raise InvalidArgument("compute=False reads a stored run: out_dir must name its folder")
     executor = None if compute else _ReadOnly(out_dir)
     sweep = run_sweep(chunk, list(cells), list(seeds), config=config,
                       chunk_seeds=1, chunk_cells=chunk_cells, out_dir=out_dir, executor=executor,
@@ -610,8 +610,8 @@ def angular_movement(W0, W1, a1):
     weights ``|a_i(T)| ||w_i(T)||``; W (K, h, d), a (K, h)."""
     W0, W1, a1 = (finite_array(v, n) for v, n in ((W0, "W0"), (W1, "W1"), (a1, "a1")))
     if W0.ndim != 3 or W0.shape != W1.shape or a1.shape != W0.shape[:2]:
-        raise ValueError(f"W0 {W0.shape}, W1 {W1.shape} and a1 {a1.shape} must be (K, h, d), "
-                         "(K, h, d), (K, h)")
+        raise InvalidArgument(f"W0 {W0.shape}, W1 {W1.shape} and a1 {a1.shape} must be (K, h, d), "
+                              "(K, h, d), (K, h)")
     _no_zero_neuron(W0, "W0")
     _no_zero_neuron(W1, "W1")
     cos = np.einsum("khd,khd->kh", W0, W1) / (np.linalg.norm(W0, axis=-1) * np.linalg.norm(W1, axis=-1))
@@ -621,7 +621,7 @@ def angular_movement(W0, W1, a1):
 
 def _no_zero_neuron(W, name):
     if not np.all(np.linalg.norm(W, axis=-1)):
-        raise ValueError(f"{name} has a zero neuron: its direction is undefined")
+        raise InvalidArgument(f"{name} has a zero neuron: its direction is undefined")
 
 
 def teacher_alignment(W, a, teacher_w, degrees: float = 5.0):

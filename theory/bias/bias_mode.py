@@ -9,6 +9,7 @@ from __future__ import annotations
 import sympy as sp
 
 from theory.registry import register
+from theory.validation import InvalidArgument
 
 c = sp.Symbol("c", nonzero=True)
 P_sym = sp.Symbol("P", integer=True, positive=True)
@@ -17,15 +18,15 @@ ybar_norm = sp.Symbol("ybar_norm", nonnegative=True)
 
 def _samples(P) -> int:
     if isinstance(P, bool) or not isinstance(P, (int, sp.Integer)) and int(P) != P or P < 1:
-        raise ValueError(f"P={P!r} must be a positive integer")
+        raise InvalidArgument(f"P={P!r} must be a positive integer")
     return int(P)
 
 
 def _labels(Y) -> sp.Matrix:
     if not isinstance(Y, sp.MatrixBase):
-        raise TypeError(f"Y must be a sympy Matrix of labels (N_out x P), got {type(Y).__name__}")
+        raise InvalidArgument(f"Y must be a sympy Matrix of labels (N_out x P), got {type(Y).__name__}")
     if Y.shape[1] < 1:
-        raise ValueError(f"Y must have at least one sample (column), got shape {Y.shape}")
+        raise InvalidArgument(f"Y must have at least one sample (column), got shape {Y.shape}")
     return Y
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 import sympy as sp
 
 from theory.registry import register
+from theory.validation import InvalidArgument
 
 i, n = sp.symbols("i n", integer=True, positive=True)
 sbar = sp.IndexedBase("sbar")
@@ -19,10 +20,10 @@ def evaluate_effective_rank(expr: sp.Expr, singular_values) -> float:
     30 significant digits."""
     values = [float(v) for v in singular_values]
     if not values or any(not (v >= 0) or v == float("inf") for v in values):
-        raise ValueError("singular_values must be a non-empty list of finite non-negative numbers")
+        raise InvalidArgument("singular_values must be a non-empty list of finite non-negative numbers")
     total = sum(values)
     if total == 0:
-        raise ValueError("singular_values are all zero: the effective rank is 0/0")
+        raise InvalidArgument("singular_values are all zero: the effective rank is 0/0")
     expanded = expr.subs(n, len(values)).doit()
     # 0 log 0 = 0 by continuity: drop those terms before substituting.
     zero_terms = {sbar[k + 1] * sp.log(sbar[k + 1]): 0 for k, v in enumerate(values) if v == 0}

@@ -5,6 +5,7 @@ All statistics use the paper's 1/N (N = 4) and the 1/(2N) loss, so L(0) = 1/2.""
 import sympy as sp
 
 from theory.registry import Forms, register
+from theory.validation import InvalidArgument
 
 Delta = sp.Symbol("Delta", nonnegative=True)
 a, a0, t, tau, s, d = sp.symbols("a a_0 t tau s d", positive=True)
@@ -39,12 +40,12 @@ def pathway_statistics(X, Y, gate, N: int):
     """(Sigma^yx, Sigma^x) of a pathway gated on the datapoints of ``gate`` (1/N over all N), from
     sympy matrices X (d, N) and Y (m, N) (Eq. 4 for one pathway)."""
     if not (isinstance(X, sp.MatrixBase) and isinstance(Y, sp.MatrixBase)):
-        raise TypeError("X and Y must be sympy matrices")
+        raise InvalidArgument("X and Y must be sympy matrices")
     if len(gate) != X.shape[1] or Y.shape[1] != X.shape[1]:
-        raise ValueError(f"gate ({len(gate)}), X ({X.shape[1]}) and Y ({Y.shape[1]}) must cover "
-                         "the same datapoints")
+        raise InvalidArgument(f"gate ({len(gate)}), X ({X.shape[1]}) and Y ({Y.shape[1]}) must cover "
+                              "the same datapoints")
     if int(N) != N or N < 1:
-        raise ValueError(f"N={N!r} must be a positive integer")
+        raise InvalidArgument(f"N={N!r} must be a positive integer")
     Gm = sp.diag(*gate)
     return (Y * Gm * X.T) / N, (X * Gm * X.T) / N
 
@@ -52,7 +53,7 @@ def pathway_statistics(X, Y, gate, N: int):
 def mode_of(syx, sx):
     """(s, d) of a rank-one Sigma^yx = s u v^T: s = ||Sigma^yx||, d = v^T Sigma^x v (sympy)."""
     if not (isinstance(syx, sp.MatrixBase) and isinstance(sx, sp.MatrixBase)) or syx.shape[0] != 1:
-        raise ValueError("syx must be a 1-row sympy matrix and sx a sympy matrix")
+        raise InvalidArgument("syx must be a 1-row sympy matrix and sx a sympy matrix")
     s = sp.sqrt(sp.simplify((syx * syx.T)[0, 0]))
     v = syx.T / s
     return sp.simplify(s), sp.simplify((v.T * sx * v)[0, 0])

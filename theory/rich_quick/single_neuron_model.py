@@ -10,6 +10,7 @@ from theory.rich_quick.single_neuron_symbols import (
     eta_a,
     eta_w,
 )
+from theory.validation import InvalidArgument
 
 
 def ntk_expression(n: int, d: int):
@@ -17,7 +18,7 @@ def ntk_expression(n: int, d: int):
     matrix of symbols ``x_ij`` and weights ``w_1..w_d``; returns (K, X symbols, w symbols)."""
     for name, value in (("n", n), ("d", d)):
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-            raise ValueError(f"{name}={value!r} must be a positive integer")
+            raise InvalidArgument(f"{name}={value!r} must be a positive integer")
     X = sp.Matrix(n, d, lambda i, j: sp.Symbol(f"x_{i}_{j}", real=True))
     w = sp.Matrix(d, 1, lambda i, _: sp.Symbol(f"w_{i}", real=True))
     return X * (eta_w * a ** 2 * sp.eye(d) + eta_a * w * w.T) * X.T, X, w

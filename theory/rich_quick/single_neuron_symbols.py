@@ -4,6 +4,7 @@ The weight vector is written in the plane of ``beta_*`` and ``w0`` (App A.2.6): 
 with ``beta_* = (b, 0)``, so every whitened-flow identity is a scalar identity in ``a, w1, w2``.
 """
 import sympy as sp
+from theory.validation import InvalidArgument
 
 t = sp.Symbol("t", nonnegative=True)
 a, w1, w2 = sp.symbols("a w1 w2", real=True)
@@ -35,6 +36,6 @@ def kappa(m, c2=eta_a * eta_w):
     """``sqrt(delta^2 + 4 c2 m^2)`` (Eqs. 4, 16-18)."""
     for name, value in (("m", m), ("c2", c2)):
         if isinstance(value, bool) or not isinstance(value, (sp.Basic, int, float)):
-            raise TypeError(f"{name} must be a sympy expression or a number, got "
-                            f"{type(value).__name__}")
+            raise InvalidArgument(f"{name} must be a sympy expression or a number, got "
+                                  f"{type(value).__name__}")
     return sp.sqrt(delta ** 2 + 4 * c2 * m ** 2)

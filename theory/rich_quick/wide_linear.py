@@ -14,6 +14,7 @@ Gram's eigenvalues, beside the name of the Gram (``"btb"`` = ``beta^T beta``, ``
 import sympy as sp
 
 from theory.registry import Forms, register
+from theory.validation import InvalidArgument
 
 c, d, n, h = sp.symbols("c d n h", integer=True, positive=True)
 A = sp.MatrixSymbol("A", h, c)
@@ -35,9 +36,9 @@ GRAMS = ("btb", "bbt")
 def _gram_of(f, f_name, gram, gram_name):
     """``f`` a sympy expression in ``x`` and ``gram`` one of GRAMS."""
     if not isinstance(f, sp.Basic):
-        raise TypeError(f"{f_name} must be a sympy expression in x, got {type(f).__name__}")
+        raise InvalidArgument(f"{f_name} must be a sympy expression in x, got {type(f).__name__}")
     if gram not in GRAMS:
-        raise ValueError(f"{gram_name}={gram!r} must be 'btb' or 'bbt' (beta^T beta or beta beta^T)")
+        raise InvalidArgument(f"{gram_name}={gram!r} must be 'btb' or 'bbt' (beta^T beta or beta beta^T)")
 
 
 def gram_kron(left, left_gram, right, right_gram):
@@ -57,8 +58,8 @@ def gram_function(f, gram):
 def kron_sum(P, Q, left=c, right=d):
     """``P (+) Q = P kron I_right + I_left kron Q`` (footnote 4)."""
     if not all(isinstance(M, (sp.MatrixExpr, sp.MatrixBase)) for M in (P, Q)):
-        raise TypeError(f"P and Q must be sympy matrices, got {type(P).__name__} and "
-                        f"{type(Q).__name__}")
+        raise InvalidArgument(f"P and Q must be sympy matrices, got {type(P).__name__} and "
+                              f"{type(Q).__name__}")
     return KP(P, sp.Identity(right)) + KP(sp.Identity(left), Q)
 
 
