@@ -3,8 +3,46 @@
 same simulations and decided by the same statistics)."""
 from __future__ import annotations
 
+from functools import partial
+
+import numpy as np
+
 from verify.bias import evidence as ev
-from verify.measurement import exact, measure
+from verify.bias import symbolic as sym
+from verify.measurement import exact, measure, reading
+from verify.properties import search
+from verify.strategies import bias_strengths, equal_overlap_labels, unbalanced_classes
+
+
+def bias_augmented_spectrum(printed):
+    """BA-D1 (Prop. 1, 001 Sec. 2): the measurements under the equal-overlap condition and the
+    one without it, of the printed eigenpairs, Eq. (5)'s image identity, the printed s0 values
+    and s0 as the top singular value of the augmented correlation."""
+    eig = all(all(sym.eigen_statements(printed, P).values()) for P in (2, 4))
+    # Eq. (5): the top right vector maps onto sqrt(c^2 + 1/P) ybar, which makes s0 its value
+    image = all(sym.image_identity(printed, P, n_out) for P, n_out in ((2, 1), (3, 2)))
+    s0, sigma1, speed = sym.tree_spectra(printed["s0"])
+    gap = partial(sym.top_singular_gap, printed["s0"])
+    under = search(gap, ("<=", 1e-10), Y=equal_overlap_labels(), c=bias_strengths)
+    without = search(gap, ("<=", 1e-10),
+                     examples=[dict(Y=np.array([[1, 1, 1, 0], [0, 0, 0, 1.0]]), c=1.0)],
+                     Y=unbalanced_classes(), c=bias_strengths)
+    svd = reading("float64 SVD of a 15 x 9 matrix")
+    printed_digits = reading("the catalogue prints 4 decimals")
+    return ([measure("sympy eigenpairs of Prop. 1 (P = 2, 4)", bool(eig), "==", True,
+                     source=exact("sympy simplify")),
+             measure("Eq. (5) Syx~ v~0/||v~0|| = sign(c) sqrt(c^2+1/P) ybar, symbolic Y, "
+                     "(P, N_out) = (2, 1), (3, 2)", image, "==", True, source=exact("sympy simplify")),
+             measure("|s0 - 1.4790|, 4-item tree, c = 1", abs(s0[2] - 1.4790), "<=", 5e-5,
+                     source=printed_digits),
+             measure("|s0 - 1.4524|, 8-item tree, c = 1", abs(s0[3] - 1.4524), "<=", 5e-5,
+                     source=printed_digits),
+             measure("max |s0 - sigma_1(Syx~)|, 4- and 8-item trees",
+                     max(abs(s0[k] - sigma1[k]) for k in s0), "<=", 1e-12, source=svd),
+             measure("|mean-mode speed-up - sqrt(1 + c^2 P)|, 4-item tree",
+                     abs(speed - np.sqrt(5)), "<=", 1e-12, source=svd),
+             measure("worst |s0 - sigma_1| / sigma_1, equal-overlap labels", under, source=svd)],
+            measure("worst |s0 - sigma_1| / sigma_1, unbalanced classes", without, source=svd))
 
 
 def fig1b(pair):

@@ -1,5 +1,4 @@
 """Identities the workshop paper relies on (catalogue 001, BA-D1..D3)."""
-from functools import partial
 
 import numpy as np
 import pytest
@@ -10,44 +9,15 @@ from theory.bias import hitting as h
 from theory.bias_workshop import derived as dv
 from theory.registry import REGISTRY
 from verify.bias import symbolic as sym
-from verify.strategies import bias_strengths, equal_overlap_labels, unbalanced_classes
+from verify.bias_workshop import evidence as ba
 from verify.checks.mode_law import hitting_time_solves
 from verify.measurement import exact, reading
-from verify.properties import search
 
 
 @pytest.mark.claim("BA-D1")
 def test_bias_augmented_spectrum(claim):
-    eig = all(all(sym.eigen_statements(dv.SPECTRUM.printed, P).values()) for P in (2, 4))
-    # Eq. (5): the top right vector maps onto sqrt(c^2 + 1/P) ybar, which makes s0 its value
-    image = all(sym.image_identity(dv.SPECTRUM.printed, P, n_out) for P, n_out in ((2, 1), (3, 2)))
-    s0, sigma1, speed = sym.tree_spectra(dv.SPECTRUM.printed["s0"])
-    gap = partial(sym.top_singular_gap, dv.SPECTRUM.printed["s0"])
-    under = search(gap, ("<=", 1e-10), Y=equal_overlap_labels(), c=bias_strengths)
-    without = search(gap, ("<=", 1e-10),
-                     examples=[dict(Y=np.array([[1, 1, 1, 0], [0, 0, 0, 1.0]]), c=1.0)],
-                     Y=unbalanced_classes(), c=bias_strengths)
-    svd = reading("float64 SVD of a 15 x 9 matrix")
-    printed_digits = reading("the catalogue prints 4 decimals")
-    claim.holds_if(
-        REGISTRY["BA-D1"].condition,
-        under=[claim.measure("sympy eigenpairs of Prop. 1 (P = 2, 4)", bool(eig), "==", True,
-                             source=exact("sympy simplify")),
-               claim.measure("Eq. (5) Syx~ v~0/||v~0|| = sign(c) sqrt(c^2+1/P) ybar, symbolic Y, "
-                             "(P, N_out) = (2, 1), (3, 2)", image, "==", True,
-                             source=exact("sympy simplify")),
-               claim.measure("|s0 - 1.4790|, 4-item tree, c = 1", abs(s0[2] - 1.4790), "<=", 5e-5,
-                             source=printed_digits),
-               claim.measure("|s0 - 1.4524|, 8-item tree, c = 1", abs(s0[3] - 1.4524), "<=", 5e-5,
-                             source=printed_digits),
-               claim.measure("max |s0 - sigma_1(Syx~)|, 4- and 8-item trees",
-                             max(abs(s0[k] - sigma1[k]) for k in s0), "<=", 1e-12, source=svd),
-               claim.measure("|mean-mode speed-up - sqrt(1 + c^2 P)|, 4-item tree",
-                             abs(speed - np.sqrt(5)), "<=", 1e-12, source=svd),
-               claim.measure("worst |s0 - sigma_1| / sigma_1, equal-overlap labels", under,
-                             source=svd)],
-        without=claim.measure("worst |s0 - sigma_1| / sigma_1, unbalanced classes", without,
-                              source=svd))
+    under, without = ba.bias_augmented_spectrum(dv.SPECTRUM.printed)
+    claim.holds_if(REGISTRY["BA-D1"].condition, under=under, without=without)
 
 
 @pytest.mark.claim("BA-D2")
