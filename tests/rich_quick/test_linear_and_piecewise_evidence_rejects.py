@@ -64,6 +64,14 @@ def test_neuron_sum_check_rejects_swapped_coefficients(wide):
     assert le.neuron_sum_error(bad, wide["W"], wide["A"], EA, EW) > 1e-2
 
 
+@pytest.mark.rejects("GRQ-LemB.1")
+def test_restatement_check_rejects_swapped_coefficients():
+    eq7, eq87 = REGISTRY["GRQ-Thm4.1"].printed, REGISTRY["GRQ-LemB.1"].printed
+    swapped = Forms.of({"out": eq87["in"], "in": eq87["out"]})
+    assert lin.restates(eq87, eq7, "Eq. (87)").passed
+    assert not lin.restates(swapped, eq7, "Eq. (87)").passed
+
+
 @pytest.mark.rejects("GRQ-Eq(81)-(86)")
 def test_gram_check_rejects_a_changed_constant(wide):
     good = REGISTRY["GRQ-Eq(81)-(86)"].corrected
@@ -84,6 +92,22 @@ def test_rank_bound_formula_is_tested_against_measured_ranks():
     assert rank != int(perturbed.subs({wl.d: 2, wl.c: 6}))
 
 
+@pytest.mark.rejects("GRQ-LemB.2")
+def test_rank_evidence_reads_each_bound_it_is_given():
+    r = REGISTRY["GRQ-LemB.2"]
+
+    def passes(printed=None, corrected=None):
+        evidence = lin.lazy_limit_rank_evidence({**r.printed, **(printed or {})},
+                                                {**r.corrected, **(corrected or {})})
+        return all(m.passed for m in evidence["corrected"])
+    assert passes()
+    # one less than Eq. (88)'s bound, Eq. (90)'s printed bound as the sum of ranks, h as the rank
+    # of the sum: each fails on the measured ranks
+    assert not passes(printed={"rank bound (88)": wl.d * sp.Min(wl.h, wl.c) - 1})
+    assert not passes(corrected={"sum of ranks (90)": r.printed["sum of ranks (90)"]})
+    assert not passes(corrected={"rank of the sum": wl.h})
+
+
 @pytest.mark.rejects("GRQ-Eq(92)-(96)")
 def test_limit_check_distinguishes_the_sign():
     M = REGISTRY["GRQ-Eq(92)-(96)"].printed["M"]
@@ -97,6 +121,14 @@ def test_square_limit_check_rejects_a_doubled_limit():
     M = ln.wide_M(W, A, 0.5, 2.0)
     good = float(REGISTRY["GRQ-Eq(102)"].corrected["-oo"].subs(wl.delta, -1e4))
     assert le.rel(M, good * np.eye(16)) < 1e-2 < 0.4 < le.rel(M, 2 * good * np.eye(16))
+
+
+@pytest.mark.rejects("GRQ-Eq(102)")
+def test_square_limit_check_reads_the_plus_infinity_limit():
+    r = REGISTRY["GRQ-Eq(102)"]
+    doubled = {**r.corrected, "+oo": 2 * r.corrected["+oo"]}
+    assert all(m.passed for m in lin.square_limits(r.printed, r.corrected)["corrected"])
+    assert not all(m.passed for m in lin.square_limits(r.printed, doubled)["corrected"])
 
 
 @pytest.mark.rejects("GRQ-ThmB.9")
@@ -147,6 +179,14 @@ def test_erratum_pins_eq78_to_its_swapped_identity_sizes():
     bad = {**r.printed, "Eq. (78)": plus.args[0] - plus.args[1]}
     assert all(m.passed for m in lin.eq78_and_appendix_delta(r.printed, r.corrected, EA, EW)["corrected"])
     assert not all(m.passed for m in lin.eq78_and_appendix_delta(bad, r.corrected, EA, EW)["corrected"])
+
+
+@pytest.mark.rejects("GRQ-Eq(73)-(80)")
+def test_eq79_80_check_rejects_a_wrong_rate():
+    r = REGISTRY["GRQ-Eq(73)-(80)"]
+    bad = {**r.printed, "Eqs. (79)-(80)": r.printed["Eqs. (79)-(80)"].subs(wl.eta_w, wl.eta_a)}
+    assert lin.eq78_and_appendix_delta(r.printed, r.corrected, EA, EW)["corrected"][0].passed
+    assert not lin.eq78_and_appendix_delta(bad, r.corrected, EA, EW)["corrected"][0].passed
 
 
 @pytest.mark.rejects("GRQ-AssB.4")

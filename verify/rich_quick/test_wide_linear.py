@@ -50,11 +50,13 @@ def test_eq78_identity_sizes_and_appendix_delta(claim):
 
 @pytest.mark.claim("GRQ-Thm4.1", "GRQ-LemB.1")
 def test_M_is_the_sum_of_per_neuron_preconditioners(claim):
-    coefs = REGISTRY["GRQ-Thm4.1"].printed
+    coefs, lemma = REGISTRY["GRQ-Thm4.1"].printed, REGISTRY["GRQ-LemB.1"].printed
     claim.holds(lc.round_worst("worst rel. error of sum_i M_i vs eta_w A^TA (+) eta_a W^TW, random "
                                "W, A, rates, shapes", lc.neuron_sum_error, coefs, examples=PINNED,
                                s=wide_setting()),
-                lc.neuron_coefficients(coefs))
+                lc.neuron_coefficients(coefs),
+                lc.restates(lemma, coefs, "Lemma B.1's Eq. (87) coefficients minus Eq. (7)'s "
+                                          "simplify to 0"))
 
 
 @pytest.mark.claim("GRQ-Eq(81)-(86)")
@@ -65,7 +67,8 @@ def test_per_neuron_norms_need_the_rates(claim):
 
 @pytest.mark.claim("GRQ-LemB.2")
 def test_rank_of_M_in_the_lazy_limits(claim):
-    claim.erratum(**lc.lazy_limit_rank_evidence())
+    r = REGISTRY["GRQ-LemB.2"]
+    claim.erratum(**lc.lazy_limit_rank_evidence(r.printed, r.corrected))
 
 
 @pytest.mark.claim("GRQ-Eq(92)-(96)")
