@@ -152,6 +152,38 @@ def test_the_erratum_of_eq_122_is_the_outer_sign_alone():
     assert lin.parts_beyond_the_sign(shifted, corrected) == 1
 
 
+@pytest.mark.rejects("GRQ-ThmB.9")
+def test_eq120_and_hessian_checks_reject_shifted_exponents_and_factors():
+    Ws, a = ln.deep_balanced_chain(3, 2, 0.7, np.random.default_rng(1))
+    beta = ln.deep_beta(Ws, a)
+    printed = REGISTRY["GRQ-ThmB.9"].printed
+    Minv = le.rank_one_update(REGISTRY["GRQ-ThmB.9"].corrected["M^-1 (122)"], beta, 2)
+    assert lin.eq120_error(printed["a_norm2 (120)"], Ws, a, 2) < 1e-10
+    assert lin.eq120_error(dl.r ** (2 / dl.l), Ws, a, 2) > 1e-2
+    phi, g = printed["Phi"], printed["g"]
+    assert lin.hessian_error(Minv, phi, g, beta, 2) < 1e-10
+    assert lin.hessian_error(Minv, 2 * phi, g, beta, 2) > 0.1
+    assert lin.hessian_error(Minv, phi, dl.r ** (-(dl.l + 2) / (dl.l + 1)), beta, 2) > 1e-2
+
+
+@pytest.mark.rejects("GRQ-ThmB.9")
+def test_eq119_objective_rejects_the_main_text_exponent():
+    # the main text's -(l+2)/(l+1) on ||beta0|| (GRQ-Claim-DeepQ) moves the argmin off GF's limit
+    rng = np.random.default_rng(10)
+    X, y = rng.standard_normal((1, 3)), rng.standard_normal(1) + 1.0
+    Ws, a = ln.deep_balanced_chain(3, 2, 0.5, rng)
+    beta0 = ln.deep_beta(Ws, a)
+    end = lf.deep_flow_limit(Ws, a, X, y, 2, t_end=300.0)
+    printed = REGISTRY["GRQ-ThmB.9"].printed
+    phi, bad = printed["Phi"], dl.r ** (-(dl.l + 2) / (dl.l + 1))
+
+    def off_gf(coefficient):
+        objective = le.deep_objective(lin.eq119_objective(phi, coefficient))
+        return np.linalg.norm(le.implicit_bias_minimiser(objective, X, y, beta0, 2) - end)
+    assert off_gf(printed["grad coefficient"]) < 1e-6 < 1e-2 < off_gf(bad)
+    assert lin.is_grad_phi(phi, printed["grad coefficient"]) and not lin.is_grad_phi(phi, bad)
+
+
 @pytest.mark.rejects("GRQ-LemB.3")
 def test_square_check_rejects_a_changed_constant():
     W, A = ln.init_square_isotropic(4, -1.3, 0.5, 2.0, np.random.default_rng(0))

@@ -24,7 +24,7 @@ def test_polynomial_identities_and_deep_preconditioner(claim):
 @pytest.mark.claim("GRQ-ThmB.9")
 def test_rich_limit_preconditioner_and_implicit_bias(claim):
     r = REGISTRY["GRQ-ThmB.9"]
-    claim.erratum(**lc.rich_limit(r.printed, r.corrected, REGISTRY["GRQ-Claim-DeepQ"].corrected))
+    claim.erratum(**lc.rich_limit(r.printed, r.corrected))
 
 
 @pytest.mark.claim("GRQ-Claim-DeepQ")

@@ -14,6 +14,8 @@ from sympy.matrices import ShapeError
 from numerics.rich_quick import linear_errors as le
 from numerics.rich_quick import linear_flows as lf
 from numerics.rich_quick import linear_nets as ln
+from theory.registry import Forms
+from theory.rich_quick import deep_linear as dl
 from theory.rich_quick import wide_linear as wl
 from verify.measurement import exact, measure, paper, reading
 from verify.rich_quick.evidence.searches import worst
@@ -371,27 +373,65 @@ def parts_beyond_the_sign(printed_inv, corrected_inv) -> int:
                                               printed_inv.outer + corrected_inv.outer))
 
 
-def rich_limit(printed, corrected, deep_q) -> dict:
+def _at(form, r, l) -> float:
+    """A form in r = ||beta|| and the depth l, at ``r`` and ``l``."""
+    return float(sp.sympify(form).subs({dl.l: l, dl.r: r}))
+
+
+def eq120_error(a_norm2, Ws, a, l) -> float:
+    """GRQ-ThmB.9, Eq. (120): relative error of ``a_norm2`` (a form in r, l) against ||a||^2 of
+    the chain (``Ws``, ``a``) of depth ``l``."""
+    r = np.linalg.norm(ln.deep_beta(Ws, a))
+    return abs(a @ a - _at(a_norm2, r, l)) / (a @ a)
+
+
+def radial_hessian(phi) -> Forms:
+    """The Hessian of a potential ``phi`` of r = ||beta|| alone, as the coefficients of
+    ``identity I + outer beta beta^T``: phi'/r and (phi'' - phi'/r)/r^2."""
+    d1 = sp.diff(phi, dl.r)
+    return Forms(identity=d1 / dl.r, outer=(sp.diff(d1, dl.r) - d1 / dl.r) / dl.r ** 2)
+
+
+def hessian_error(inverse, phi, g, beta, l) -> float:
+    """GRQ-ThmB.9: relative distance of the matrix ``inverse`` (M^-1 at ``beta``) from
+    g Hess Phi, the forms ``phi`` and ``g`` in r and l."""
+    r = np.linalg.norm(beta)
+    return le.rel(inverse, _at(g, r, l) * le.rank_one_update(radial_hessian(phi), beta, l))
+
+
+def eq119_objective(phi, coefficient):
+    """GRQ-ThmB.9, Eq. (119): Phi(beta) - (beta0 / ||beta0||^{l/(l+1)})^T beta from the potential
+    ``phi`` (in r) and ``coefficient``, beta0's factor in the linear term (in r, read at
+    ||beta0||), in :func:`le.deep_objective`'s symbols r0 = ||beta0||, b0_dot_beta = beta0^T beta."""
+    r0, b0_dot_beta = sp.symbols("r0 b0_dot_beta")
+    return phi - coefficient.subs(dl.r, r0) * b0_dot_beta
+
+
+def is_grad_phi(phi, coefficient) -> bool:
+    """GRQ-ThmB.9: ``coefficient`` (in r) is Phi'(r)/r, so Eq. (119)'s linear term is
+    grad Phi(beta0)^T beta: the bias of a mirror flow is Phi(beta) - grad Phi(beta0)^T beta."""
+    return bool(sp.simplify(sp.diff(phi, dl.r) / dl.r - coefficient) == 0)
+
+
+def rich_limit(printed, corrected) -> dict:
     """GRQ-ThmB.9: Eqs. (120)-(122) at balanced chains, M^-1 = g Hess Phi, and gradient flow's
-    limit against the Eq. (119) argmin (``deep_q``): {'printed', 'corrected' (the shared
-    measurements first), 'note'}."""
+    limit against the argmin of Eq. (119) (built from the printed Phi and grad coefficient):
+    {'printed', 'corrected' (the shared measurements first), 'note'}."""
+    phi, coefficient = printed["Phi"], printed["grad coefficient"]
+    objective = le.deep_objective(eq119_objective(phi, coefficient))
     rows, e121, inv_p, inv_c, e120, hess, gf = [], 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
     for seed, l in enumerate((1, 2, 3)):
         X, y, Ws, a = le.theorem_b9_data(seed, l)
         beta = ln.deep_beta(Ws, a)
-        r = np.linalg.norm(beta)
         M = le.rank_one_update(printed["M (121)"], beta, l)
         e121 = max(e121, le.rel(M, ln.deep_M_autograd(Ws, a)))
-        e120 = max(e120, abs(a @ a - r ** (2 / (l + 1))) / (a @ a))
+        e120 = max(e120, eq120_error(printed["a_norm2 (120)"], Ws, a, l))
         inv_p = max(inv_p, le.rel(M @ le.rank_one_update(printed["M^-1 (122)"], beta, l), np.eye(3)))
         Minv = le.rank_one_update(corrected["M^-1 (122)"], beta, l)
         inv_c = max(inv_c, le.rel(M @ Minv, np.eye(3)))
-        # Hessian of Phi = (l+1)/(l+2) r^{(l+2)/(l+1)}: r^{p-2} I + (p-2) r^{p-4} beta beta^T
-        p = (l + 2) / (l + 1)
-        H = r ** (p - 2) * np.eye(3) + (p - 2) * r ** (p - 4) * np.outer(beta, beta)
-        hess = max(hess, le.rel(Minv, r ** (-l / (l + 1)) * H))
+        hess = max(hess, hessian_error(Minv, phi, printed["g"], beta, l))
         end = lf.deep_flow_limit(Ws, a, X, y, l, t_end=200.0)
-        arg = le.implicit_bias_minimiser(le.deep_objective(deep_q), X, y, beta, l)
+        arg = le.implicit_bias_minimiser(objective, X, y, beta, l)
         gf = max(gf, np.linalg.norm(end - arg) / np.linalg.norm(arg))
         rows.append(f"l={l}: GF beta(inf)={np.round(end, 5)}, Eq.(119) argmin={np.round(arg, 5)}")
     shared = [measure("Eq. (120) rel err", e120, "<=", 1e-10, source=DEEP_ROUND),
@@ -401,6 +441,8 @@ def rich_limit(printed, corrected, deep_q) -> dict:
                       source=exact("sympy simplify of the two forms' parts")),
               measure("Eq. (121) vs autograd M, rel err", e121, "<=", 1e-10, source=DEEP_ROUND),
               measure("M^-1 = g Hess Phi, rel err", hess, "<=", 1e-10, source=DEEP_ROUND),
+              measure("Phi'(r)/r minus Eq. (119)'s coefficient of beta0 simplifies to 0",
+                      is_grad_phi(phi, coefficient), "==", True, source=exact("sympy simplify")),
               measure("GF beta(inf) vs the Eq. (119) argmin, rel distance", gf, "<=", 1e-6,
                       source=DEEP_FLOW)]
     return {"printed": shared + [measure("||M M^-1 - I|| / ||I||, Eq. (122) as printed", inv_p,
