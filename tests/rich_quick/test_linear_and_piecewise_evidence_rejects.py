@@ -14,6 +14,7 @@ from theory.rich_quick import deep_linear as dl
 from theory.rich_quick import piecewise as tpw
 from theory.rich_quick import wide_linear as wl
 from verify.rich_quick.evidence import linear as lin
+from verify.rich_quick.evidence import piecewise as pc
 
 load_all()
 EA, EW = 0.3, 2.5
@@ -294,6 +295,13 @@ def test_region_count_rejects_a_linear_bound():
     net = pw.DeepReLU.random(2, [h], np.random.default_rng(h), biases=True)
     count = len({p.tobytes() for p in net.patterns(np.stack(np.meshgrid(g, g), -1).reshape(-1, 2)).T})
     assert count <= 1 + h + h * (h - 1) // 2 and count > 1 + h
+
+
+@pytest.mark.rejects("GRQ-Claim-Regions")
+def test_region_order_check_rejects_a_linear_order():
+    order = REGISTRY["GRQ-Claim-Regions"].printed["one hidden layer, d = 2, with biases"]
+    assert pc.arrangement_order(order).passed
+    assert not pc.arrangement_order(tpw.h).passed
 
 
 @pytest.mark.rejects("GRQ-PropC.2", "GRQ-Claim-Regions")

@@ -11,6 +11,8 @@ import sympy as sp
 from theory.registry import register
 
 eta_a, eta_w = sp.symbols("eta_a eta_w", positive=True)
+#: neurons per hidden layer
+h = sp.Symbol("h")
 delta = sp.Symbol("delta", real=True)
 mu = sp.Symbol("mu", real=True)
 #: ||beta_i||^2
@@ -29,7 +31,7 @@ register(
     statement="a PL net with l hidden layers of h neurons has potentially O(h^{dl}) convex "
               "activation regions; the map is linear in each and continuous across boundaries; "
               "the regions form a 2-colourable convex partition",
-    printed={"one hidden layer, d = 2, with biases": sp.Symbol("h") ** 2},
+    printed={"one hidden layer, d = 2, with biases": h ** 2},
     expected="holds",
     notes="Tested count bound: one hidden layer of h neurons in d = 2 (a line arrangement) has "
           "at most 1 + h + h(h-1)/2 regions.")

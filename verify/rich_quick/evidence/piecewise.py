@@ -8,10 +8,12 @@ from __future__ import annotations
 from functools import cache
 
 import numpy as np
+import sympy as sp
 from hypothesis import strategies as st
 
 from numerics.rich_quick import piecewise as pw
 from numerics.rich_quick import piecewise_errors as pe
+from theory.rich_quick import piecewise as tpw
 from verify.measurement import exact, measure, paper, reading
 from verify.properties import search
 from verify.rich_quick.evidence.searches import worst
@@ -178,6 +180,8 @@ def two_colourable_by_parity() -> tuple[list, str]:
 
 #: the network whose partition :func:`region_facts` measures
 REGION_NET = "2-layer (8, 8) ReLU net with biases, seed 3"
+#: the most regions h lines cut the plane into: one hidden layer of h units with biases, d = 2
+ARRANGEMENT = 1 + tpw.h + tpw.h * (tpw.h - 1) / 2
 
 
 @cache
@@ -212,7 +216,8 @@ def region_facts() -> dict:
     G = np.stack(np.meshgrid(g, g), -1).reshape(-1, 2)
     for h in (4, 8, 16):
         one = pw.DeepReLU.random(2, [h], np.random.default_rng(h), biases=True)
-        counts.append((h, len({p.tobytes() for p in one.patterns(G).T}), 1 + h + h * (h - 1) // 2))
+        counts.append((h, len({p.tobytes() for p in one.patterns(G).T}),
+                       int(ARRANGEMENT.subs(tpw.h, h))))
     return dict(spread=spread, jump=max(jumps), n_jumps=len(jumps), conv_bad=conv_bad,
                 aligns=aligns, counts=counts)
 
@@ -228,13 +233,23 @@ def _linear_continuous_convex(f) -> list:
                     f["conv_bad"], "==", 0, source=exact("count"))]
 
 
-def regions() -> list:
-    """GRQ-Claim-Regions: regions are linear, continuous, convex and polynomially many."""
+def arrangement_order(order):
+    """GRQ-Claim-Regions: the printed O(h^{dl}) at d = 2, l = 1 (``order``, in h) bounds the
+    line-arrangement count the grid counts are held to: their ratio has a finite limit."""
+    ratio = float(sp.limit(ARRANGEMENT / order, tpw.h, sp.oo))
+    return measure("lim (1 + h + h(h-1)/2) / (printed order, one hidden layer, d = 2) as h -> oo",
+                   ratio, "<", np.inf, source=exact("sympy limit"))
+
+
+def regions(order) -> list:
+    """GRQ-Claim-Regions: regions are linear, continuous, convex and polynomially many, of the
+    printed order ``order`` (a form in h) for one hidden layer in the plane."""
     f = region_facts()
     return _linear_continuous_convex(f) + [
         measure("regions found on a grid minus 1 + h + h(h-1)/2, one hidden layer, "
                 f"h in {[h for h, _, _ in f['counts']]}", [c - b for _, c, b in f["counts"]], "<=",
-                0, source=exact("line-arrangement bound in the plane"))]
+                0, source=exact("line-arrangement bound in the plane")),
+        arrangement_order(order)]
 
 
 def activation_regions() -> list:
