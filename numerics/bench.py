@@ -53,6 +53,7 @@ import numpy as np
 import torch
 from scipy.integrate import solve_ivp
 
+from numerics.atomic import write_text
 from numerics.closed_forms import mode_strength
 from numerics.datasets import hierarchy
 from torch.utils._python_dispatch import TorchDispatchMode
@@ -614,9 +615,7 @@ def main(argv=None) -> int:
         with tempfile.TemporaryDirectory() as tmp:
             bench["suite_seconds"] = suite_seconds(Path(tmp))
     bench = {"ceilings": ceilings(bench), **bench}
-    args.reports_dir.mkdir(parents=True, exist_ok=True)
-    path = args.reports_dir / "bench.json"
-    path.write_text(json.dumps(bench, indent=1))
+    write_text(args.reports_dir / "bench.json", json.dumps(bench, indent=1))
     print(json.dumps(bench, indent=1))
     subprocess.run([sys.executable, "-m", "verify.report", f"--reports-dir={args.reports_dir}"],
                    check=True)

@@ -22,14 +22,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import tempfile
 import time
 from pathlib import Path
 
 import numpy as np
 import torch
 
+from numerics.atomic import write_text
 from numerics.machine import device_name
 
 
@@ -119,11 +118,7 @@ def write(out: Path, text: str) -> None:
     if out.exists() and not out.is_file():
         out.write_text(text)
         return
-    out.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=out.parent, prefix=f".{out.name}.", suffix=".tmp")
-    with os.fdopen(fd, "w") as fh:
-        fh.write(text)
-    os.replace(tmp, out)
+    write_text(out, text)
 
 
 def main(argv=None) -> dict:

@@ -39,7 +39,6 @@ import hashlib
 import inspect
 import json
 import os
-import tempfile
 import time
 import zipfile
 from dataclasses import dataclass, field
@@ -47,6 +46,8 @@ from pathlib import Path
 
 import numpy as np
 from tqdm.auto import tqdm
+
+from numerics.atomic import write_with
 from numerics.validation import InvalidArgument
 
 EXECUTORS = ("local", "inline", "dask")
@@ -264,11 +265,12 @@ def _chunk_path(out_dir: Path, chunk: Chunk) -> Path:
 
 
 def _save(path: Path, arrays: dict, seconds: float, print_: str) -> None:
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".part")
-    with os.fdopen(fd, "wb") as fh:
-        np.savez(fh, **{f"a.{k}": v for k, v in arrays.items()},
-                 _fingerprint=np.array(print_), _seconds=np.array(seconds))
-    os.replace(tmp, path)   # atomic: a chunk file is complete or absent
+    """A chunk file, complete or absent (:func:`numerics.atomic.write_with`)."""
+    def dump(tmp: Path) -> None:
+        with tmp.open("wb") as fh:
+            np.savez(fh, **{f"a.{k}": v for k, v in arrays.items()},
+                     _fingerprint=np.array(print_), _seconds=np.array(seconds))
+    write_with(path, dump)
 
 
 class ChunkFileDamaged(ValueError):

@@ -95,3 +95,22 @@ def test_every_verify_test_reads_like_its_claim():
     assert not bad, (f"{len(bad)} verify tests run, loop or plot in their body (move it to a "
                      f"fixture, evidence.py or figures.py): " + "; ".join(
                          f"{k}: {', '.join(sorted(set(v)))}" for k, v in sorted(bad.items())))
+
+
+#: the modules that may rename files into place: the one atomic writer, and the reports'
+#: generations, which swap whole folders and the link to the current one
+RENAMERS = {"numerics/atomic.py", "verify/report/generations.py"}
+
+
+def test_one_atomic_writer():
+    """Every file a run keeps is written by ``numerics.atomic`` (issue 27, one of each): no other
+    module makes temporary files and renames them over their targets."""
+    found = []
+    for path in sorted(p for root in ("numerics", "verify", "theory") for p in (ROOT / root).rglob("*.py")):
+        rel = str(path.relative_to(ROOT))
+        for node in ast.walk(ast.parse(path.read_text())):
+            call = node.func if isinstance(node, ast.Call) else None
+            if (isinstance(call, ast.Attribute) and rel not in RENAMERS
+                    and (call.attr == "rename" or (call.attr == "replace" and _root(call) == "os"))):
+                found.append(f"{rel}:{node.lineno}")
+    assert not found, f"files renamed into place outside numerics.atomic: {found}"

@@ -66,7 +66,7 @@ def test_seed_blocks_do_not_change_the_result_and_cell_blocks_only_by_rounding(r
 def test_an_interrupted_sweep_resumes_without_recomputing_its_chunks(reference, tmp_path):
     with pytest.raises(KeyboardInterrupt):
         run(out_dir=tmp_path, executor=Counting(crash_after=4))
-    assert len(list(tmp_path.glob("chunk-*.npz"))) == 4 and not list(tmp_path.glob("*.part"))
+    assert len(list(tmp_path.glob("chunk-*.npz"))) == 4 and not list(tmp_path.glob(".*.tmp"))
     again = Counting()
     result = run(out_dir=tmp_path, executor=again)
     assert again.calls == 2 and result.computed == [4, 5]

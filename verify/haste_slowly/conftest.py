@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from numerics import models
+from numerics.atomic import write_with
 from numerics.haste_slowly import configs, equivalence, experiments, gate_finder, gated, race, xor
 from numerics.haste_slowly import datasets as ds
 from numerics.haste_slowly import depth as D
@@ -41,11 +42,7 @@ def stored_depth_run(kind: str, cfg):
         with path.open("rb") as f:
             return pickle.load(f)
     run = D.depth_run(kind, cfg)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp")
-    with tmp.open("wb") as f:
-        pickle.dump(run, f)
-    tmp.rename(path)
+    write_with(path, lambda tmp: tmp.write_bytes(pickle.dumps(run)))
     return run
 
 

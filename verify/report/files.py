@@ -1,22 +1,22 @@
-"""Every file of ``reports/`` is written here: to a temporary name unique to the writer, in the
-same folder, then renamed over the target (``os.replace``, atomic on one file system).  A reader,
-or a run interrupted by SIGINT or SIGKILL at any moment, sees each report either as it was or
-complete as new, never half written; an interrupted writer removes its temporary file.  Temporary
-files still pending when the process exits (a KeyboardInterrupt between two statements) are removed
-at exit; a killed writer's ``.<name>.<pid>.*.tmp`` is named by its process, so the next writer
-removes it once that process is gone (:func:`remove_orphans`) and never a live writer's.
+"""Every file of ``reports/`` is written through the project's one atomic writer
+(:mod:`numerics.atomic`, re-exported here): to a temporary name unique to the writer, in the same
+folder, then renamed over the target, so a reader, or a run interrupted by SIGINT or SIGKILL at any
+moment, sees each report either as it was or complete as new.  A killed writer's
+``.<name>.<pid>.*.tmp`` is named by its process, so the next writer removes it once that process is
+gone (:func:`remove_orphans`) and never a live writer's.
 
 Writers of ``claims.json`` and ``timings.json`` read, merge and write under one lock
 (:func:`lock`, the ``filelock`` library), so concurrent runs sharing a reports folder lose nothing.
 """
 from __future__ import annotations
 
-import atexit
 import json
 import os
 import tempfile
 import time
 from pathlib import Path
+
+from numerics.atomic import write_text, write_with  # noqa: F401 (the reports' writers)
 
 LOCK_NAME = ".reports.lock"
 #: seconds a writer waits for another run's report writing before it gives up
@@ -25,41 +25,6 @@ LOCK_TIMEOUT = 600
 
 class ReportsNotWritable(OSError):
     """The reports folder cannot be written: checked before any test runs."""
-
-
-#: temporary files of this process not yet renamed: removed at exit whatever interrupted their
-#: writer, even between two statements of :func:`write_with`
-_PENDING: set[Path] = set()
-
-
-@atexit.register
-def _remove_pending() -> None:
-    for tmp in list(_PENDING):
-        tmp.unlink(missing_ok=True)
-
-
-def write_with(path: Path, write, mode: int = 0o644) -> Path:
-    """Call ``write(temporary_path)`` and rename the result to ``path``."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.{os.getpid()}.", suffix=".tmp")
-    tmp = Path(name)
-    _PENDING.add(tmp)
-    try:
-        os.close(fd)
-        write(tmp)
-        os.chmod(tmp, mode)
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        _PENDING.discard(tmp)
-        raise
-    _PENDING.discard(tmp)
-    return path
-
-
-def write_text(path: Path, text: str) -> Path:
-    return write_with(path, lambda tmp: tmp.write_text(text, encoding="utf-8"))
 
 
 def write_json(path: Path, doc) -> Path:
