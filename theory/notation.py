@@ -50,14 +50,68 @@ SYMBOLS: dict[str, dict[str, str]] = {
     },
 }
 
-#: paper key -> {a form part's name -> what the paper calls it (LaTeX, or words)}
+
+def _words(text: str) -> str:
+    """The paper's words inside a LaTeX label: one ``\\text`` per word, so every renderer keeps
+    the spaces (mathtext drops them inside one ``\\text``/``\\mathrm``, MathML keeps a ``\\ ``
+    there as a backslash)."""
+    return r"\ ".join(rf"\text{{{w}}}" for w in text.split())
+
+
+#: paper key -> {a form part's name -> what the paper calls it (LaTeX, or words)}; a nested part is
+#: named by its full dotted name (``-oo.I``), a limit by the paper's ``\delta \to -\infty``
 PARTS: dict[str, dict[str, str]] = {
     "bias": {"delay": r"\hat{t}_{relu} - \hat{t}_{linear}", "g_meaning": r"\bar{g}",
-             "with_bias": r"\hat{y}_{i}", "augmented": r"\hat{y}_{i}", "svd": r"\hat{y}_{i}"},
+             "with_bias": r"\hat{y}_{i}", "augmented": r"\hat{y}_{i}", "svd": r"\hat{y}_{i}",
+             # Eq. (2) (L187): the ReLU network's argument of sigma, and the linear network
+             "relu_preactivation": r"\hat{y}_{i}^{\text{ReLU}} = W^{2}\sigma(\cdot)",
+             "linear": r"\hat{y}_{i}^{\text{lin}}",
+             # App B: Eq. (17)'s GD steps, Eq. (18)'s flow, Eq. (20)'s flow in SVD coordinates
+             "step_W1": r"\Delta W^{1}", "step_W2": r"\Delta W^{2}",
+             "flow_W1": r"\tau\, dW^{1}/dt", "flow_W2": r"\tau\, dW^{2}/dt",
+             "flow_W1_bar": r"\tau\, d\bar{W}^{1}/dt",
+             "flow_W2_bar": r"\tau\, d\bar{W}^{2}/dt"},
     "rich_quick": {"rank bound (88)": r"\mathrm{rank}\, M", "sum of ranks (90)":
                    r"\sum_{i} \mathrm{rank}(\beta_{i}^{\top}\beta_{i})",
-                   "rank of the sum": r"\mathrm{rank} \sum_{i} \beta_{i}^{\top}\beta_{i}"},
-    "lazy_rich": {"glorot_dk": r"\partial_{k} E[\lambda]\ \mathrm{(Glorot)}"},
+                   "rank of the sum": r"\mathrm{rank} \sum_{i} \beta_{i}^{\top}\beta_{i}",
+                   # Thm 3.1 (L104); Eq. (25)'s mu(t); Eq. (34)'s a (the ODE forms of Eqs. (2),
+                   # (14), (19)-(22), (29) key their right-hand sides by the same variables)
+                   "psi": r"\psi_{\delta}", "mu": r"\mu", "a": "a",
+                   # Eq. (26)'s nu-dot and Eq. (31)'s v-dot (GRQ-Eq(24)-(25)'s printed form also
+                   # keys Eq. (24)'s mu-dot "rate": one name, two quantities, which a table per
+                   # paper cannot tell apart)
+                   "rate": r"\dot\nu", "v_rate": r"\dot v",
+                   "eq71": r"\text{Eq.}\,(71)", "Eq. (78)": r"\text{Eq.}\,(78)",
+                   "a_norm2": r"\|a_{i}\|^{2}", "w_norm2": r"\|w_{i}\|^{2}",  # Eqs. (83)-(84)
+                   # Eq. (96): M -> delta I_c as delta -> -infinity, coefficient by coefficient
+                   "-oo.I": r"\delta \to {-\infty},\ " + _words("coefficient of") + r"\ I_{c}",
+                   "-oo.P": r"\delta \to {-\infty},\ " + _words("coefficient of")
+                            + r"\ \frac{\beta^{\top}\beta}{\|\beta\|^{2}}",
+                   # Eq. (102): M -> delta I as delta -> -infinity, delta -> infinity
+                   "-oo": r"\delta \to {-\infty}", "+oo": r"\delta \to \infty",
+                   # Eq. (101): the Gram matrix under each square root of M
+                   "(101).left_gram": r"\sqrt{\eta_{a} \eta_{w} (\cdot) + \frac{\delta^{2}}{4}}"
+                                      r" \otimes I\ \text{in}\ (101)",
+                   "(101).right_gram": r"I \otimes \sqrt{\eta_{a} \eta_{w} (\cdot) + "
+                                       r"\frac{\delta^{2}}{4}}\ \text{in}\ (101)",
+                   # Eq. (122), by Sherman-Morrison
+                   "M^-1 (122).identity": r"M^{-1}\ (122),\ " + _words("coefficient of") + r"\ I_{d}",
+                   "M^-1 (122).outer": r"M^{-1}\ (122),\ " + _words("coefficient of")
+                                       + r"\ \beta\beta^{\top}",
+                   # App C.2 (L923): "the functional expressivity to represent ..." as h -> oo
+                   "expressivity": _words("functional expressivity") + r"\ (h \to \infty)",
+                   # App D (L943): "Neural network training and NTK calculation for Figure 5" (a
+                   # lone "for" would read "if": mathtext() sets sympy's cases with \mathrm{if})
+                   "figure": _words("training and NTK calculation")},
+    # App C, Eqs. (17), (23): "the input variance" d of a pathway
+    "haste_slowly": {"d": "d"},
+    "lazy_rich": {"glorot_dk": r"\partial_{k} E[\lambda]\ \mathrm{(Glorot)}",
+                  # Thm A.3 (l.248): "[M] is a square matrix with fours across the diagonal" (the
+                  # symbol is the catalogue's: the seed's maths is masked)
+                  "m_diagonal": r"M_{i i}",
+                  # Thm C.4 (l.96, App C.2.3): "the representations converge to an identity matrix",
+                  # the lambda -> +infinity limit of the output Gram
+                  "limit": r"W_{2} W_{2}^{T} / \lambda\ \text{as}\ \lambda \to {+\infty}"},
 }
 
 #: paper key -> groups of claim IDs whose errata are one misprint of the paper (one finding)
