@@ -345,3 +345,33 @@ def test_decide_gives_the_verdict_of_a_faithful_or_unfaithful_run():
     bad = measure("S(rich) - S(lazy)", -0.3, ">", 0, source=STATED)
     assert decide(ok) == "holds" and decide(bad) == "not-reproduced"
     assert decide(ok, faithful=False) == "supported" and decide(bad, faithful=False) == "inconclusive"
+
+
+def test_a_grid_setting_compares_each_statement_over_its_grid():
+    """verify.sensitivity.unmoved with ``statement``: the variant grid measures other points,
+    so what must not move is each statement's outcome over the grid (one fails: fails)."""
+    import re
+    from verify.sensitivity import unmoved
+    decisive = exact("synthetic decisive criterion")
+
+    def grid(values):
+        return [measure(f"c = {c}: gating fraction", v, "<=", 0.1, source=decisive) for c, v in values]
+
+    def statement(m):
+        return re.sub(r"c = [0-9.]+", "c", m.name)
+
+    base = grid([(0.1, 0.05), (1.0, 0.02)])
+    same = unmoved("bias strengths c", {"run": base, "variant": grid([(0.05, 0.07), (0.2, 0.03),
+                                                                      (3.0, 0.01)])},
+                   plausible="another grid", statement=statement)
+    assert same.passed and same.value == 0
+    moved = unmoved("bias strengths c", {"run": base, "variant": grid([(0.05, 0.4), (3.0, 0.01)])},
+                    plausible="another grid", statement=statement)
+    assert not moved.passed and moved.value == 1
+    with pytest.raises(ValueError, match="same decisive measurements"):
+        unmoved("bias strengths c", {"run": base, "variant": grid([(0.05, 0.07)])},
+                plausible="another grid")
+    other = [measure("c = 0.05: always-on rise", 2.0, ">", 1, source=decisive)]
+    with pytest.raises(ValueError, match="same statements"):
+        unmoved("bias strengths c", {"run": base, "variant": other}, plausible="another grid",
+                statement=statement)

@@ -25,8 +25,10 @@ VARIANT_SEED_OFFSET = 1000
 #: settings a toy run can vary beside itself (keys of the run's ``Ran``)
 VARIABLE = ("seeds", "bias init", "task", "horizon t/tau", "dtype", "bias strengths c",
             "margins Delta")
-#: alternative grids for the quantified claims (BL-Fig10 "whenever c > 0", BL-Fig11 "small Delta")
-ALTERNATIVE_CS = (0.0, 0.05, 0.2, 0.3, 3.0)
+#: alternative grids for the quantified claims (BL-Fig10 "whenever c > 0", BL-Fig11 "small Delta");
+#: the c grid keeps c = 0 (the contrast) and c = 1 (the linear networks whose loss marks "early in
+#: training", BL-Fig10's windows) and moves every other point
+ALTERNATIVE_CS = (0.0, 0.05, 0.2, 0.3, 1.0, 3.0)
 ALTERNATIVE_DELTAS = (0.075, 0.15, 0.35, 0.75, 1.5)
 BIASES = ("hidden", "hidden and output")
 

@@ -94,6 +94,16 @@ PLAUSIBLE = ("the paper does not give it (000 App E, 001): the variant takes the
              "Delta grid; numerics.bias.configs.variant)")
 
 
+#: the open settings that are the grid a sentence quantifies over ("small unless c = 0", "only
+#: diverge for small values of Delta"): a measurement's statement is its name without the grid
+#: points, and the sensitivity rule compares each statement over the grid
+GRIDS = {"bias strengths c": "c", "margins Delta": "Delta"}
+
+
+def _statement(coordinate: str):
+    return lambda m: re.sub(rf"\b{coordinate} = [-+0-9.e]+", coordinate, m.name)
+
+
 def sensitivity(setting: str, base_value, changed_to, evidence, base_ms, pairs):
     """The one sensitivity rule (``verify.sensitivity.unmoved``): ``evidence(*pairs)`` (the runs
     with ``setting`` changed to ``changed_to`` in one of them) gives every decisive measurement
@@ -108,7 +118,8 @@ def sensitivity(setting: str, base_value, changed_to, evidence, base_ms, pairs):
                        details={"values": [str(base_value), str(changed_to)],
                                 "error": f"{type(exc).__name__}: {exc}"[:200]})
     return unmoved(setting, {f"run: {base_value}": base_ms, f"variant: {changed_to}": changed},
-                   plausible=PLAUSIBLE)
+                   plausible=PLAUSIBLE,
+                   statement=_statement(GRIDS[setting]) if setting in GRIDS else None)
 
 
 def toy_setup(studies, evidence, *, names=("",), **declared):
@@ -376,6 +387,9 @@ def _early(pair):
     (t_lin, as in :func:`early_windows`)."""
     lin = pair.linear
     kb = lin.select(1.0)
+    if not np.size(kb):
+        raise ValueError("the early windows are read off the linear networks at c = 1, which "
+                         "this run does not have")
     marks = _landmarks(lin)
     curve = lin.loss[:, kb].mean(1)
     below = np.flatnonzero(curve <= marks["first plateau"]
