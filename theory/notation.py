@@ -77,10 +77,8 @@ PARTS: dict[str, dict[str, str]] = {
                    # Thm 3.1 (L104); Eq. (25)'s mu(t); Eq. (34)'s a (the ODE forms of Eqs. (2),
                    # (14), (19)-(22), (29) key their right-hand sides by the same variables)
                    "psi": r"\psi_{\delta}", "mu": r"\mu", "a": "a",
-                   # Eq. (26)'s nu-dot and Eq. (31)'s v-dot (GRQ-Eq(24)-(25)'s printed form also
-                   # keys Eq. (24)'s mu-dot "rate": one name, two quantities, which a table per
-                   # paper cannot tell apart)
-                   "rate": r"\dot\nu", "v_rate": r"\dot v",
+                   # Eq. (24)'s mu-dot, Eq. (26)'s nu-dot and Eq. (31)'s v-dot
+                   "mu_rate": r"\dot\mu", "rate": r"\dot\nu", "v_rate": r"\dot v",
                    "eq71": r"\text{Eq.}\,(71)", "Eq. (78)": r"\text{Eq.}\,(78)",
                    "a_norm2": r"\|a_{i}\|^{2}", "w_norm2": r"\|w_{i}\|^{2}",  # Eqs. (83)-(84)
                    # Eq. (96): M -> delta I_c as delta -> -infinity, coefficient by coefficient

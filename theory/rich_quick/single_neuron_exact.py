@@ -158,7 +158,7 @@ register(
     kind="ode-solution", title="Balanced mu(t) (Bernoulli)",
     statement=r"\mu(t) = \frac{2\cosh^2(u)}{2u+\sinh 2u + c_\mu}, u = c_\phi+\|\beta_*\|t, "
               r"c_\mu = 2\mu_0^{-1}\cosh^2 c_\phi - (2c_\phi + \sinh 2c_\phi)",
-    printed=Forms(rate=MU_RATE_BALANCED, mu=MU_BALANCED, c_mu=C_MU),
+    printed=Forms(mu_rate=MU_RATE_BALANCED, mu=MU_BALANCED, c_mu=C_MU),
     corrected=Forms(mu=MU_BALANCED_CORRECTED, c_mu=C_MU_CORRECTED),
     corrected_statement="mu(t) = 2||beta_*|| cosh^2(u)/(2u + sinh 2u + c_mu), c_mu = "
                         "2||beta_*|| mu0^-1 cosh^2(c_phi) - (2c_phi + sinh 2c_phi); the printed form "

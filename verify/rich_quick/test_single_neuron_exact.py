@@ -132,7 +132,7 @@ def test_balanced_mu_printed_and_corrected(claim):
     rng = np.random.default_rng(5)
     pts = [{"t": rng.uniform(0, 3), "b": b, "c_phi": rng.uniform(-1, 1), "mu0": rng.uniform(0.1, 2)}
            for b in (0.4, 0.8, 1.3, 2.5)]
-    forms = (printed.mu, printed.c_mu, printed.rate)
+    forms = (printed.mu, printed.c_mu, printed.mu_rate)
     claim.erratum(
         printed=[chk.hp_worst_at("Eq. (25) residual in Eq. (24) and |mu(0) - mu0| at "
                                  "||beta_*|| = 0.4, 0.8, 1.3, 2.5", chk.bernoulli_residual, *forms,
@@ -142,7 +142,7 @@ def test_balanced_mu_printed_and_corrected(claim):
                                 chk.bernoulli_residual, *forms,
                                 p=balanced_points.map(lambda p: {**p, "b": 1.0})),
                    chk.hp_worst("corrected Eq. (25) (factor ||beta_*||) residual, any ||beta_*||",
-                                chk.bernoulli_residual, corrected.mu, corrected.c_mu, printed.rate,
+                                chk.bernoulli_residual, corrected.mu, corrected.c_mu, printed.mu_rate,
                                 p=balanced_points),
                    chk.flow_worst("corrected Eq. (25) vs the weight flow, eta_a eta_w = 1 unequal",
                                   fe.balanced_closed_form_error, SNE.PHI_BALANCED, corrected.mu,
