@@ -47,6 +47,8 @@ SYMBOLS: dict[str, dict[str, str]] = {
         "N_i": r"N_{i}", "N_o": r"N_{o}", "s": r"\tilde{s}", "s_0": r"s(0)", "s_net": "s",
         "sigma_1^2": r"\sigma_{1}^{2}", "sigma_2^2": r"\sigma_{2}^{2}", "alpha_1": r"\alpha_{1}",
         "alpha_2": r"\alpha_{2}",
+        # Thm C.4's corrected limits: the projectors onto the top singular vectors
+        "U~U~^T": r"\tilde{U}\tilde{U}^{\top}", "V~V~^T": r"\tilde{V}\tilde{V}^{\top}",
     },
 }
 
