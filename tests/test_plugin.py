@@ -290,6 +290,12 @@ def test_a_trainer_edit_makes_its_paper_scale_record_stale_and_stale_decides_onl
     again = pytester.runpytest("-p", "no:cacheprovider", f"--reports-dir={reports}", "--no-pdf",
                                "--stale")
     again.stdout.fnmatch_lines(["*--stale: every paper-scale record is as recent as the code*"])
+    # with --paper, --stale decides the stale claims of that paper only
+    (pytester.path / "trainer.py").write_text("def train():\n    return 0.3\n")
+    other = pytester.runpytest("-p", "no:cacheprovider", f"--reports-dir={reports}", "--no-pdf",
+                               "--stale", "--paper", "rich_quick")
+    other.stdout.fnmatch_lines(["*--stale: no claim named by --claim / --paper has a stale*"])
+    assert "test_big" not in other.stdout.str()
 
 
 def test_a_record_without_import_hashes_is_flagged_and_does_not_lead():

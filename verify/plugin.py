@@ -10,7 +10,8 @@
   test compares the aggregated verdict with the registry's expected verdict and fails with both
   verdicts and the evidence.  With ``-v`` it prints ``claim[ID] <verdict> (expected <verdict>)``.
 * ``--stale`` decides again, at paper scale, only the claims whose paper-scale record may predate
-  the code that decides it (:func:`verify.report.paper_scale.stale_claims`).
+  the code that decides it (:func:`verify.report.paper_scale.stale_claims`); with ``--claim`` /
+  ``--paper``, only those among the claims named.
 
 Installed in a virtual environment, the plugin is loaded by every pytest session there, so it is
 inert until a session is the suite's (docs/DESIGN.md, "The plugin"): at start-up it adds its
@@ -76,7 +77,8 @@ def pytest_addoption(parser):
     group.addoption("--stale", action="store_true",
                     help="decide again, at paper scale, only the claims whose paper-scale record "
                          "may predate the code that decides it (a project file it imports "
-                         "changed since, or the record does not say)")
+                         "changed since, or the record does not say); with --claim / --paper, "
+                         "only those among the claims named")
     group.addoption("--dask", default=None, metavar="ADDRESS",
                     help="run sweeps on this Dask scheduler (default: $DASK_SCHEDULER_ADDRESS, "
                          "else the local machine)")
@@ -451,16 +453,22 @@ class ClaimsSession:
         """Apply --claim / --paper / --stale: keep the tests tied to those claims, deselect the
         rest."""
         registry = self.registry
-        wanted_ids, papers = set(self.config.getoption("--claim")), set(self.config.getoption("--paper"))
+        papers = set(self.config.getoption("--paper"))
+        named = set(self.config.getoption("--claim")) | {c.id for c in registry if c.paper in papers}
         if self.stale:
+            # with --claim / --paper, the stale claims among those named
             from verify.report.paper_scale import stale_claims
-            wanted_ids |= stale_claims(self.reports_dir, Path(str(self.config.rootpath)))
-            if not wanted_ids:
-                self.notes.append("--stale: every paper-scale record is as recent as the code "
-                                  "that decides it; nothing to decide again")
-        elif not wanted_ids and not papers:
+            stale = stale_claims(self.reports_dir, Path(str(self.config.rootpath)))
+            self.selected = stale & named if named else stale
+            if not self.selected:
+                self.notes.append(("--stale: no claim named by --claim / --paper has a stale "
+                                   "paper-scale record" if stale else
+                                   "--stale: every paper-scale record is as recent as the code "
+                                   "that decides it") + "; nothing to decide again")
+        elif not named:
             return
-        self.selected = wanted_ids | {c.id for c in registry if c.paper in papers}
+        else:
+            self.selected = named
         keep, drop = [], []
         for item in items:
             (keep if set(claim_ids(item)) & self.selected else drop).append(item)
