@@ -36,7 +36,8 @@ def copied_without_outputs(folder, names):
 def guide_blocks():
     blocks = BLOCK.findall(GUIDE.read_text())
     paths = {path for path, _ in blocks}
-    assert paths >= {"theory/toy/paper.json", "theory/toy/__init__.py", "numerics/toy/configs.py",
+    assert paths >= {"theory/toy/paper.json", "theory/toy/__init__.py", "theory/toy/notation.py",
+                     "numerics/toy/configs.py",
                      "numerics/toy/__init__.py", "verify/toy/__init__.py", "verify/toy/conftest.py",
                      "verify/toy/evidence.py", "verify/toy/validity.py", "verify/toy/test_validity.py",
                      "verify/toy/figures.py", "verify/toy/test_toy.py",

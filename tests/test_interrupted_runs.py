@@ -72,8 +72,9 @@ def kill_in_test(request):
 
 
 def pytest_configure(config):
-    from verify.report import files, generations
-    write_with, switch = files.write_with, generations._switch
+    from numerics import atomic
+    from verify.report import generations
+    write_with, switch = atomic.write_with, generations._switch
 
     def writing(path, write, *args):
         if os.path.basename(str(path)) == POINT:
@@ -86,7 +87,7 @@ def pytest_configure(config):
         switch(reports, generation)
         if POINT == "after switch":
             kill()
-    files.write_with, generations._switch = writing, switching
+    atomic.write_with, generations._switch = writing, switching
 '''
 
 POINTS = [

@@ -6,11 +6,16 @@ The registry's sympy objects use ASCII names a program can type (``f_dead``, ``a
 its paper's :data:`SYMBOLS` table (LaTeX as the paper prints it), so a finding reads in the
 paper's notation; a symbol missing from the table keeps the suite's name.  :data:`PARTS` names
 a form's parts (``Forms(delay=...)``) by what the paper calls them, and :data:`SHARED` lists the
-claims whose errata are one misprint in the paper (reported as one finding).
+claims whose errata are one misprint in the paper (reported as one finding).  A paper may keep its
+own tables in its own folder, ``theory/<paper>/notation.py`` (``SYMBOLS``, ``PARTS``, ``SHARED``
+for that paper alone), so adding a paper edits no file outside it (docs/adding-a-paper.md).
 
 This module is theory: it knows nothing of numerics, verify or the record.
 """
 from __future__ import annotations
+
+import functools
+import importlib
 
 #: paper key -> {suite symbol name -> the paper's LaTeX for it}
 SYMBOLS: dict[str, dict[str, str]] = {
@@ -124,17 +129,30 @@ SHARED: dict[str, tuple[tuple[str, ...], ...]] = {
 }
 
 
+@functools.cache
+def _own(paper: str, table: str):
+    """``table`` of the paper's own ``theory/<paper>/notation.py`` (None where it has none)."""
+    try:
+        module = importlib.import_module(f"theory.{paper}.notation")
+    except ModuleNotFoundError as exc:
+        if exc.name not in (f"theory.{paper}", f"theory.{paper}.notation"):
+            raise
+        return None
+    return getattr(module, table, None)
+
+
 def symbols(paper: str) -> dict[str, str]:
     """The paper's LaTeX for each suite symbol of ``paper`` ({} for a paper without a table)."""
-    return SYMBOLS.get(paper, {})
+    return {**SYMBOLS.get(paper, {}), **(_own(paper, "SYMBOLS") or {})}
 
 
 def part_name(paper: str, name: str) -> str:
     """What the paper calls a form part named ``name`` (LaTeX), '' when the table has none."""
-    return PARTS.get(paper, {}).get(name, "")
+    return {**PARTS.get(paper, {}), **(_own(paper, "PARTS") or {})}.get(name, "")
 
 
 def shared(paper: str, claim: str) -> tuple[str, ...]:
     """The claims of ``paper`` whose erratum is the same misprint as ``claim``'s (itself
     included); ``(claim,)`` when it shares none."""
-    return next((g for g in SHARED.get(paper, ()) if claim in g), (claim,))
+    groups = (*SHARED.get(paper, ()), *(_own(paper, "SHARED") or ()))
+    return next((g for g in groups if claim in g), (claim,))

@@ -24,7 +24,7 @@ import matplotlib.pyplot as plt
 from matplotlib.collections import QuadMesh
 from matplotlib.ticker import LogFormatterSciNotation
 
-from verify.report.files import write_with
+from numerics import atomic
 
 PNG_DPI = 150
 
@@ -140,7 +140,7 @@ def save(fig, folder: Path, name: str) -> dict:
     paths = {}
     for ext, kw in (("svg", {}), ("png", {"dpi": PNG_DPI})):
         path = folder / f"{name}.{ext}"
-        write_with(path, lambda tmp, ext=ext, kw=kw: fig.savefig(tmp, format=ext, bbox_inches=bbox,
+        atomic.write_with(path, lambda tmp, ext=ext, kw=kw: fig.savefig(tmp, format=ext, bbox_inches=bbox,
                                                                  **kw))
         paths[ext] = f"{folder.name}/{path.name}"
     plt.close(fig)

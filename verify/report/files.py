@@ -1,5 +1,5 @@
 """Every file of ``reports/`` is written through the project's one atomic writer
-(:mod:`numerics.atomic`, re-exported here): to a temporary name unique to the writer, in the same
+(:mod:`numerics.atomic`): to a temporary name unique to the writer, in the same
 folder, then renamed over the target, so a reader, or a run interrupted by SIGINT or SIGKILL at any
 moment, sees each report either as it was or complete as new.  A killed writer's
 ``.<name>.<pid>.*.tmp`` is named by its process, so the next writer removes it once that process is
@@ -16,7 +16,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from numerics.atomic import write_text, write_with  # noqa: F401 (the reports' writers)
+from numerics import atomic
 
 LOCK_NAME = ".reports.lock"
 #: seconds a writer waits for another run's report writing before it gives up
@@ -28,7 +28,7 @@ class ReportsNotWritable(OSError):
 
 
 def write_json(path: Path, doc) -> Path:
-    return write_text(path, json.dumps(doc, indent=1))
+    return atomic.write_text(path, json.dumps(doc, indent=1))
 
 
 def lock(reports: Path):

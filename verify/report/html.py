@@ -18,7 +18,7 @@ from pathlib import Path
 
 from theory.verdicts import PRECEDENCE
 from verify.measurement import fmt
-from verify.report import files
+from numerics import atomic
 from verify.report.findings import count_text, counts, findings, verdict_label
 from verify.report.maths import unicode
 from verify.report.sentences import why
@@ -339,7 +339,7 @@ def write(reports: Path, doc: dict) -> list[Path]:
             + (": " + ", ".join(f'<a href="{claim_pages[r["id"]]}#{anchor(r["id"])}">{E(r["id"])}</a>'
                                 for r in differ) if differ else "") + ".</p>"
             + legend() + "<h2>All claims</h2>" + _table(records, all_figures))
-    written = [files.write_text(out / "index.html", _page("Claims suite: summary", doc, body, papers))]
+    written = [atomic.write_text(out / "index.html", _page("Claims suite: summary", doc, body, papers))]
     for p in papers:
         recs = [r for r in records if r["paper"] == p]
         paper_doc = dict(doc, claims=recs)
@@ -348,6 +348,6 @@ def write(reports: Path, doc: dict) -> list[Path]:
                    f"{findings_table(found[p], claim_pages, reports)}"
                    if p in found else "") + legend()
                 + _table(recs, figures[p]) + _figures(figures[p], claim_pages, f"{p}.html"))
-        written.append(files.write_text(out / f"{p}.html",
+        written.append(atomic.write_text(out / f"{p}.html",
                                         _page(paper_title(doc, p), doc, body, papers)))
     return written

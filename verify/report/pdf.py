@@ -39,7 +39,7 @@ from matplotlib.transforms import Affine2D, Bbox, TransformedBbox
 
 from theory.verdicts import PRECEDENCE
 from verify.measurement import fmt
-from verify.report import files
+from numerics import atomic
 from verify.report import typeset
 from verify.report.findings import count_text, counts, findings
 from verify.report.forms import COLOURS, part_text
@@ -325,7 +325,7 @@ def _pdf(path: Path, fill, title: str, subject: str) -> Path:
         with PdfPages(tmp) as pdf:
             fill(pdf)
             pdf.infodict().update(Title=title, Subject=subject)
-    return files.write_with(path, write)
+    return atomic.write_with(path, write)
 
 
 def write_paper(path: Path, paper: str, doc: dict, reports: Path) -> Path:

@@ -201,8 +201,8 @@ def load_current(path: Path) -> tuple[dict | None, str]:
     if doc is None or doc.get("format") == FORMAT:
         return doc, ""
     aside = path.with_name(f"{path.name}.format-{doc.get('format', 1)}")
-    from verify.report.files import write_text
-    write_text(aside, path.read_text(encoding="utf-8"))  # a copy: the record is a published link
+    from numerics import atomic
+    atomic.write_text(aside, path.read_text(encoding="utf-8"))  # a copy: the record is a published link
     return None, (f"{path} was written in record format {doc.get('format', 1)} (this suite writes "
                   f"{FORMAT}); kept as {aside.name}, and a new record started")
 
