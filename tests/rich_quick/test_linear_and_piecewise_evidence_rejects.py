@@ -167,14 +167,21 @@ def test_eq120_and_hessian_checks_reject_shifted_exponents_and_factors():
     assert lin.hessian_error(Minv, phi, dl.r ** (-(dl.l + 2) / (dl.l + 1)), beta, 2) > 1e-2
 
 
-@pytest.mark.rejects("GRQ-ThmB.9")
-def test_eq119_objective_rejects_the_main_text_exponent():
-    # the main text's -(l+2)/(l+1) on ||beta0|| (GRQ-Claim-DeepQ) moves the argmin off GF's limit
+@pytest.fixture(scope="module")
+def deep_problem():
+    """(X, y, Ws, a, beta0, GF's limit): a balanced depth-3 chain on one sample (GRQ-Claim-DeepQ,
+    GRQ-ThmB.9)."""
     rng = np.random.default_rng(10)
     X, y = rng.standard_normal((1, 3)), rng.standard_normal(1) + 1.0
     Ws, a = ln.deep_balanced_chain(3, 2, 0.5, rng)
     beta0 = ln.deep_beta(Ws, a)
-    end = lf.deep_flow_limit(Ws, a, X, y, 2, t_end=300.0)
+    return X, y, Ws, a, beta0, lf.deep_flow_limit(Ws, a, X, y, 2, t_end=300.0)
+
+
+@pytest.mark.rejects("GRQ-ThmB.9")
+def test_eq119_objective_rejects_the_main_text_exponent(deep_problem):
+    # the main text's -(l+2)/(l+1) on ||beta0|| (GRQ-Claim-DeepQ) moves the argmin off GF's limit
+    X, y, Ws, a, beta0, end = deep_problem
     printed = REGISTRY["GRQ-ThmB.9"].printed
     phi, bad = printed["Phi"], dl.r ** (-(dl.l + 2) / (dl.l + 1))
 
@@ -254,12 +261,8 @@ def test_deep_identity_check_rejects_shifted_exponents():
 
 
 @pytest.mark.rejects("GRQ-Claim-DeepQ", "GRQ-ThmB.9")
-def test_implicit_bias_check_separates_the_exponents():
-    rng = np.random.default_rng(10)
-    X, y = rng.standard_normal((1, 3)), rng.standard_normal(1) + 1.0
-    Ws, a = ln.deep_balanced_chain(3, 2, 0.5, rng)
-    beta0 = ln.deep_beta(Ws, a)
-    end = lf.deep_flow_limit(Ws, a, X, y, 2, t_end=300.0)
+def test_implicit_bias_check_separates_the_exponents(deep_problem):
+    X, y, Ws, a, beta0, end = deep_problem
     rq = REGISTRY["GRQ-Claim-DeepQ"]
     good = le.implicit_bias_minimiser(le.deep_objective(rq.corrected), X, y, beta0, 2)
     bad = le.implicit_bias_minimiser(le.deep_objective(rq.printed), X, y, beta0, 2)
