@@ -55,7 +55,7 @@ class Decision:
     @property
     def at(self) -> str:
         """The counterexample as text (empty unless refuted)."""
-        return ", ".join(f"{k} = {v:.6g}" for k, v in self.counterexample.items())
+        return _point_text(self.counterexample)
 
     def details(self) -> dict:
         out = {"decided": self.status}
@@ -64,6 +64,10 @@ class Decision:
         if self.status == REFUTED:
             out |= {"residual": self.residual, "at": dict(self.counterexample)}
         return out
+
+
+def _point_text(point: Mapping[str, float]) -> str:
+    return ", ".join(f"{k} = {v:.6g}" for k, v in point.items())
 
 
 def _checked(ranges: Mapping | None) -> dict:
@@ -142,7 +146,7 @@ def _decide_one(expr: sp.Expr, points: int, digits: int, dps: int, seed: int,
         again, _ = _residual(expr, symbols, point, 2 * dps)
         if np.isfinite(again) and abs(again) > tolerance:  # not a loss of precision
             counterexample = {s.name: v for s, v in zip(symbols, point)}
-            at = ", ".join(f"{k} = {v:.6g}" for k, v in counterexample.items())
+            at = _point_text(counterexample)
             return Decision(REFUTED, f"not 0: {again:.6g}{' at ' + at if at else ''} ({dps}-digit mpmath, "
                             f"confirmed at {2 * dps} digits)", good, digits, counterexample,
                             float(again))

@@ -17,6 +17,7 @@ from numerics.rich_quick import linear_nets as ln
 from theory.registry import Forms
 from theory.rich_quick import deep_linear as dl
 from theory.rich_quick import wide_linear as wl
+from verify.checks.symbolic import is_zero
 from verify.measurement import exact, measure, paper, reading
 from verify.rich_quick.evidence.searches import worst
 
@@ -124,7 +125,7 @@ def restates(restatement, original, label):
     two Forms have the same parts and each part of ``restatement`` minus the same part of
     ``original`` simplifies to 0, so the checks of ``original`` hold for ``restatement``."""
     same = set(restatement.keys()) == set(original.keys()) and all(
-        sp.simplify(restatement[k] - original[k]) == 0 for k in original.keys())
+        is_zero(restatement[k] - original[k]) for k in original.keys())
     return measure(label, bool(same), "==", True, source=exact("sympy simplify"))
 
 
@@ -410,7 +411,7 @@ def eq119_objective(phi, coefficient):
 def is_grad_phi(phi, coefficient) -> bool:
     """GRQ-ThmB.9: ``coefficient`` (in r) is Phi'(r)/r, so Eq. (119)'s linear term is
     grad Phi(beta0)^T beta: the bias of a mirror flow is Phi(beta) - grad Phi(beta0)^T beta."""
-    return bool(sp.simplify(sp.diff(phi, dl.r) / dl.r - coefficient) == 0)
+    return is_zero(sp.diff(phi, dl.r) / dl.r - coefficient)
 
 
 def rich_limit(printed, corrected) -> dict:
