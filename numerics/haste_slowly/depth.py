@@ -25,6 +25,7 @@ recorded after the update of the recorded epoch (as the released ``losses[epoch]
 """
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 from functools import cache
 
@@ -43,6 +44,7 @@ from numerics.haste_slowly.gated import (
 )
 from numerics.models import default_device, intra_op_threads, trainer_backend
 from numerics.ran import Ran
+from numerics.train import descend
 from numerics.trajectory import Trajectory
 from theory.conventions import SUM_HALF
 from numerics.validation import InvalidArgument
@@ -181,26 +183,20 @@ def train_scheduled(net: GatedNet, X, Y, *, lr: float, steps: int, start: int, s
         raise InvalidArgument(f"lr={lr!r} must be positive and finite")
     dev, dt = net.weights[0].device, net.weights[0].dtype
     X, Y = (torch.as_tensor(a, dtype=dt, device=dev) for a in (X, Y))
-    marks, losses, recs = [], [], {}
+    passes = itertools.count()
 
-    def snapshot(k):
-        marks.append(k)
-        losses.append((SUM_HALF.factor(X.shape[-1]) * ((net(X) - Y) ** 2).sum(dim=(1, 2))).cpu()
-                      .numpy())
-        for name, v in (record(net) if record else {}).items():
-            recs.setdefault(name, []).append(v.cpu().numpy())
+    def step(X, Y, lr, loss):
+        k = next(passes)
+        if k >= start:
+            for W, g in zip(net.weights, split_grads(net, X, Y, contextual=k >= switch)[1]):
+                W -= g.mul_(lr)     # lr * g in the fresh gradient's storage: no temporary
 
     # threads: see numerics.haste_slowly.gated.train
     with trainer_backend(intra_op_threads()), torch.no_grad():
-        snapshot(0)
-        for k in range(steps):
-            if k >= start:
-                grads = split_grads(net, X, Y, contextual=k >= switch)[1]
-                for W, g in zip(net.weights, grads):
-                    W -= g.mul_(lr)     # lr * g in the fresh gradient's storage: no temporary
-            if (k + 1) % record_every == 0 or k + 1 == steps:
-                snapshot(k + 1)
-    return np.array(marks), np.array(losses), {k: np.array(v) for k, v in recs.items()}
+        trace = descend(step, net.losses, X, Y, lr=lr, loss=SUM_HALF, steps=steps,
+                        record_every=record_every,
+                        record=(lambda: record(net)) if record else None, desc="depth gdln")
+    return trace.steps, trace.loss, trace.records
 
 
 def _components(X, Y):
@@ -274,15 +270,21 @@ def _settings(kind: str, cfg: Depth, X, epochs: int, steps: int) -> dict:
                              "on the joint loss"})
 
 
-@cache
-def depth_run(kind: str, cfg: Depth) -> DepthRun:
-    """All seeds of network ``kind`` of ``cfg`` trained to its horizon (``cfg.epochs``;
-    ``cfg.shallow_epochs`` for the control) as one batched program on
-    ``numerics.models.default_device()``, recording every ``cfg.record_epochs`` epochs."""
-    if kind not in KINDS:
-        raise InvalidArgument(f"kind={kind!r} must be one of {KINDS}")
-    X, Y = task()
-    net = depth_net(kind, cfg, default_device())
+def seed_blocks(cfg: Depth, device=None) -> list[Depth]:
+    """``cfg`` cut into the configurations trained as one program each: all seeds on CUDA; one
+    seed at a time on a CPU, where a 420 x 420 float32 layer (705 kB) stays in the core's 1 MB L2
+    cache through its step, while 32 seeds side by side stream 22 MB each pass (the batched step
+    took 1.5 ms per network, the one-seed step 0.94 ms; numerics.bench, ``mhs_depth_relu``).
+    Every seed draws its weights from its own ``RandomState``, so the blocks give the batched
+    program's numbers bit for bit (tests/haste_slowly/test_depth_runs.py)."""
+    if torch.device(device or default_device()).type == "cuda":
+        return [cfg]
+    return [cfg.replace(seeds=(s,)) for s in cfg.seeds]
+
+
+def _train(kind: str, cfg: Depth, device, X, Y) -> tuple:
+    """(trajectory, final) of network ``kind`` of ``cfg`` as one batched program."""
+    net = depth_net(kind, cfg, device)
     epochs = cfg.shallow_epochs if kind == "shallow" else cfg.epochs
     steps, every = cfg.steps(epochs), max(cfg.steps(cfg.record_epochs), 1)
     record = _components(X, Y)
@@ -296,5 +298,34 @@ def depth_run(kind: str, cfg: Depth) -> DepthRun:
     else:
         traj = train(net, X, Y, lr=cfg.lr, steps=steps, record_every=every, record=record)
     Xt = torch.as_tensor(X, dtype=net.weights[0].dtype, device=net.weights[0].device)
-    ran = Ran.of(cfg, depth_run, **_settings(kind, cfg, X, epochs, steps))
-    return DepthRun(kind, traj, _final(net, Xt), ran)
+    return traj, _final(net, Xt)
+
+
+def _join(parts: list) -> Trajectory:
+    """The trajectories of :func:`seed_blocks` side by side: one schedule, so the same steps and
+    times (in epochs); loss and records joined along the member axis."""
+    first = parts[0]
+    return Trajectory(first.steps, first.time, first.clock,
+                      np.concatenate([p.loss for p in parts], axis=1),
+                      {k: np.concatenate([p.records[k] for p in parts], axis=1)
+                       for k in first.records})
+
+
+@cache
+def depth_run(kind: str, cfg: Depth, blocks: bool = True) -> DepthRun:
+    """All seeds of network ``kind`` of ``cfg`` trained to its horizon (``cfg.epochs``;
+    ``cfg.shallow_epochs`` for the control) on ``numerics.models.default_device()``, recording
+    every ``cfg.record_epochs`` epochs: in the :func:`seed_blocks` of the device (``blocks``;
+    False: all seeds as one batched program, the same numbers)."""
+    if kind not in KINDS:
+        raise InvalidArgument(f"kind={kind!r} must be one of {KINDS}")
+    if not isinstance(cfg, Depth):
+        raise InvalidArgument(f"cfg must be a configs.Depth, got {type(cfg).__name__}")
+    X, Y = task()
+    device = default_device()
+    parts = [_train(kind, block, device, X, Y)
+             for block in (seed_blocks(cfg, device) if blocks else [cfg])]
+    final = {k: np.concatenate([p[1][k] for p in parts]) for k in parts[0][1]}
+    epochs = cfg.shallow_epochs if kind == "shallow" else cfg.epochs
+    ran = Ran.of(cfg, depth_run, **_settings(kind, cfg, X, epochs, cfg.steps(epochs)))
+    return DepthRun(kind, _join([p[0] for p in parts]), final, ran)

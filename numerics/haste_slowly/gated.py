@@ -180,7 +180,10 @@ class GatedNet:
             grads[-1][:, :, c], grads[-2][:, c, :] = self._common_grads(acts, gs, Y, loss)
         lr = torch.as_tensor(lr, dtype=X.dtype, device=X.device).reshape(-1, 1, 1)
         for W, g in zip(self.weights, grads):
-            W -= lr * g
+            # as numerics.train.gd_step: lr * g in the fresh gradient's storage, the same two
+            # roundings without a temporary the size of the weights (a quarter of the depth
+            # net's step went to allocating and filling it)
+            W -= g.mul_(lr)
         return losses
 
 

@@ -91,6 +91,27 @@ def test_a_run_records_in_epochs_and_its_loss_splits_into_its_parts():
     assert np.isclose(shallow.trajectory.time[-1], TINY.shallow_epochs)
 
 
+@pytest.mark.parametrize("kind", D.KINDS)
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+def test_seed_blocks_give_the_batched_program_bit_for_bit(kind, dtype):
+    """numerics.haste_slowly.depth.seed_blocks: one seed a program on a CPU, the same training as
+    all seeds side by side, bit for bit (the paper-scale depth runs train this way; their stored
+    runs and records must not depend on it).  The alignment records take the top singular vectors
+    of each output, which LAPACK's batched path rounds differently from its one-matrix path: the
+    same within an ulp."""
+    cfg = TINY.replace(seeds=(100, 101, 102), dtype=dtype)
+    blocked, batched = D.depth_run(kind, cfg), D.depth_run(kind, cfg, blocks=False)
+    assert len(D.seed_blocks(cfg, "cpu")) == 3 and D.seed_blocks(cfg, "cuda") == [cfg]
+    a, b = blocked.trajectory, batched.trajectory
+    assert np.array_equal(a.loss, b.loss) and np.array_equal(a.time, b.time)
+    exact = [k for k in b.records if not k.startswith("align")]
+    assert all(np.array_equal(a.records[k], b.records[k]) for k in exact)
+    ulp = np.finfo(dtype).eps
+    assert all(np.allclose(a.records[k], b.records[k], rtol=0, atol=2 * ulp) for k in b.records)
+    assert all(np.array_equal(blocked.final[k], batched.final[k]) for k in batched.final)
+    assert blocked.ran == batched.ran
+
+
 def test_only_the_released_recipe_is_faithful():
     """The paper-scale setup reports no deviation (a few epochs of it, with the GDLN's schedule
     shortened to fit: only those deviate)."""
