@@ -17,13 +17,19 @@ Writes ``reports/bench.json`` with the keys
   identical arrays); and the achieved FLOP/s of its GD step against a plain ``torch.matmul`` of
   the same shapes on this device (the ceiling of this code path).
   Per thread count (``threads_1``, ``threads_2``, torch intra-op threads), and per network against
-  the released two-layer-relu loop (one student at a time, autograd).
+  a plain torch loop of one student (autograd; the released numpy loop is under ``released``).
 * ``trainers``: every other batched trainer a paper-scale configuration runs (the bias papers'
   toy and MNIST networks, the MHS depth ReLU net and GDLN, the lazy-to-rich GD sweep), at its
   paper-scale shapes: the achieved FLOP/s of one step (the FLOP of the matrix products it runs,
   read at torch's dispatcher) against a plain ``torch.matmul`` of the same shapes on 1 and 2
   threads, the step's torch profile (where the ratio falls short, the reason), and the time per
-  network against the authors' loop (one network at a time, autograd, ``w -= lr * grad``).
+  network against a plain torch loop written as the released loops are (one network at a time,
+  autograd, ``w -= lr * grad``; the suite's code, not the authors').
+* ``released``: the authors' released loops themselves, unchanged, from a checkout
+  (:mod:`numerics.released`, ``--released DIR``): Fig. 1(b)'s numpy ``fit_nn_gd``, the depth
+  net's jitted jax step (alone, and per epoch of the released loop with its loss) and From lazy
+  to rich's numpy ``LinearNetwork.train``; per network-step on one thread, with the ratio to the
+  suite's trainer (``released_over_suite`` >= 1: the suite is at least as fast).
 * ``device_peak``: the measured GEMM peak of this device (float64 and float32, 1 and 2 threads).
 * ``ceilings``: one line per trainer, its FLOP/s beside those ceilings (the bench page's summary).
 * ``faithful_costs``: the measured wall time of every paper-scale test that wrote a record in
@@ -271,8 +277,8 @@ def grq_fig1b(steps: int = 10, seeds: int = 1, dask: bool = True, records=Path("
             t_plain = _per_call(plain, steps)
         local = out["threads_1"]["fraction_local"]
         t_batched = local["loop_seconds"] / (local["chunks_run"] * students * steps)
-        out["per_network_step_1_thread"] = {"batched_s": t_batched, "authors_loop_s": t_plain,
-                                            "batched_over_authors": t_plain / t_batched}
+        out["per_network_step_1_thread"] = {"batched_s": t_batched, "plain_torch_loop_s": t_plain,
+                                            "plain_torch_over_batched": t_plain / t_batched}
     if dask:
         from distributed import LocalCluster
         with LocalCluster(n_workers=2, processes=True, threads_per_worker=1,
@@ -335,7 +341,8 @@ def step_against_matmul(step, calls: int, threads=(1, 2), repeat: int = 3) -> di
     the step (its ten costliest torch ops at 1 thread) as the reason where the ratio is short."""
     shapes = gemm_shapes(step)
     flop, ceiling = gemm_flop(shapes), plain_matmuls(shapes)
-    out = {"gemms_per_step": len(shapes), "gemm_flop_per_step": flop,
+    out = {"dtype": str(shapes[0][2]).removeprefix("torch."), "gemms_per_step": len(shapes),
+           "gemm_flop_per_step": flop,
            "shapes": sorted({f"{a}x{b}" for a, b, _ in shapes})[:12]}
     for n in threads:
         with torch_threads(n):
@@ -410,11 +417,13 @@ def _two_layer(seeds, n_in, n_hid, n_out, P, *, paper, activation="relu", bias=T
 
 def _depth(kind: str):
     """(batched step, one network's plain step, K) of the MHS depth trainer at paper scale (the
-    ReLU net's ``GatedNet.step``; the GDLN's split-gradient update after the switch)."""
+    ReLU net's ``GatedNet.step``; the GDLN's split-gradient update after the switch), on the
+    program ``depth.depth_run`` trains: one :func:`~numerics.haste_slowly.depth.seed_blocks`
+    block (one seed on a CPU)."""
     from numerics.haste_slowly import depth
     from numerics.haste_slowly.configs import DEPTH
     from theory.conventions import SUM_HALF
-    cfg = DEPTH.full
+    cfg = depth.seed_blocks(DEPTH.full, "cpu")[0]
     X, Y = depth.task()
     net = depth.depth_net(kind, cfg, "cpu")
     dt = net.weights[0].dtype
@@ -451,7 +460,7 @@ def _grq_plain():
 def trainers(calls: int = 5, threads=(1, 2)) -> dict:
     """Every batched trainer a paper-scale configuration runs, at its paper-scale shapes: the step
     against ``torch.matmul`` of its GEMMs (:func:`step_against_matmul`) and per network against
-    the authors' loop (one network at a time, autograd) on one thread."""
+    a plain torch loop of one network (autograd, as the released loops step) on one thread."""
     from numerics.bias.configs import HIERARCHY, MNIST
     from numerics.lazy_rich.configs import GRADIENT_DESCENT
     toy, mnist, lr_gd = HIERARCHY.full, MNIST.full, GRADIENT_DESCENT.full
@@ -463,9 +472,11 @@ def trainers(calls: int = 5, threads=(1, 2)) -> dict:
                        lambda: _two_layer(range(len(mnist.seeds) * len(mnist.cs)), 784,
                                           mnist.n_hid, 10, mnist.batch, paper="bias",
                                           lr=mnist.lr, dtype=getattr(torch, mnist.dtype))),
-        "mhs_depth_relu": ("MHS Sec 6 ReLU 11-420-420-60, 24 datapoints, 32 seeds, float32",
+        "mhs_depth_relu": ("MHS Sec 6 ReLU 11-420-420-60, 24 datapoints, float32, one seed a "
+                           "program (depth.seed_blocks; 32 programs a run)",
                            lambda: _depth("relu")),
-        "mhs_depth_gdln": ("MHS Sec 6 depth GDLN 7 x 60 units per layer, split gradient, 32 seeds",
+        "mhs_depth_gdln": ("MHS Sec 6 depth GDLN 7 x 60 units per layer, split gradient, float32, "
+                           "one seed a program",
                            lambda: _depth("gdln")),
         "lazy_rich_gd": ("LR Thm 4.3 GD sweep, 5-3-3 linear nets, 10 samples, seeds x lambdas "
                          "members per learning rate",
@@ -481,7 +492,7 @@ def trainers(calls: int = 5, threads=(1, 2)) -> dict:
             t_plain = _per_call(plain, calls)
         t_batched = entry["threads_1"]["step_s"] / members
         entry["per_network_step_1_thread"] = {
-            "batched_s": t_batched, "authors_loop_s": t_plain, "batched_over_authors": t_plain / t_batched}
+            "batched_s": t_batched, "plain_torch_loop_s": t_plain, "plain_torch_over_batched": t_plain / t_batched}
         out[name] = entry
     return out
 
@@ -534,11 +545,44 @@ def ceilings(bench: dict) -> dict:
         net = e.get("per_network_step_1_thread")
         if net:
             parts.append(f"per network {net['batched_s'] * 1e3:.3g} ms a step batched, "
-                         f"{net['authors_loop_s'] * 1e3:.3g} ms the authors' loop "
-                         f"({net['batched_over_authors']:.2f}x)")
+                         f"{net['plain_torch_loop_s'] * 1e3:.3g} ms a plain torch loop "
+                         f"({net['plain_torch_over_batched']:.2f}x)")
+        released = bench.get("released", {}).get(name)
+        if released and net:
+            parts.append(_against_released(released, net["batched_s"]))
         out[name] = "; ".join(parts)
     out["device peak (measured GEMM)"] = ", ".join(f"{k.replace('_flop_per_s', '').replace('_', ' ')} "
                                                    f"{v / 1e9:.1f} GFLOP/s" for k, v in peak.items())
+    return out
+
+
+def _against_released(released: dict, batched_s: float) -> str:
+    """The trainer's time per network-step beside the released code's (``numerics.released``)."""
+    if "step_s" not in released:
+        return f"released code not measured ({released.get('not measured', '?')})"
+    text = (f"released code {released['step_s'] * 1e3:.3g} ms a step "
+            f"({released['step_s'] / batched_s:.2f}x")
+    if "epoch_s" in released:
+        text += (f"; {released['epoch_s'] * 1e3:.3g} ms an epoch of its loop with the loss, "
+                 f"{released['epoch_s'] / batched_s:.2f}x")
+    return text + ")"
+
+
+def released_against_trainers(bench: dict, folder=None) -> dict:
+    """The authors' released loops (:mod:`numerics.released`), each with the ratio of its time per
+    network-step to the suite's trainer (>= 1: the suite's trainer is at least as fast)."""
+    from numerics import released
+    out = released.timings(folder)
+    trainers_ = dict(bench.get("trainers", {}))
+    if isinstance(bench.get("grq_fig1b"), dict):
+        trainers_["grq_fig1b_chunk"] = bench["grq_fig1b"]
+    for name, entry in out.items():
+        net = trainers_.get(name, {}).get("per_network_step_1_thread")
+        if "step_s" in entry and net:
+            entry["suite_trainer_s"] = net["batched_s"]
+            entry["released_over_suite"] = entry["step_s"] / net["batched_s"]
+            if "epoch_s" in entry:
+                entry["released_epoch_over_suite"] = entry["epoch_s"] / net["batched_s"]
     return out
 
 
@@ -593,6 +637,11 @@ def main(argv=None) -> int:
                         help="training steps, a positive integer (default 20000)")
     parser.add_argument("--skip-suite", action="store_true", help="do not time pytest verify")
     parser.add_argument("--skip-fig1b", action="store_true", help="do not time the Fig. 1(b) grid")
+    parser.add_argument("--released", default=None, metavar="DIR",
+                        help="folder of the authors' checkouts (getrichquick/, make-haste-slowly/, "
+                             "LinearNetworkDynamics/) whose loops are timed beside the trainers "
+                             "(default $CLAIMS_RELEASED_CODE; jax for the depth code: pip install "
+                             "-e .[bench])")
     parser.add_argument("--no-dask", action="store_true",
                         help="time the Fig. 1(b) fraction in this process only")
     args = parser.parse_args(argv)
@@ -609,6 +658,8 @@ def main(argv=None) -> int:
         print("GRQ Fig. 1(b), a fraction of the released grid ...", flush=True)
         bench["grq_fig1b"] = grq_fig1b(dask=not args.no_dask,
                                        records=args.reports_dir / "paper_scale")
+    print("the authors' released loops ...", flush=True)
+    bench["released"] = released_against_trainers(bench, args.released)
     bench["faithful_costs"] = faithful_costs(args.reports_dir / "paper_scale")
     if not args.skip_suite:
         print("pytest verify (ci profile) ...", flush=True)

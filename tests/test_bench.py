@@ -69,7 +69,7 @@ def test_gemm_shapes_are_read_at_the_dispatcher_and_replayed_as_plain_matmuls():
     assert [tuple(p.shape) for p in bench.plain_matmuls(shapes)()] == [(12, 2), (1, 12, 2)]
 
 
-def test_a_trainer_step_is_set_beside_its_matmul_ceiling_and_the_authors_loop():
+def test_a_trainer_step_is_set_beside_its_matmul_ceiling_and_a_plain_loop():
     step, plain, members = bench._two_layer(range(4), 3, 8, 2, 5, paper="bias", lr=0.01)
     entry = bench.step_against_matmul(step, calls=2, threads=(1,), repeat=1)
     assert entry["gemms_per_step"] == 5 and entry["threads_1"]["step_over_matmul"] > 0
@@ -112,3 +112,30 @@ def test_trainer_backend_turns_onednn_off_and_restores_the_settings(monkeypatch)
     monkeypatch.setenv("CLAIMS_TORCH_THREADS", "0")
     with pytest.raises(ValueError, match=r"CLAIMS_TORCH_THREADS='0' must be a positive integer"):
         intra_op_threads()
+
+
+def test_the_released_loops_are_timed_from_a_checkout_or_said_missing(tmp_path, monkeypatch):
+    """numerics.released imports the authors' files as they are: here a stand-in fit_nn_gd in a
+    checkout's place (the real one is timed by python -m numerics.bench --released DIR)."""
+    from numerics import released
+    monkeypatch.delenv(released.RELEASED_CODE, raising=False)
+    missing = bench.released_against_trainers({})
+    assert all(released.RELEASED_CODE in v["not measured"] for v in missing.values())
+    code = tmp_path / "getrichquick" / "two-layer-relu"
+    code.mkdir(parents=True)
+    (code / "utils.py").write_text(
+        "import numpy as np\n"
+        "def fit_nn_gd(W0, a0, X, y, leak_parameter=None, lr=1e-4, n_iter=10_000):\n"
+        "    W = W0.copy()\n"
+        "    for _ in range(n_iter + 1):\n"
+        "        W -= lr * (W @ X.T @ X)\n"
+        "    return [], [], []\n")
+    trainer = {"per_network_step_1_thread": {"batched_s": 1e-6}}
+    out = bench.released_against_trainers({"grq_fig1b": trainer}, tmp_path)
+    entry = out["grq_fig1b_chunk"]
+    assert entry["step_s"] > 0 and entry["released_over_suite"] == entry["step_s"] / 1e-6
+    assert "not measured" in out["mhs_depth_relu"] and "not measured" in out["lazy_rich_gd"]
+    line = bench._against_released(entry, 1e-6)
+    assert line.startswith("released code") and f"{entry['released_over_suite']:.2f}x" in line
+    with pytest.raises(ValueError, match="is not a directory"):
+        released.root(tmp_path / "nowhere")

@@ -20,6 +20,7 @@ notation (typesetting all of a paper's forms would cost seconds of a render's 20
 """
 from __future__ import annotations
 
+import io
 import json
 from functools import cache
 from pathlib import Path
@@ -28,14 +29,15 @@ import matplotlib
 import numpy as np
 
 matplotlib.use("Agg")
-import matplotlib.image as mpimg
 import matplotlib.pyplot as plt
-from matplotlib.backends.backend_pdf import PdfPages
+from matplotlib.colors import to_rgb
 from matplotlib.font_manager import FontProperties, findfont
 from matplotlib.ft2font import FT2Font
-from matplotlib.patches import PathPatch
-from matplotlib.image import BboxImage
-from matplotlib.transforms import Affine2D, Bbox, TransformedBbox
+from matplotlib.path import Path as MPath
+from reportlab.lib.utils import ImageReader
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
+from reportlab.pdfgen.canvas import FILL_NON_ZERO, Canvas
 
 from theory.verdicts import PRECEDENCE
 from verify.measurement import fmt
@@ -108,19 +110,38 @@ def cut(lines: list[str], most: int, claim_id: str) -> list[str]:
                                f"'{claim_id}'"]
 
 
-class Pages:
-    """A4 pages filled top to bottom; every page gets the title and the provenance footer."""
+#: the text font: the DejaVu Sans that matplotlib ships (every glyph the records use)
+FONTS = {False: "DejaVuSans", True: "DejaVuSans-Bold"}
 
-    def __init__(self, pdf: PdfPages, title: str, footer: str):
+
+@cache
+def _registered() -> None:
+    """DejaVu Sans, regular and bold, registered with reportlab from matplotlib's font files: the
+    font :func:`width` measures is the font the page draws."""
+    for bold, name in FONTS.items():
+        pdfmetrics.registerFont(TTFont(name, findfont(FontProperties(
+            family="DejaVu Sans", weight="bold" if bold else "normal"))))
+
+
+class Pages:
+    """A4 pages filled top to bottom; every page gets the title and the provenance footer.
+
+    Drawn with reportlab straight into the PDF (text in DejaVu Sans, formulas as mathtext glyph
+    paths, figures as embedded PNGs): drawing each page as a matplotlib figure spent most of a
+    render laying out text (a paper's PDF took 12 s; issue 25's 20 s budget is for all of them).
+    Positions and sizes are inches from the page's bottom left, as the layout computes them."""
+
+    def __init__(self, pdf: Canvas, title: str, footer: str):
+        _registered()
         self.pdf, self.title, self.footer = pdf, title, footer
-        self.fig, self.y, self.number = None, TOP, 0
+        self.y, self.number, self.open = TOP, 0, False
         #: what a page continues from the last one ('' for none): headed '<this> (continued)'
         self.continued = ""
 
     def new_page(self):
         self.finish()
         self.number += 1
-        self.fig = plt.figure(figsize=PAGE)
+        self.open = True
         self.put(MARGIN, PAGE[1] - 0.3, self.title, size=10, bold=True)
         footer = wrap(self.footer + f" · page {self.number}", TEXT_W, 6)
         for k, line in enumerate(footer[:3]):
@@ -131,11 +152,73 @@ class Pages:
                      colour="#555555")
             self.y -= (FONT + 1) * LEADING / 72 * 1.4
 
-    def put(self, x_in, y_in, text, size=FONT, bold=False, colour="black", va="top", **kw):
-        """Text at (x, y) inches from the bottom left; a multi-line text steps ``LEADING``."""
-        self.fig.text(x_in / PAGE[0], y_in / PAGE[1], text, fontsize=size, va=va,
-                      weight="bold" if bold else "normal", color=colour, parse_math=False,
-                      linespacing=LEADING, **kw)
+    def put(self, x_in, y_in, text, size=FONT, bold=False, colour="black", va="top", fill=None,
+            pad=0.2):
+        """Text at (x, y) inches: ``va`` 'top' puts the first line's ascent at y, 'baseline' its
+        baseline; the lines of a multi-line text step ``LEADING``.  ``fill``: a badge of that
+        colour behind the text, ``pad`` times the size around it."""
+        font = FONTS[bool(bold)]
+        lines = str(text).split("\n")
+        ascent = pdfmetrics.getAscent(font, size) / 72
+        first = y_in - (ascent if va == "top" else 0)
+        step = size * LEADING / 72
+        if fill is not None:
+            margin = pad * size / 72
+            wide = max(width(line, size, bold) for line in lines)
+            low = first - (len(lines) - 1) * step + pdfmetrics.getDescent(font, size) / 72
+            self.rect(x_in - margin, low - margin, wide + 2 * margin, first + ascent - low
+                      + 2 * margin, fill)
+        self.pdf.setFillColorRGB(*to_rgb(colour))
+        self.pdf.setFont(font, size)
+        for k, line in enumerate(lines):
+            if line:
+                self.pdf.drawString(x_in * 72, (first - k * step) * 72, line)
+
+    def rect(self, x_in, y_in, w_in, h_in, colour: str):
+        self.pdf.setFillColorRGB(*to_rgb(colour))
+        self.pdf.rect(x_in * 72, y_in * 72, w_in * 72, h_in * 72, stroke=0, fill=1)
+
+    def image(self, source, x_in, y_in, w_in, h_in):
+        """A PNG (a path, or an array of pixels) with its bottom left at (x, y), w x h inches."""
+        if isinstance(source, np.ndarray):
+            from PIL import Image
+            source = Image.fromarray(source)
+        self.pdf.drawImage(ImageReader(source if not isinstance(source, Path) else str(source)),
+                           x_in * 72, y_in * 72, w_in * 72, h_in * 72)
+
+    def chart(self, fig, x_in, y_in, w_in, h_in, dpi: int = 200):
+        """A matplotlib figure drawn at ``dpi`` into the w x h inch box at (x, y), then closed."""
+        buffer = io.BytesIO()
+        fig.savefig(buffer, format="png", dpi=dpi)
+        plt.close(fig)
+        buffer.seek(0)
+        self.pdf.drawImage(ImageReader(buffer), x_in * 72, y_in * 72, w_in * 72, h_in * 72)
+
+    def formula(self, tex: str, size: float, x_in: float, baseline_in: float):
+        """A formula's mathtext glyph paths (:func:`.typeset.path`), filled black, its baseline at
+        ``baseline_in``; quadratic glyph curves drawn as the cubic curves PDF paths take."""
+        outline = self.pdf.beginPath()
+        x0, y0 = x_in * 72, baseline_in * 72
+        here = (0.0, 0.0)
+        for points, code in typeset.path(tex, size).iter_segments(simplify=False):
+            pts = [(x0 + a, y0 + b) for a, b in np.asarray(points).reshape(-1, 2)]
+            if code == MPath.MOVETO:
+                outline.moveTo(*pts[0])
+            elif code == MPath.LINETO:
+                outline.lineTo(*pts[0])
+            elif code == MPath.CURVE3:
+                (qx, qy), (ex, ey) = pts
+                px, py = here
+                outline.curveTo(px + 2 / 3 * (qx - px), py + 2 / 3 * (qy - py),
+                                ex + 2 / 3 * (qx - ex), ey + 2 / 3 * (qy - ey), ex, ey)
+            elif code == MPath.CURVE4:
+                outline.curveTo(*pts[0], *pts[1], *pts[2])
+            elif code == MPath.CLOSEPOLY:
+                outline.close()
+                continue
+            here = pts[-1]
+        self.pdf.setFillColorRGB(0, 0, 0)
+        self.pdf.drawPath(outline, stroke=0, fill=1, fillMode=FILL_NON_ZERO)
 
     def typeset(self, x_in: float, lines: list[typeset.Line], size: float = FONT):
         """Typeset lines (:mod:`.typeset`) from the current height down, a page break between
@@ -146,20 +229,17 @@ class Pages:
             baseline = self.y - line.ascent
             for run in line.runs:
                 if run.math:
-                    at = Affine2D().scale(1 / 72).translate(x_in + run.x, baseline)
-                    self.fig.add_artist(PathPatch(typeset.path(run.text, run.size), lw=0, fc="black",
-                                                  transform=at + self.fig.dpi_scale_trans))
+                    self.formula(run.text, run.size, x_in + run.x, baseline)
                 else:
-                    self.fig.text((x_in + run.x) / PAGE[0], baseline / PAGE[1], run.text,
-                                  fontsize=run.size, va="baseline", parse_math=False)
+                    self.put(x_in + run.x, baseline, run.text, size=run.size, va="baseline")
             self.y = baseline - line.descent - gap
 
     def room(self, height_in: float):
-        if self.fig is None or self.y - height_in < BOTTOM:
+        if not self.open or self.y - height_in < BOTTOM:
             self.new_page()
 
     def lines(self, x_in, lines, size=FONT, bold=False, **kw):
-        """Lines drawn top down, as few text objects as the page breaks allow."""
+        """Lines drawn top down, a page break where the next line does not fit."""
         step = size * LEADING / 72
         lines = list(lines)
         while lines:
@@ -170,10 +250,9 @@ class Pages:
             lines = lines[fit:]
 
     def finish(self):
-        if self.fig is not None:
-            self.pdf.savefig(self.fig)
-            plt.close(self.fig)
-            self.fig = None
+        if self.open:
+            self.pdf.showPage()
+            self.open = False
 
 
 COLUMNS = (("ID", 1.2), ("where", 1.35), ("verdict", 1.05), ("measurements and setup", 3.67))
@@ -237,8 +316,7 @@ def _table(pages: Pages, records: list[dict]):
         verdict = headline(rec)[0]
         for k, (cell, (_, w)) in enumerate(zip(cells, COLUMNS)):
             if k == 2:  # the verdict badge, then the lines under it
-                pages.put(x, pages.y, cell[0], bbox=dict(boxstyle="square,pad=0.2", ec="none",
-                                                         fc=COLOURS[verdict]))
+                pages.put(x, pages.y, cell[0], fill=COLOURS[verdict])
                 cell = [""] + cell[1:]
             pages.put(x, pages.y, "\n".join(cell))
             x += w
@@ -302,17 +380,14 @@ def _figures(pages: Pages, reports: Path, figures: list[dict]):
         if not path.is_file():
             pages.lines(MARGIN, wrap(f"(figure file {entry.get('png')} missing) ", TEXT_W) + caption)
             continue
-        image = mpimg.imread(path)
-        h_px, w_px = image.shape[:2]
+        w_px, h_px = ImageReader(str(path)).getSize()
         w = min(TEXT_W, w_px / 150)
         h = w * h_px / w_px
         if h + cap_h > TOP - BOTTOM - 0.3:
             h = TOP - BOTTOM - 0.3 - cap_h - 0.1
             w = h * w_px / h_px
         pages.room(h + cap_h + 0.15)
-        ax = pages.fig.add_axes([MARGIN / PAGE[0], (pages.y - h) / PAGE[1], w / PAGE[0], h / PAGE[1]])
-        ax.imshow(image, interpolation="none")  # embedded as drawn: no resampling
-        ax.axis("off")
+        pages.image(path, MARGIN, pages.y - h, w, h)  # embedded as drawn: no resampling
         pages.y -= h + 0.08
         pages.lines(MARGIN, caption)
         pages.y -= 0.2
@@ -322,9 +397,12 @@ def _figures(pages: Pages, reports: Path, figures: list[dict]):
 def _pdf(path: Path, fill, title: str, subject: str) -> Path:
     """Write the PDF that ``fill(pdf)`` draws to ``path`` (atomically, see :mod:`.files`)."""
     def write(tmp):
-        with PdfPages(tmp) as pdf:
-            fill(pdf)
-            pdf.infodict().update(Title=title, Subject=subject)
+        pdf = Canvas(str(tmp), pagesize=(PAGE[0] * 72, PAGE[1] * 72), pageCompression=1,
+                     invariant=1)
+        pdf.setTitle(title)
+        pdf.setSubject(subject)
+        fill(pdf)
+        pdf.save()
     return atomic.write_with(path, write)
 
 
@@ -392,15 +470,11 @@ def _finding_row(pages: Pages, reports: Path, f):
     pages.room(max(first, len(ids) * STEP, h if image is not None else 0) + 0.05)
     top, page = pages.y, pages.number
     pages.put(MARGIN, top, "\n".join(ids), bold=True)
-    pages.put(MARGIN + claims_w, top, label[0], size=FONT - 0.5, bbox=dict(
-        boxstyle="square,pad=0.15", ec="none", fc=COLOURS[f.verdict]))
+    pages.put(MARGIN + claims_w, top, label[0], size=FONT - 0.5, fill=COLOURS[f.verdict], pad=0.15)
     if label[1:]:
         pages.put(MARGIN + claims_w, top - STEP * 1.2, "\n".join(label[1:]), size=FONT - 0.5)
-    if image is not None:  # an image artist, not an Axes: a tenth of the drawing time
-        box = Bbox.from_bounds(MARGIN + claims_w + verdict_w + text_w, top - h, w, h)
-        thumb = BboxImage(TransformedBbox(box, pages.fig.dpi_scale_trans), interpolation="none")
-        thumb.set_data(image)
-        pages.fig.add_artist(thumb)
+    if image is not None:
+        pages.image(image, MARGIN + claims_w + verdict_w + text_w, top - h, w, h)
     pages.typeset(MARGIN + claims_w + verdict_w, lines)
     if pages.number == page:
         pages.y = min(pages.y, top - max(len(ids) * STEP, (len(label) + 0.2) * STEP,
@@ -448,7 +522,7 @@ def write_summary(reports: Path, doc: dict) -> Path:
         for name in ("bench.json", "full_scale.json"):
             if (reports / name).exists():
                 _bench_page(pages, json.loads((reports / name).read_text()), name)
-        if pages.fig is None:
+        if not pages.number:
             pages.new_page()
             pages.lines(MARGIN, [f"Nothing to summarise in {reports}: no claims, no bench.json."])
         pages.finish()
@@ -472,7 +546,8 @@ MEANING = {
 def _verdict_page(pages: Pages, papers, doc):
     table = {p: counts(doc, p) for p in papers}
     pages.new_page()
-    ax = pages.fig.add_axes([0.2, 0.64, 0.42, 0.26])
+    fig = plt.figure(figsize=(PAGE[0], 0.3 * PAGE[1]))
+    ax = fig.add_axes([0.2, 0.12, 0.42, 0.8])
     left = [0] * len(papers)
     for verdict in PRECEDENCE[::-1]:
         values = [table[p][verdict] for p in papers]
@@ -483,6 +558,7 @@ def _verdict_page(pages: Pages, papers, doc):
     ax.set_title("Headline verdicts per paper (the whole record)", fontsize=9)
     ax.invert_yaxis()
     ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), fontsize=6, frameon=False)
+    pages.chart(fig, 0, 0.61 * PAGE[1], PAGE[0], 0.3 * PAGE[1])
     pages.y = 0.60 * PAGE[1]
     cols = list(PRECEDENCE)
     col_w = (TEXT_W - PAPER_COL) / (len(cols) + 1)
@@ -553,15 +629,8 @@ def _bench_page(pages: Pages, bench: dict, name: str):
             height = max(len(left), len(right)) * STEP
             pages.room(height)
             if k % 2 == 0:
-                pages.fig.patches.append(plt.Rectangle(
-                    (MARGIN / PAGE[0], (pages.y - height + 0.02) / PAGE[1]),
-                    TEXT_W / PAGE[0], (height + 0.01) / PAGE[1],
-                    transform=pages.fig.transFigure, color="#f2f2f2", zorder=0))
-            baseline = pages.y - 0.8 * FONT / 72  # cells on one baseline, whatever their glyphs
-            # one put per wrapped line: matplotlib aligns a multi-line text's last baseline, which
-            # pushed a wrapped value up over the row above
+                pages.rect(MARGIN, pages.y - height + 0.02, TEXT_W, height + 0.01, "#f2f2f2")
             for x, cell in ((MARGIN, left), (val_x, right)):
-                for i, line in enumerate(cell):
-                    pages.put(x, baseline - i * STEP, line, va="baseline")
+                pages.put(x, pages.y, "\n".join(cell))
             pages.y -= height
     pages.continued = ""
