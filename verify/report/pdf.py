@@ -11,7 +11,8 @@ opens with what the suite found, a table per paper by title; then headline verdi
 paper with a legend of every verdict, the claims that differ from their baseline, the paper-scale
 verdicts, and an appendix with a table per section of ``bench.json`` / ``full_scale.json``.
 
-Every page is A4 and carries the record's provenance in its footer; a page that continues a
+Pages are drawn with reportlab (:class:`Pages`); every page is A4 and carries the record's
+provenance in its footer; a page that continues a
 section or a claim says so in a "(continued)" header.  Text is wrapped by its measured width in
 the font it is drawn in, so it never leaves its cell or the page; the findings' formulas are
 typeset by mathtext in the paper's notation (:mod:`.typeset`); the errata pages' forms, and text

@@ -20,7 +20,7 @@ def _per_paper(doc: dict) -> list[tuple[str, dict]]:
 
 
 def summary_lines(session, show_statistics: bool = False) -> list[tuple[str, dict]]:
-    """(line, markup) of the section, from the plugin's :class:`verify.plugin.ClaimsSession`."""
+    """(line, markup) of the section, from the plugin's :class:`verify.session.ClaimsSession`."""
     plain, bold = {}, {"bold": True}
     lines = [(note, {"yellow": True}) for note in session.notes]
     doc = session.written.doc if session.written is not None else None
