@@ -5,6 +5,7 @@ these.  ``ci`` is deterministic and keeps no example database.  ``dev`` and ``ex
 hypothesis' example database under ``<rootdir>/.hypothesis/examples``, so a counterexample found
 once is replayed first in every later run of the same property.
 """
+from contextlib import contextmanager
 from pathlib import Path
 
 from hypothesis import HealthCheck, settings
@@ -47,3 +48,24 @@ def register_profiles(root: Path | None = None) -> None:
     settings.register_profile("explore", max_examples=3000, database=database, **_COMMON)
     if settings.get_current_profile_name() in (None, "default"):
         settings.load_profile("ci")
+
+
+def active() -> settings:
+    """The hypothesis profile now loaded."""
+    return settings.get_profile(settings.get_current_profile_name())
+
+
+@contextmanager
+def derived(suffix: str, **changes):
+    """The block inside runs on the active profile with ``changes`` (registered as its child
+    ``'<active>-<suffix>'``); the active profile is loaded again after.  The one way the suite
+    narrows a search: a validity map's short searches, properties that integrate a flow per
+    example."""
+    previous = settings.get_current_profile_name()
+    name = f"{previous}-{suffix}"
+    settings.register_profile(name, parent=settings.get_profile(previous), **changes)
+    settings.load_profile(name)
+    try:
+        yield
+    finally:
+        settings.load_profile(previous)

@@ -27,7 +27,6 @@ import math
 import textwrap
 import time
 from collections.abc import Callable
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -289,20 +288,13 @@ def _boundary_visible(spec: MapSpec, level) -> bool:
 SEARCH_EXAMPLES = 20
 
 
-@contextmanager
 def _short_search():
     """The active hypothesis profile (``ci``: derandomised), with SEARCH_EXAMPLES examples and no
     shrinking, for the searches inside."""
-    from hypothesis import Phase, settings
-    previous = settings.get_current_profile_name()
-    name = f"{previous}-validity-map"
-    settings.register_profile(name, parent=settings.get_profile(previous),
-                              max_examples=SEARCH_EXAMPLES, phases=(Phase.explicit, Phase.generate))
-    settings.load_profile(name)
-    try:
-        yield
-    finally:
-        settings.load_profile(previous)
+    from hypothesis import Phase
+    from verify.profiles import derived
+    return derived("validity-map", max_examples=SEARCH_EXAMPLES,
+                   phases=(Phase.explicit, Phase.generate))
 
 
 def _search(spec: MapSpec) -> tuple[Mark | None, int]:

@@ -4,28 +4,18 @@ or fixed points, handed back as a measurement.  The error is a function of ``num
 so a verify test names what it measures and this module runs it."""
 from __future__ import annotations
 
-from contextlib import contextmanager, nullcontext
+from contextlib import nullcontext
 
-from hypothesis import settings
 
 from verify.measurement import Criterion, fmt, measure
+from verify.profiles import active, derived
 from verify.properties import SearchResult, search
 
 
-@contextmanager
 def fewer_examples(fraction: float):
     """Run hypothesis searches inside with ``fraction`` of the active profile's examples (at
     least 4): for properties that integrate a flow per example."""
-    previous = settings.get_current_profile_name()
-    current = settings.get_profile(previous)
-    name = f"{previous}-x{fraction:g}"
-    settings.register_profile(name, parent=current,
-                              max_examples=max(4, int(current.max_examples * fraction)))
-    settings.load_profile(name)
-    try:
-        yield
-    finally:
-        settings.load_profile(previous)
+    return derived(f"x{fraction:g}", max_examples=max(4, int(active().max_examples * fraction)))
 
 
 def fixed_search(prop, points, criterion) -> SearchResult:
