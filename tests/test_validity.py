@@ -1,14 +1,11 @@
 """The validity-map helper (verify.validity): the error field and its outline are right on a toy
 formula with a known boundary, a perturbed formula moves the map, the shared closed-form reference
 matches an integration, every holds-if claim and limit has a map, and bad input gets a named error."""
-import importlib
-import importlib.util
 
 import numpy as np
 import pytest
 import sympy as sp
 
-from theory.papers import PAPERS
 from theory.registry import load_all
 from verify import validity as V
 
@@ -97,18 +94,9 @@ def test_a_mode_that_must_cross_zero_at_zero_gap_never_arrives():
     assert np.isinf(V.balanced_mode_time(-0.3, 0.5, 1.0, 0.0))
 
 
-def _all_specs():
-    """Every discovered paper's maps (a paper without holds-if claims or limits may have none)."""
-    specs = {}
-    for paper in PAPERS:
-        if importlib.util.find_spec(f"verify.{paper}.validity") is not None:
-            specs.update(importlib.import_module(f"verify.{paper}.validity").SPECS)
-    return specs
-
-
 def test_every_holds_if_claim_and_limit_has_a_validity_map():
     wanted = {c.id for c in load_all() if c.expected == "holds-if" or c.kind == "limit"}
-    assert sorted(wanted - set(_all_specs())) == []
+    assert sorted(wanted - set(V.all_specs())) == []
 
 
 def _bad(**changes):

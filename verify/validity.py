@@ -603,9 +603,23 @@ def balanced_mode_time(x0, x, target, half_gap, rate: float = 1.0):
     return np.where(np.isnan(t), np.inf, t)
 
 
+def all_specs() -> dict:
+    """Every discovered paper's maps, claim ID -> spec function: ``SPECS`` of each
+    ``verify/<paper>/validity.py`` (a paper without holds-if claims or limits may have none)."""
+    import importlib
+    import importlib.util
+
+    from theory.papers import PAPERS
+    specs = {}
+    for paper in PAPERS:
+        if importlib.util.find_spec(f"verify.{paper}.validity") is not None:
+            specs.update(importlib.import_module(f"verify.{paper}.validity").SPECS)
+    return specs
+
+
 def claim_params(specs: dict) -> list:
-    """``pytest.param`` per claim of a paper's ``SPECS`` (claim ID -> spec function), each marked
-    with its claim, for the one parametrised map test of ``verify/<paper>/test_validity.py``."""
+    """``pytest.param`` per claim of ``specs`` (claim ID -> spec function), each marked with its
+    claim, for the one parametrised map test (``verify/test_validity_maps.py``)."""
     import pytest
     if not specs:
         raise ValidityMapError("specs is empty: a paper's validity module lists its maps in SPECS")
