@@ -584,6 +584,7 @@ HASTE = [
     bad(h_gf.elbow_run, "config", SEC45, error=TypeError, match=r"\bcfg must be a configs.Gates"),
     bad(h_depth.depth_run, "kind", "resnet", h_cfg.DEPTH.ci, match=r"\bkind='resnet' must be one of"),
     bad(h_depth.depth_run, "config", "relu", None, error=TypeError, match=r"\bcfg must be a configs.Depth"),
+    bad(h_depth.seed_blocks, "config", None, error=TypeError, match=r"\bcfg must be a configs.Depth"),
     bad(h_depth.depth_net, "kind", "resnet", h_cfg.DEPTH.ci, match=r"\bkind='resnet' must be one of"),
     bad(h_xor.relu_sweep, "config", SEC45, error=TypeError, match=r"\bcfg must be a configs.Xor"),
     bad(h_linear.linear_run, "config", SEC45, error=TypeError, match=r"\bcfg must be a configs.Linear"),

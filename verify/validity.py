@@ -32,6 +32,7 @@ from functools import lru_cache
 
 import numpy as np
 
+
 from theory.registry import unlogged
 
 #: colour floor of the log scale, as a fraction of the tolerance: errors this far below it (round-off,
@@ -535,31 +536,6 @@ def form(expr) -> Callable[..., np.ndarray]:
             return np.asarray(f(*args))
     evaluate.names = names
     return evaluate
-
-
-def rk4(rhs: Callable[[float, np.ndarray], np.ndarray], y0, t_end: float, steps: int,
-        every: int = 0) -> np.ndarray:
-    """Classical RK4 of ``y' = rhs(t, y)`` from ``y0`` (any shape: the whole grid at once) to
-    ``t_end`` in ``steps`` fixed steps; the final state, or the states every ``every`` steps
-    (stacked on a leading axis, the initial one first)."""
-    y = np.array(y0, dtype=float)
-    if _finite(t_end, "t_end") <= 0:
-        raise ValidityMapError(f"t_end={t_end!r} must be > 0")
-    _count(steps, "steps", 1)
-    _count(every, "every", 0)
-    h = t_end / steps
-    out = [y.copy()] if every else None
-    t = 0.0
-    for i in range(steps):
-        k1 = rhs(t, y)
-        k2 = rhs(t + h / 2, y + h / 2 * k1)
-        k3 = rhs(t + h / 2, y + h / 2 * k2)
-        k4 = rhs(t + h, y + h * k3)
-        y = y + h / 6 * (k1 + 2 * k2 + 2 * k3 + k4)
-        t += h
-        if every and (i + 1) % every == 0:
-            out.append(y.copy())
-    return np.stack(out) if every else y
 
 
 def bisect(f: Callable[[np.ndarray], np.ndarray], lo, hi, iterations: int = 100) -> np.ndarray:

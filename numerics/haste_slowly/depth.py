@@ -277,6 +277,8 @@ def seed_blocks(cfg: Depth, device=None) -> list[Depth]:
     took 1.5 ms per network, the one-seed step 0.94 ms; numerics.bench, ``mhs_depth_relu``).
     Every seed draws its weights from its own ``RandomState``, so the blocks give the batched
     program's numbers bit for bit (tests/haste_slowly/test_depth_runs.py)."""
+    if not isinstance(cfg, Depth):
+        raise InvalidArgument(f"cfg must be a configs.Depth, got {type(cfg).__name__}")
     if torch.device(device or default_device()).type == "cuda":
         return [cfg]
     return [cfg.replace(seeds=(s,)) for s in cfg.seeds]

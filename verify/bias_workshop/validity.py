@@ -16,7 +16,8 @@ import sympy as sp
 from numerics.datasets import hierarchy
 from theory.registry import load_all
 from verify.bias.validity import C_AXIS, first_crossing, s0_gap
-from verify.validity import Axis, Boundary, Field, MapSpec, balanced_mode_time, form, rk4
+from numerics.rk4 import rk4
+from verify.validity import Axis, Boundary, Field, MapSpec, balanced_mode_time, form
 
 REG = load_all()
 

@@ -12,7 +12,8 @@ from __future__ import annotations
 import numpy as np
 
 from numerics.haste_slowly.datasets import contexts, section4
-from verify.validity import Axis, Boundary, Field, MapSpec, Mark, rk4
+from numerics.rk4 import rk4
+from verify.validity import Axis, Boundary, Field, MapSpec, Mark
 
 S_PATH, B0, HORIZON = np.array([1.0, 0.6]), 1e-3, 12.0 / 0.6
 

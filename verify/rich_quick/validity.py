@@ -18,7 +18,8 @@ from __future__ import annotations
 from functools import partial
 
 import numpy as np
-from scipy.integrate import solve_ivp
+
+from numerics.rich_quick.implicit_bias_flow import gf_limit
 
 from theory.registry import load_all
 from verify.validity import Axis, Boundary, Field, Mark, MapSpec, form
@@ -214,23 +215,9 @@ X_D2, Y_D2, BETA0_D2 = np.array([0.5, 1.0]), 1.1, np.array([0.4, 0.05])
 
 
 def _gf_limit(c2, delta, t_end=400.0):
-    """beta(t_end) of beta' = -M(beta) x (x.beta - y), M of Eq. (4) at rates with eta_a eta_w = c2,
-    one data point x (n = 1, d = 2), for every grid point at once."""
-    shape = c2.shape
-
-    def rhs(_, flat):
-        beta = flat.reshape(shape + (2,))
-        r2 = np.sum(beta ** 2, axis=-1)
-        kappa = np.sqrt(delta ** 2 + 4 * c2 * r2)
-        resid = beta @ X_D2 - Y_D2
-        grad = X_D2 * resid[..., None]
-        along = np.sum(beta * grad, axis=-1) / r2
-        return -((kappa + delta)[..., None] / 2 * grad
-                 + ((kappa - delta) / 2 * along)[..., None] * beta).ravel()
-
-    y0 = np.broadcast_to(BETA0_D2, shape + (2,)).ravel()
-    sol = solve_ivp(rhs, (0.0, t_end), y0, method="DOP853", rtol=1e-11, atol=1e-13)
-    return sol.y[:, -1].reshape(shape + (2,))
+    """beta(t_end) of the Thm 3.1 flow on App D.2's data point, every grid point at once
+    (:func:`numerics.rich_quick.implicit_bias_flow.gf_limit`)."""
+    return gf_limit(c2, delta, X_D2, Y_D2, BETA0_D2, t_end)
 
 
 def _argmin_on_line(objective, shape):

@@ -1,0 +1,82 @@
+"""One layout for every paper (issue 27; docs/DESIGN.md, "Layout"): each paper the same rooms
+with the same names, and verify/ computes no dynamics of its own -- training, GD steps and the
+integration of flows live in numerics/, which verify calls.
+
+The debts below are the places that still break the rule, each with what moving it costs: a
+file hashed by paper-scale records demotes them when it changes, so such a move lands with the
+next re-make of those records.  The lists may only shrink (a test fails on a debt that is paid)."""
+import ast
+from pathlib import Path
+
+import pytest
+
+from theory.papers import PAPERS
+
+ROOT = Path(__file__).resolve().parents[1]
+#: every paper's rooms: its encodings and settings tables, its runners and configurations, its
+#: evidence (a module, or a package by section when large), its figures
+ROOMS = ("theory/{p}", "numerics/{p}", "verify/{p}/evidence", "verify/{p}/figures.py")
+#: rooms a paper borrows from another, and why
+BORROWED = {
+    ("bias_workshop", "numerics/{p}"): "its experiments run the bias paper's runners "
+                                       "(numerics/bias); its own rooms are issue 27's open part",
+    ("bias_workshop", "verify/{p}/figures.py"): "its figures are drawn by verify/bias/figures.py",
+}
+#: calls that integrate a flow, take a gradient or step GD: numerics' work
+COMPUTE = {"solve_ivp", "odeint", "quad", "quad_vec", "backward", "gd_step", "descend"}
+#: verify modules that still compute, with what moving them costs
+DEBTS = {
+    "verify/bias/symbolic.py": {"grad", "gd_step"},       # BL App A's GD and autograd checks:
+    # to numerics/bias with the next re-make of the 10 bias records that hash it
+    "verify/checks/mode_law.py": {"quad"},                # the mode law's quadrature reference:
+    # to numerics.closed_forms with the next re-make of the 23 records that hash it
+}
+
+
+def _room(paper: str, room: str) -> Path | None:
+    path = ROOT / room.format(p=paper)
+    if room.endswith("/evidence"):
+        return next((p for p in (path.with_suffix(".py"), path / "__init__.py") if p.exists()), None)
+    return path if path.exists() else None
+
+
+@pytest.mark.parametrize("paper", sorted(PAPERS))
+@pytest.mark.parametrize("room", ROOMS)
+def test_every_paper_has_the_same_rooms(paper, room):
+    if (paper, room) in BORROWED:
+        assert _room(paper, room) is None, f"{paper} has {room} now: drop its BORROWED entry"
+        return
+    assert _room(paper, room) is not None, \
+        f"{paper} lacks {room.format(p=paper)} (docs/adding-a-paper.md lays out every paper's rooms)"
+
+
+def _computing_calls(path: Path) -> set[str]:
+    """The names of the COMPUTE calls in a module (``autograd.grad`` as 'grad')."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Call):
+            f = node.func
+            name = f.attr if isinstance(f, ast.Attribute) else getattr(f, "id", "")
+            if name in COMPUTE:
+                found.add(name)
+            if name == "grad" and isinstance(f, ast.Attribute) and \
+                    getattr(f.value, "attr", getattr(f.value, "id", "")) == "autograd":
+                found.add("grad")
+    return found
+
+
+def test_verify_integrates_trains_and_steps_nothing_itself():
+    found = {str(p.relative_to(ROOT)): calls for p in sorted((ROOT / "verify").rglob("*.py"))
+             if (calls := _computing_calls(p))}
+    new = {k: sorted(v - DEBTS.get(k, set())) for k, v in found.items() if v - DEBTS.get(k, set())}
+    assert not new, f"verify/ computes dynamics (move it to numerics/ and call it): {new}"
+    paid = {k: sorted(v - found.get(k, set())) for k, v in DEBTS.items() if v - found.get(k, set())}
+    assert not paid, f"paid debts: drop them from DEBTS: {paid}"
+
+
+def test_the_rule_catches_a_flow_integrated_in_verify(tmp_path):
+    module = tmp_path / "evidence.py"
+    module.write_text("from scipy.integrate import solve_ivp\nimport torch\n"
+                      "def f(loss, w):\n    torch.autograd.grad(loss, [w])\n"
+                      "    return solve_ivp(lambda t, y: -y, (0, 1), [1.0])\n")
+    assert _computing_calls(module) == {"solve_ivp", "grad"}
