@@ -5,7 +5,7 @@ disjoint from the ci ones.
 
 Where the paper gives a value it is used; where App E masks it, the authors' released code
 (Nico31415/LinearNetworkDynamics, the thesis precursor) is used where it fixes one, and the
-suite's choice otherwise (the setups of ``verify/lazy_rich/evidence.py`` say which is which).
+suite's choice otherwise (the setups of ``verify/lazy_rich/evidence/`` say which is which).
 Time is t/tau = lr x steps (tau = 1/lr on the 1/2-mean loss).
 """
 from __future__ import annotations

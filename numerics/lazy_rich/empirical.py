@@ -1,7 +1,7 @@
 """Runners of the six empirical LR- claims.  Each takes its configuration
 (``numerics.lazy_rich.configs``), runs it and returns a typed result with the
 :class:`numerics.ran.Ran` it built from what it actually used.  Nothing here decides: the
-measurements are made in ``verify/lazy_rich/evidence.py``.
+measurements are made in ``verify/lazy_rich/evidence/``.
 
 Time is t/tau = lr x steps (tau = 1/lr on the 1/2-mean loss); the closed forms run in the same
 clock.

@@ -1,4 +1,4 @@
-"""The decisions of the six empirical LR- claims (``verify/lazy_rich/evidence.py``) fed synthetic
+"""The decisions of the six empirical LR- claims (``verify/lazy_rich/evidence/``) fed synthetic
 results: a scenario that violates the paper's statement is not ``holds``, one that satisfies it is."""
 import numpy as np
 import pytest
