@@ -22,11 +22,12 @@ BORROWED = {
                                        "(numerics/bias); its own rooms are issue 27's open part",
     ("bias_workshop", "verify/{p}/figures.py"): "its figures are drawn by verify/bias/figures.py",
 }
-#: calls that integrate a flow, take a gradient or step GD: numerics' work
-COMPUTE = {"solve_ivp", "odeint", "quad", "quad_vec", "backward", "gd_step", "descend"}
+#: calls that integrate a flow or take a gradient, and the GD loop's module: numerics' work
+COMPUTE = {"solve_ivp", "odeint", "quad", "quad_vec", "backward"}
+GD_LOOP = "numerics.train"
 #: verify modules that still compute, with what moving them costs
 DEBTS = {
-    "verify/bias/symbolic.py": {"grad", "gd_step"},       # BL App A's GD and autograd checks:
+    "verify/bias/symbolic.py": {"grad", GD_LOOP},         # BL App A's GD and autograd checks:
     # to numerics/bias with the next re-make of the 10 bias records that hash it
     "verify/checks/mode_law.py": {"quad"},                # the mode law's quadrature reference:
     # to numerics.closed_forms with the next re-make of the 23 records that hash it
@@ -51,9 +52,13 @@ def test_every_paper_has_the_same_rooms(paper, room):
 
 
 def _computing_calls(path: Path) -> set[str]:
-    """The names of the COMPUTE calls in a module (``autograd.grad`` as 'grad')."""
+    """The names of the COMPUTE calls in a module (``autograd.grad`` as 'grad'), and GD_LOOP
+    where it imports the GD loop (``numerics.train``: ``descend``, ``gd_step``)."""
     found = set()
     for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom) and node.module == GD_LOOP or \
+                isinstance(node, ast.Import) and any(a.name == GD_LOOP for a in node.names):
+            found.add(GD_LOOP)
         if isinstance(node, ast.Call):
             f = node.func
             name = f.attr if isinstance(f, ast.Attribute) else getattr(f, "id", "")
@@ -77,6 +82,7 @@ def test_verify_integrates_trains_and_steps_nothing_itself():
 def test_the_rule_catches_a_flow_integrated_in_verify(tmp_path):
     module = tmp_path / "evidence.py"
     module.write_text("from scipy.integrate import solve_ivp\nimport torch\n"
+                      "from numerics.train import descend\n"
                       "def f(loss, w):\n    torch.autograd.grad(loss, [w])\n"
                       "    return solve_ivp(lambda t, y: -y, (0, 1), [1.0])\n")
-    assert _computing_calls(module) == {"solve_ivp", "grad"}
+    assert _computing_calls(module) == {"solve_ivp", "grad", GD_LOOP}
