@@ -11,7 +11,8 @@ Writes ``reports/bench.json`` with the keys
 * ``grq_fig1b``: Get rich quick Fig. 1(b) at the released grid (GRQ-Fig1; 4,624 runs, 1e5 GD
   steps, float64, 9.25e15 FLOP).  The paper-scale data ``reports/paper_scale/data/grq-fig1b.json``
   (wall time, FLOP/s, fraction of the device's float64 peak) when a full run wrote one; always a
-  measured fraction: one of its 16 chunks (one seed's 289 students) for 10 steps, loop and
+  measured fraction: one seed's 17 chunks (a tau row's 17 students each, as
+  ``python -m numerics.full_scale`` cuts the grid) for 10 steps, loop and
   records timed apart and extrapolated to the full run; the same trainer through ``numerics.sweep``
   on a two-worker Dask LocalCluster and in this process (one tau row of two chunks: wall times,
   identical arrays); and the achieved FLOP/s of its GD step against a plain ``torch.matmul`` of
@@ -161,35 +162,37 @@ def _full(base):
     return ts.FIG1B_FULL if base is None else base
 
 
-def _fig1b_chunk(full: dict, seed: int, steps: int):
-    """One chunk of the grid ``full`` (seed ``seed``'s students as one program, the chunk
-    function's trainer) for ``steps`` GD steps, recorded at step 0 and the end."""
+def _fig1b_chunk(full: dict, seed: int, steps: int, row: int = 0):
+    """One chunk of the grid ``full`` as ``python -m numerics.full_scale`` cuts it (seed
+    ``seed``'s tau row ``row``, its students as one program, the chunk function's trainer) for
+    ``steps`` GD steps, recorded at step 0 and the end."""
     from numerics.rich_quick import single_neuron_teacher_student as ts
-    cells = np.array([(t, d) for t in full["taus"] for d in full["deltas"]])
+    taus = np.full(len(full["deltas"]), full["taus"][row])
     task = ts.make_task(seed, d=full["d"], h=full["h"], k=full["k"], n=full["n"],
                         n_test=full["n_test"])
-    return ts.train([task], cells[:, 0], cells[:, 1], lr=full["base_lr"] / cells[:, 0] ** 2,
+    return ts.train([task], taus, np.asarray(full["deltas"]), lr=full["base_lr"] / taus ** 2,
                     steps=steps, record_steps=[], dtype=getattr(torch, full["dtype"]),
                     progress=False)
 
 
 def fig1b_fraction(steps: int = 10, seeds: int = 1, base: dict | None = None) -> dict:
-    """``seeds`` chunks of the released grid (each one seed's 289 students as one program, the
-    chunk function's trainer) for ``steps`` GD steps, recorded at step 0 and the end: the GD loop
-    and the records are timed apart.  Extrapolation to the full run: runs x (1e5 x seconds per
-    run-step + 6 records x seconds per run-record).  ``base``: default FIG1B_FULL."""
+    """Every tau row of ``seeds`` seeds of the released grid (each row's students one program,
+    the chunk function's trainer) for ``steps`` GD steps, recorded at step 0 and the end: the GD
+    loop and the records are timed apart.  Extrapolation to the full run: runs x (1e5 x seconds
+    per run-step + 6 records x seconds per run-record).  ``base``: default FIG1B_FULL."""
     from numerics.rich_quick import single_neuron_teacher_student as ts
     full = _full(base)
     cells = np.array([(t, d) for t in full["taus"] for d in full["deltas"]])
     loop = records = 0.0
     for seed in full["seeds"][:seeds]:
-        run = _fig1b_chunk(full, seed, steps)
-        loop, records = loop + run.seconds["loop"], records + run.seconds["records"]
+        for row in range(len(full["taus"])):
+            run = _fig1b_chunk(full, seed, steps, row)
+            loop, records = loop + run.seconds["loop"], records + run.seconds["records"]
     members = seeds * len(cells)
     runs = len(full["seeds"]) * len(cells)
     per_step, per_record = loop / (members * steps), records / (2 * members)
-    return {"chunks_run": seeds, "of_chunks": len(full["seeds"]), "steps": steps,
-            "loop_seconds": loop, "record_seconds": records,
+    return {"chunks_run": seeds * len(full["taus"]), "of_chunks": len(full["seeds"]) * len(full["taus"]),
+            "steps": steps, "loop_seconds": loop, "record_seconds": records,
             "flop_per_s_gd_step": members * steps * ts.fig1b_flop_per_step(full) / loop,
             "extrapolated_full_s": runs * (per_step * full["steps"]
                                            + per_record * len(ts.fig1b_steps(full))),
@@ -222,10 +225,10 @@ def fig1b_through_dask(address: str, steps: int = 10, seeds: int = 2, cells: int
 
 
 def matmul_ceiling(repeat: int = 3, device: str = "cpu", base: dict | None = None) -> dict:
-    """A plain ``torch.matmul`` of the Fig. 1(b) step's two products for one chunk (one seed's
-    289 students side by side): (n x d)(d x 289 h) and (289 h x n)(n x d), float64."""
+    """A plain ``torch.matmul`` of the Fig. 1(b) step's two products for one chunk (one tau row's
+    17 students side by side): (n x d)(d x 17 h) and (17 h x n)(n x d), float64."""
     full = _full(base)
-    width = len(full["taus"]) * len(full["deltas"]) * full["h"]
+    width = len(full["deltas"]) * full["h"]
     gen = torch.Generator().manual_seed(0)
     X = torch.randn(full["n"], full["d"], dtype=torch.float64, generator=gen).to(device)
     W = torch.randn(width, full["d"], dtype=torch.float64, generator=gen).to(device)
@@ -444,7 +447,8 @@ def _depth(kind: str):
 
 def _grq_plain():
     """One student's plain step of GRQ Fig. 1(b) (the released two-layer-relu loop, one network),
-    and the students of one chunk (the batched chunk trainer is timed by :func:`fig1b_fraction`)."""
+    and the students of one chunk, a tau row (the batched chunk trainer is timed by
+    :func:`fig1b_fraction`)."""
     from numerics.rich_quick import single_neuron_teacher_student as ts
     from theory.rich_quick.conventions_rich_quick import EXPERIMENT_LOSS
     full = _full(None)
@@ -454,7 +458,7 @@ def _grq_plain():
     plain = _plain_layers([torch.as_tensor(task.base_w), torch.as_tensor(task.base_a)[None]],
                           ["relu"], X.T, torch.as_tensor(task.y)[None],
                           EXPERIMENT_LOSS.factor(full["n"]), full["base_lr"])
-    return plain, len(full["taus"]) * len(full["deltas"])
+    return plain, len(full["deltas"])
 
 
 def trainers(calls: int = 5, threads=(1, 2)) -> dict:

@@ -105,7 +105,10 @@ def test_a_full_scale_sweep_killed_in_the_middle_of_a_chunk_resumes_bit_identica
     assert not (folder / "chunk-00000.npz").exists(), "the first chunk finished before the kill"
     saved = np.load(folder / "chunk-00000.ckpt.npz")
     assert 0 < int(saved["a.done"]) < TINY["steps"]
-    _, S, test, resumed = ts.fig1b_sweep(TINY, out_dir=folder, checkpoint_s=0.0, progress=False)
-    _, S0, test0, _ = ts.fig1b_sweep(TINY, progress=False)
+    row = plan["chunk_cells"]       # the plan's chunks: a tau row each
+    assert row == len(TINY["deltas"])
+    _, S, test, resumed = ts.fig1b_sweep(TINY, out_dir=folder, checkpoint_s=0.0, chunk_cells=row,
+                                         progress=False)
+    _, S0, test0, _ = ts.fig1b_sweep(TINY, chunk_cells=row, progress=False)
     assert np.array_equal(S, S0) and np.array_equal(test, test0)
     assert 0 in resumed.computed and not list(folder.glob("*.ckpt.npz"))
