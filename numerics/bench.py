@@ -61,6 +61,7 @@ import torch
 from scipy.integrate import solve_ivp
 
 from numerics.atomic import write_text
+from numerics.machine import best_time
 from numerics.closed_forms import mode_strength
 from numerics.datasets import hierarchy
 from torch.utils._python_dispatch import TorchDispatchMode
@@ -72,16 +73,6 @@ from theory.registry import catalogue_ids
 K, N_HID, LR, INIT_STD = 64, 64, 2e-4, 2e-4 ** 0.5
 
 
-def _timed(fn, repeat: int = 1):
-    """(result, best wall time of ``repeat`` runs): the minimum is the least noisy estimate."""
-    best = float("inf")
-    for _ in range(repeat):
-        start = time.perf_counter()
-        out = fn()
-        best = min(best, time.perf_counter() - start)
-    return out, best
-
-
 def _hierarchy_run(seeds, steps: int, device: str):
     X, Y = hierarchy(2)
     net = TwoLayerEnsemble.init(seeds, 4, N_HID, 7, activation="relu", bias_strength=1.0,
@@ -91,8 +82,8 @@ def _hierarchy_run(seeds, steps: int, device: str):
 
 
 def batched_vs_loop(steps: int = 20_000, device: str = "cpu") -> dict:
-    batched, t_batched = _timed(lambda: _hierarchy_run(range(K), steps, device))
-    loop, t_loop = _timed(lambda: [_hierarchy_run([k], steps, device) for k in range(K)])
+    batched, t_batched = best_time(lambda: _hierarchy_run(range(K), steps, device))
+    loop, t_loop = best_time(lambda: [_hierarchy_run([k], steps, device) for k in range(K)])
     diff = max(float((torch.cat([m.W1 for m in loop]) - batched.W1).abs().max()),
                float((torch.cat([m.W2 for m in loop]) - batched.W2).abs().max()))
     return {"K": K, "hidden": N_HID, "steps": steps, "dtype": "float64", "device": device,
@@ -102,7 +93,7 @@ def batched_vs_loop(steps: int = 20_000, device: str = "cpu") -> dict:
 
 
 def _ode_timing(rhs, y0, t_end, grid, rtol):
-    sol, seconds = _timed(lambda: solve_ivp(rhs, (0, t_end), y0, t_eval=grid, method="DOP853",
+    sol, seconds = best_time(lambda: solve_ivp(rhs, (0, t_end), y0, t_eval=grid, method="DOP853",
                                             rtol=rtol, atol=rtol * 1e-3), repeat=5)
     return sol.y, seconds
 
@@ -113,7 +104,7 @@ def closed_form_vs_ode(points: int = 10_000) -> dict:
     out = {}
     s, d, a0 = np.array([1.5, 0.6, 0.2]), np.array([0.8, 1.7, 0.3]), np.array([1e-3, 2e-2, 1.0])
     grid = np.linspace(0, 60.0, points)
-    closed, t_closed = _timed(lambda: mode_strength(grid[:, None], s, d, a0), repeat=5)
+    closed, t_closed = best_time(lambda: mode_strength(grid[:, None], s, d, a0), repeat=5)
     ys, t_ode = _ode_timing(lambda t, a: 2 * a * (s - d * a), a0, grid[-1], grid, 1e-11)
     out["mode_law"] = {"points": points, "closed_form_seconds": t_closed, "ode_seconds": t_ode,
                        "max_rel_diff": float(np.max(np.abs(ys.T - closed) / closed)),
@@ -127,7 +118,7 @@ def closed_form_vs_ode(points: int = 10_000) -> dict:
     syx = task.Y @ task.X.T / task.X.shape[1]
     W1, W2 = lambda_balanced_init(0.7, n_in, min(n_in, n_out), n_out, rng, scale=0.1)
     grid = np.linspace(0, 20.0, points)
-    closed, t_closed = _timed(lambda: qq_stable(grid, W1, W2, task_svd(syx), 0.7), repeat=5)
+    closed, t_closed = best_time(lambda: qq_stable(grid, W1, W2, task_svd(syx), 0.7), repeat=5)
     rhs = flow_rhs(syx)
     shapes = (W1.shape, W2.shape)
 
@@ -240,7 +231,7 @@ def matmul_ceiling(repeat: int = 3, device: str = "cpu", base: dict | None = Non
             torch.cuda.synchronize()
         return out
     step()
-    _, seconds = _timed(step, repeat=repeat)
+    _, seconds = best_time(step, repeat=repeat)
     flop = 4.0 * full["n"] * full["d"] * width
     return {"shapes": f"({full['n']}x{full['d']})({full['d']}x{width}) + ({width}x{full['n']})"
                       f"({full['n']}x{full['d']})", "seconds": seconds, "flop_per_s": flop / seconds}
@@ -335,7 +326,7 @@ def plain_matmuls(shapes, device: str = "cpu"):
 def _per_call(fn, calls: int, repeat: int = 3) -> float:
     """Best-of-``repeat`` seconds per call of ``fn`` over ``calls`` calls (one warm-up call)."""
     fn()
-    return _timed(lambda: [fn() for _ in range(calls)], repeat=repeat)[1] / calls
+    return best_time(lambda: [fn() for _ in range(calls)], repeat=repeat)[1] / calls
 
 
 def step_against_matmul(step, calls: int, threads=(1, 2), repeat: int = 3) -> dict:
@@ -551,24 +542,24 @@ def ceilings(bench: dict) -> dict:
             parts.append(f"per network {net['batched_s'] * 1e3:.3g} ms a step batched, "
                          f"{net['plain_torch_loop_s'] * 1e3:.3g} ms a plain torch loop "
                          f"({net['plain_torch_over_batched']:.2f}x)")
-        released = bench.get("released", {}).get(name)
-        if released and net:
-            parts.append(_against_released(released, net["batched_s"]))
+        if released := bench.get("released", {}).get(name):
+            parts.append(_against_released(released))
         out[name] = "; ".join(parts)
     out["device peak (measured GEMM)"] = ", ".join(f"{k.replace('_flop_per_s', '').replace('_', ' ')} "
                                                    f"{v / 1e9:.1f} GFLOP/s" for k, v in peak.items())
     return out
 
 
-def _against_released(released: dict, batched_s: float) -> str:
-    """The trainer's time per network-step beside the released code's (``numerics.released``)."""
-    if "step_s" not in released:
-        return f"released code not measured ({released.get('not measured', '?')})"
+def _against_released(released: dict) -> str:
+    """The released code's time per network-step and its ratio to the trainer's, as
+    :func:`released_against_trainers` measured them."""
+    if "released_over_suite" not in released:
+        return f"released code not measured ({released.get('not measured', 'no suite trainer')})"
     text = (f"released code {released['step_s'] * 1e3:.3g} ms a step "
-            f"({released['step_s'] / batched_s:.2f}x")
+            f"({released['released_over_suite']:.2f}x")
     if "epoch_s" in released:
         text += (f"; {released['epoch_s'] * 1e3:.3g} ms an epoch of its loop with the loss, "
-                 f"{released['epoch_s'] / batched_s:.2f}x")
+                 f"{released['released_epoch_over_suite']:.2f}x")
     return text + ")"
 
 
@@ -615,9 +606,9 @@ def device_info(steps: int) -> dict:
             "gpu_over_cpu": "not measured: no CUDA device"}
     if torch.cuda.is_available():
         info["gpu"] = torch.cuda.get_device_name(0)
-        _, cpu = _timed(lambda: _hierarchy_run(range(K), steps, "cpu"))
+        _, cpu = best_time(lambda: _hierarchy_run(range(K), steps, "cpu"))
         _hierarchy_run(range(K), 10, "cuda")  # warm-up
-        _, gpu = _timed(lambda: (_hierarchy_run(range(K), steps, "cuda"), torch.cuda.synchronize()))
+        _, gpu = best_time(lambda: (_hierarchy_run(range(K), steps, "cuda"), torch.cuda.synchronize()))
         info.update(batched_cpu_seconds=cpu, batched_gpu_seconds=gpu, gpu_over_cpu=cpu / gpu)
     return info
 

@@ -1,9 +1,10 @@
 """Where a measurement ran: the device's name and the suite's git commit, stated by every record
-of a timing or a paper-scale verdict."""
+of a timing or a paper-scale verdict; and how a timing is taken (:func:`best_time`)."""
 from __future__ import annotations
 
 import platform
 import subprocess
+import time
 from pathlib import Path
 
 #: the repository root, where ``git`` is asked
@@ -27,3 +28,14 @@ def git_commit(root: Path = ROOT) -> tuple[str, bool]:
         return git("rev-parse", "HEAD"), bool(git("status", "--porcelain", "--untracked-files=no"))
     except (OSError, subprocess.SubprocessError):
         return "unknown", False
+
+
+def best_time(fn, repeat: int = 1):
+    """(result, best wall time in seconds of ``repeat`` runs of ``fn``): the minimum is the least
+    noisy estimate on a shared machine."""
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        out = fn()
+        best = min(best, time.perf_counter() - start)
+    return out, best

@@ -28,12 +28,12 @@ from __future__ import annotations
 import importlib.util
 import os
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
 from threadpoolctl import threadpool_limits
 
+from numerics.machine import best_time
 from numerics.validation import InvalidArgument
 
 #: the folder of the authors' checkouts, one per repository, named as the repository
@@ -82,15 +82,6 @@ def load(path: Path, name: str):
     return module
 
 
-def _best(fn, repeat: int) -> float:
-    best = np.inf
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - start)
-    return best
-
-
 def grq_fit_nn_gd(steps: int = 200, repeat: int = 3, folder=None) -> dict:
     """Seconds per GD step of one Fig. 1(b) student in the released ``fit_nn_gd`` (its first tau
     row's first cell: the student's init, data and lr at the released grid's shapes)."""
@@ -105,7 +96,8 @@ def grq_fit_nn_gd(steps: int = 200, repeat: int = 3, folder=None) -> dict:
     # fit_nn_gd takes n_iter + 1 steps (range(n_iter + 1)), each one gradient step; numpy's BLAS
     # on one thread, as every trainer is compared
     with threadpool_limits(1):
-        seconds = _best(lambda: utils.fit_nn_gd(W0, a0, X, y, lr=lr, n_iter=steps - 1), repeat)
+        seconds = best_time(lambda: utils.fit_nn_gd(W0, a0, X, y, lr=lr, n_iter=steps - 1),
+                            repeat)[1]
     return {"what": "getrichquick two-layer-relu/utils.py fit_nn_gd, unchanged (numpy, float64)",
             "shapes": f"n={full['n']}, d={full['d']}, h={full['h']}", "dtype": "float64",
             "step_s": seconds / steps, "steps_timed": steps}
@@ -151,8 +143,8 @@ def mhs_depth_relu(steps: int = 300, repeat: int = 3, folder=None) -> dict:
                     "(jax)", "shapes": f"11-420-420-60, {X.shape[1]} datapoints",
             "dtype": str(state["params"][0].dtype), "jax": jax.__version__,
             "xla_flags": os.environ.get("XLA_FLAGS", ""),
-            "step_s": _best(steps_alone, repeat) / steps,
-            "epoch_s": _best(epochs, repeat) / steps, "steps_timed": steps}
+            "step_s": best_time(steps_alone, repeat)[1] / steps,
+            "epoch_s": best_time(epochs, repeat)[1] / steps, "steps_timed": steps}
 
 
 def lr_linear_network(epochs: int = 2000, repeat: int = 3, folder=None) -> dict:
@@ -168,8 +160,9 @@ def lr_linear_network(epochs: int = 2000, repeat: int = 3, folder=None) -> dict:
     with threadpool_limits(1):
         np.random.seed(0)                               # the released init draws from it
         w1, w2 = net_code.get_lambda_balanced(cfg.lams[0], 5, 3, 3)
-        seconds = _best(lambda: net_code.LinearNetwork(5, 3, 3, w1, w2).train(X, Y, epochs,
-                                                                             cfg.lrs[0]), repeat)
+        seconds = best_time(lambda: net_code.LinearNetwork(5, 3, 3, w1, w2).train(X, Y, epochs,
+                                                                             cfg.lrs[0]),
+                            repeat)[1]
     return {"what": "LinearNetworkDynamics linear_network.py LinearNetwork.train, unchanged "
                     "(numpy, float64)", "shapes": "5-3-3, 10 samples", "dtype": "float64",
             "step_s": seconds / epochs, "steps_timed": epochs}

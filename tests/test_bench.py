@@ -136,7 +136,7 @@ def test_the_released_loops_are_timed_from_a_checkout_or_said_missing(tmp_path, 
     entry = out["grq_fig1b_chunk"]
     assert entry["step_s"] > 0 and entry["released_over_suite"] == entry["step_s"] / 1e-6
     assert "not measured" in out["mhs_depth_relu"] and "not measured" in out["lazy_rich_gd"]
-    line = bench._against_released(entry, 1e-6)
+    line = bench._against_released(entry)
     assert line.startswith("released code") and f"{entry['released_over_suite']:.2f}x" in line
     with pytest.raises(ValueError, match="is not a directory"):
         released.root(tmp_path / "nowhere")
