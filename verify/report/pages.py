@@ -35,10 +35,14 @@ TEXT_W = PAGE[0] - 2 * MARGIN  # inches of text across the page
 STEP = FONT * LEADING / 72  # inches from one line of text to the next
 
 
+def _font_file(bold: bool) -> str:
+    """The DejaVu Sans file matplotlib ships: the one font both measured and drawn."""
+    return findfont(FontProperties(family="DejaVu Sans", weight="bold" if bold else "normal"))
+
+
 @cache
 def _font(bold: bool) -> FT2Font:
-    return FT2Font(findfont(FontProperties(family="DejaVu Sans",
-                                           weight="bold" if bold else "normal")))
+    return FT2Font(_font_file(bold))
 
 
 @cache
@@ -93,8 +97,7 @@ def _registered() -> None:
     """DejaVu Sans, regular and bold, registered with reportlab from matplotlib's font files: the
     font :func:`width` measures is the font the page draws."""
     for bold, name in FONTS.items():
-        pdfmetrics.registerFont(TTFont(name, findfont(FontProperties(
-            family="DejaVu Sans", weight="bold" if bold else "normal"))))
+        pdfmetrics.registerFont(TTFont(name, _font_file(bold)))
 
 
 class Pages:
@@ -152,13 +155,10 @@ class Pages:
         self.pdf.setFillColorRGB(*to_rgb(colour))
         self.pdf.rect(x_in * 72, y_in * 72, w_in * 72, h_in * 72, stroke=0, fill=1)
 
-    def image(self, source, x_in, y_in, w_in, h_in):
-        """A PNG (a path, or an array of pixels) with its bottom left at (x, y), w x h inches."""
-        if isinstance(source, np.ndarray):
-            from PIL import Image
-            source = Image.fromarray(source)
-        self.pdf.drawImage(ImageReader(source if not isinstance(source, Path) else str(source)),
-                           x_in * 72, y_in * 72, w_in * 72, h_in * 72)
+    def image(self, image: ImageReader, x_in, y_in, w_in, h_in):
+        """An image (read once by the caller, who sized the box from it) with its bottom left at
+        (x, y), w x h inches."""
+        self.pdf.drawImage(image, x_in * 72, y_in * 72, w_in * 72, h_in * 72)
 
     def chart(self, fig, x_in, y_in, w_in, h_in, dpi: int = 200):
         """A matplotlib figure drawn at ``dpi`` into the w x h inch box at (x, y), then closed."""
@@ -166,7 +166,7 @@ class Pages:
         fig.savefig(buffer, format="png", dpi=dpi)
         plt.close(fig)
         buffer.seek(0)
-        self.pdf.drawImage(ImageReader(buffer), x_in * 72, y_in * 72, w_in * 72, h_in * 72)
+        self.image(ImageReader(buffer), x_in, y_in, w_in, h_in)
 
     def formula(self, tex: str, size: float, x_in: float, baseline_in: float):
         """A formula's mathtext glyph paths (:func:`.typeset.path`), filled black, its baseline at

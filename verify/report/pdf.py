@@ -25,7 +25,6 @@ import json
 from functools import cache
 from pathlib import Path
 
-import numpy as np
 from reportlab.lib.utils import ImageReader
 
 from theory.verdicts import PRECEDENCE
@@ -168,14 +167,15 @@ def _figures(pages: Pages, reports: Path, figures: list[dict]):
         if not path.is_file():
             pages.lines(MARGIN, wrap(f"(figure file {entry.get('png')} missing) ", TEXT_W) + caption)
             continue
-        w_px, h_px = ImageReader(str(path)).getSize()
+        image = ImageReader(str(path))
+        w_px, h_px = image.getSize()
         w = min(TEXT_W, w_px / 150)
         h = w * h_px / w_px
         if h + cap_h > TOP - BOTTOM - 0.3:
             h = TOP - BOTTOM - 0.3 - cap_h - 0.1
             w = h * w_px / h_px
         pages.room(h + cap_h + 0.15)
-        pages.image(path, MARGIN, pages.y - h, w, h)  # embedded as drawn: no resampling
+        pages.image(image, MARGIN, pages.y - h, w, h)  # embedded as drawn: no resampling
         pages.y -= h + 0.08
         pages.lines(MARGIN, caption)
         pages.y -= 0.2
@@ -219,13 +219,13 @@ THUMB_H = 0.85  # inches: a figure thumbnail's height at most
 
 @cache
 def _thumbnail(path: Path):
-    """A figure's PNG as a thumbnail: about 180 pixels across, RGB bytes (a thumbnail's worth of
-    image data to embed, not the figure's)."""
+    """A figure's PNG as a thumbnail, read once: about 180 pixels across, RGB (a thumbnail's worth
+    of image data to embed, not the figure's)."""
     from PIL import Image
     with Image.open(path) as image:
         image = image.convert("RGB")
         image.thumbnail((180, 180 * image.height // image.width))
-        return np.asarray(image)
+        return ImageReader(image)
 
 
 def _finding_row(pages: Pages, reports: Path, f):
@@ -240,8 +240,9 @@ def _finding_row(pages: Pages, reports: Path, f):
     thumb = reports / f.figure["png"] if f.figure and f.figure.get("png") else None
     image = _thumbnail(thumb) if thumb is not None and thumb.is_file() else None
     if image is not None:
-        h = min(THUMB_H, (thumb_w - 0.1) * image.shape[0] / image.shape[1])
-        w = h * image.shape[1] / image.shape[0]
+        w_px, h_px = image.getSize()
+        h = min(THUMB_H, (thumb_w - 0.1) * h_px / w_px)
+        w = h * w_px / h_px
     first = lines[0].ascent + lines[0].descent if lines else STEP
     pages.room(max(first, len(ids) * STEP, h if image is not None else 0) + 0.05)
     top, page = pages.y, pages.number
