@@ -106,12 +106,14 @@ def grq_fit_nn_gd(steps: int = 200, repeat: int = 3, folder=None) -> dict:
 def mhs_depth_relu(steps: int = 300, repeat: int = 3, folder=None) -> dict:
     """Seconds per step (and per epoch of the released loop) of the Sec 6 ReLU net in the released
     jax code, run index 1, on one XLA thread."""
+    # the checkout is looked for first, so a machine with neither says what to set before what
+    # to install
+    depth = root(folder) / "make-haste-slowly" / "depth"
     os.environ.setdefault("XLA_FLAGS", XLA_ONE_THREAD)
     try:
         import jax
     except ImportError:
         raise NotAvailable("the released depth code runs on jax: pip install -e .[bench]") from None
-    depth = root(folder) / "make-haste-slowly" / "depth"
     relu = load(depth / "relu.py", "released_mhs_relu")
     X, Y = relu.gen_data3(8)                            # relu.py's own import of gen_data
     step_size = 0.001                                   # relu.py's step_size
