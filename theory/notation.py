@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import functools
 import importlib
+from pathlib import Path
 
 #: paper key -> {suite symbol name -> the paper's LaTeX for it}
 SYMBOLS: dict[str, dict[str, str]] = {
@@ -132,13 +133,12 @@ SHARED: dict[str, tuple[tuple[str, ...], ...]] = {
 @functools.cache
 def _own(paper: str, table: str):
     """``table`` of the paper's own ``theory/<paper>/notation.py`` (None where it has none)."""
-    try:
-        module = importlib.import_module(f"theory.{paper}.notation")
-    except ModuleNotFoundError as exc:
-        if exc.name not in (f"theory.{paper}", f"theory.{paper}.notation"):
-            raise
+    # looked for as a file first: importing a paper's package to learn that it has no table
+    # would load all its encodings (2 s for rich_quick in every report process)
+    if not any((Path(folder) / paper / "notation.py").is_file()
+               for folder in importlib.import_module("theory").__path__):
         return None
-    return getattr(module, table, None)
+    return getattr(importlib.import_module(f"theory.{paper}.notation"), table, None)
 
 
 def symbols(paper: str) -> dict[str, str]:
