@@ -33,15 +33,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
+from scipy import stats
 
 from verify.measurement import Criterion, Measurement, Source, measure
-
-
-def _stats():
-    """scipy.stats, imported where a test is computed: the report processes read this module's
-    constants only, and scipy.stats costs them a second each to import."""
-    from scipy import stats
-    return stats
 
 #: the level of every one-sided test over seeds in the suite
 LEVEL = 0.05
@@ -75,10 +69,10 @@ def one_sided_p(smaller, larger, paired: bool = False) -> float:
         diff = a - b
         if _constant(diff):
             return 0.0 if diff[0] < 0 else 1.0
-        return float(_stats().ttest_rel(a, b, alternative="less").pvalue)
+        return float(stats.ttest_rel(a, b, alternative="less").pvalue)
     if _constant(a) and _constant(b):
         return 0.0 if a[0] < b[0] else 1.0
-    return float(_stats().ttest_ind(a, b, equal_var=False, alternative="less").pvalue)
+    return float(stats.ttest_ind(a, b, equal_var=False, alternative="less").pvalue)
 
 
 def direction(what: str, smaller, larger, *, source: Source, paired: bool = False,
@@ -104,7 +98,7 @@ def exceeds(what: str, values, threshold: float, *, source: Source,
     if _constant(x):
         p = 0.0 if x[0] > threshold else 1.0
     else:
-        p = float(_stats().ttest_1samp(x, threshold, alternative="greater").pvalue)
+        p = float(stats.ttest_1samp(x, threshold, alternative="greater").pvalue)
     return measure(f"{what}: one-sided one-sample t-test p of a mean above {threshold:g} over "
                    f"{x.size} seeds", p, "<", LEVEL, source=source,
                    details={"mean": float(x.mean()), "sd": float(x.std(ddof=1)),
@@ -203,7 +197,7 @@ def estimate(statistic: Callable[..., float], *samples, paired: bool = True) -> 
         loo = np.array([float(statistic(*[np.delete(a, i, axis=0) if k in group else a
                                           for k, a in enumerate(arrays)])) for i in range(n)])
         var += (n - 1) / n * float(np.sum((loo - loo.mean()) ** 2))
-    half = float(_stats().t.ppf(1 - LEVEL, least - 1)) * np.sqrt(var)
+    half = float(stats.t.ppf(1 - LEVEL, least - 1)) * np.sqrt(var)
     return Estimate(value, float(value - half), float(value + half), least)
 
 

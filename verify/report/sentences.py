@@ -15,7 +15,6 @@ from __future__ import annotations
 import re
 
 from verify.measurement import DECISIVE_KINDS, fmt
-from verify.statements import LEVEL
 
 _LEXICON = re.compile(r"^lexicon (?P<where>.*?): \"(?P<words>.*)\", read by the lexicon's "
                       r"'(?P<phrase>.*?)'")
@@ -88,8 +87,11 @@ def _reading(m: dict) -> str:
     its one reading, the direction statistic."""
     parts = [f"under the reading ‘{m['interpretation']}’"] if m.get("interpretation") else []
     if " t-test p " in f" {m.get('name', '')} ":
+        # the level is the recorded criterion ('< 0.05'): read from the record, so the report
+        # processes need not import the statistics (scipy.stats, a second each)
+        level = str(m.get("criterion", "")).removeprefix("<").strip()
         parts.append(f"a direction with no size stated, read one way: the one-sided t-test at "
-                     f"level {fmt(LEVEL)}")
+                     f"level {level}")
     return "; ".join(parts)
 
 
