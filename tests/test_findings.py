@@ -221,8 +221,8 @@ def test_an_alternative_reading_of_the_quantity_shows_each_value_with_its_interv
     m["value"] = {"global time shift": 0.017, "mode-wise time shift": 0.019}
     m["details"]["intervals"] = {"global time shift": [0.007, 0.027], "mode-wise time shift": [0.009, 0.029]}
     text = lexicon_sentence(m)
-    assert "0.017 (interval 0.007 to 0.027) by the global time shift" in text
-    assert "0.019 (interval 0.009 to 0.029) by the mode-wise time shift" in text
+    assert "0.017 (global time shift; interval 0.007 to 0.027)" in text
+    assert "0.019 (mode-wise time shift; interval 0.009 to 0.029)" in text
 
 
 def test_a_direction_says_its_one_reading_and_the_alternative_it_was_measured_under():

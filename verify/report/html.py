@@ -214,7 +214,7 @@ table.findings th{background:#f5f5f5;font-size:12px}
 table.findings td:nth-child(1),table.findings th:nth-child(1){width:13%}
 table.findings td:nth-child(2),table.findings th:nth-child(2){width:11%}
 table.findings td:nth-child(4),table.findings th:nth-child(4){width:170px}
-table.findings .badge{font-size:12px;white-space:normal} img.thumb{width:160px;height:auto;border:1px solid #eee}
+table.findings .badge{font-size:12px;white-space:normal;display:inline-block} img.thumb{width:160px;height:auto;border:1px solid #eee}
 dl.legend{display:grid;grid-template-columns:max-content auto;gap:2px 10px;font-size:12px}
 dl.legend dd{margin:0}
 """

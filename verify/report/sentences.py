@@ -41,8 +41,10 @@ def _measured(m: dict) -> str:
     d = m.get("details") or {}
     intervals = d.get("intervals") or {}
     values = m.get("value") if isinstance(m.get("value"), dict) else {"measured": m.get("value")}
-    parts = [f"{fmt(values.get(alt))} (interval {_interval(*bounds)})"
-             + ("" if alt == "measured" else f" by the {alt}") for alt, bounds in intervals.items()]
+    # a reading's label inside the value's parentheses ("0.1 (at epoch 1000; interval ...)"):
+    # the labels are phrases of every grammatical kind, which no fixed preposition fits
+    parts = [f"{fmt(values.get(alt))} (" + ("" if alt == "measured" else f"{alt}; ")
+             + f"interval {_interval(*bounds)})" for alt, bounds in intervals.items()]
     return "; ".join(parts) or fmt(m.get("value"))
 
 
