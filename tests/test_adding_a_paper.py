@@ -126,8 +126,9 @@ def test_the_guide_adds_a_paper_that_runs_in_the_suite(tmp_path):
     run_pytest(repo, env, "tests/toy", "-p", "no:xdist", timeout=300)
     # the machinery tests that know nothing of papers (killed runs, sweeps, cluster scripts,
     # benchmarks) start their own processes for minutes and cannot see the new paper: the copy
-    # runs every other test
+    # runs every other test, on two processes (it was half of `pytest tests` run serially, and
+    # nothing else runs beside it)
     paper_blind = ("test_adding_a_paper", "test_interrupted_runs", "test_cluster", "test_sweep",
                    "test_bench")
-    run_pytest(repo, env, "tests", "-x", *(f"--ignore=tests/{name}.py" for name in paper_blind),
-               timeout=1200)
+    run_pytest(repo, env, "tests", "-x", "-n", "2",
+               *(f"--ignore=tests/{name}.py" for name in paper_blind), timeout=1200)
