@@ -86,3 +86,53 @@ def test_the_rule_catches_a_flow_integrated_in_verify(tmp_path):
                       "def f(loss, w):\n    torch.autograd.grad(loss, [w])\n"
                       "    return solve_ivp(lambda t, y: -y, (0, 1), [1.0])\n")
     assert _computing_calls(module) == {"solve_ivp", "grad", GD_LOOP}
+
+
+#: numerics modules whose weight-updating loops are not descend's, and why: the optimisers
+#: descend does not run (it is full-batch GD) and the loops still to move into it
+OWN_LOOPS = {
+    # minibatch SGD with momentum, cosine decay and a per-member stop (the released RHM main.py)
+    "numerics/rich_quick/rhm.py": "minibatch SGD with momentum",
+    # minibatch SGD / momentum of the Fig. 6 image and transformer nets
+    "numerics/rich_quick/image_nets.py": "minibatch SGD with momentum",
+    # AdamW of the Fig. 6(d) grokking transformer
+    "numerics/rich_quick/grokking.py": "AdamW",
+    # debt: full-batch GD, but checkpointed inside a chunk (resume mid-run, bit for bit) and
+    # recorded at uneven marks; it moves when descend checkpoints (issue 27), with a re-made
+    # Fig. 1 record
+    "numerics/rich_quick/single_neuron_teacher_student.py": "GD checkpointed inside a chunk",
+}
+
+
+def _weight_loops(source: str) -> list[int]:
+    """Lines of the step loops (``for ... in range(...)``, ``while``) that update something in
+    place by subtraction (``W -= ...``, ``.sub_(...)``): a hand-written descent."""
+    lines = []
+    for loop in ast.walk(ast.parse(source)):
+        if not (isinstance(loop, ast.While) or isinstance(loop, ast.For) and isinstance(
+                loop.iter, ast.Call) and ast.unparse(loop.iter.func) in ("range", "tqdm")):
+            continue
+        inner = [n for stmt in loop.body for n in ast.walk(stmt)]
+        if any(isinstance(n, ast.AugAssign) and isinstance(n.op, ast.Sub) or isinstance(n, ast.Call)
+               and isinstance(n.func, ast.Attribute) and n.func.attr == "sub_" for n in inner):
+            lines.append(loop.lineno)
+    return lines
+
+
+def test_every_gradient_descent_in_numerics_goes_through_descend():
+    """One GD loop (docs/DESIGN.md): numerics.train.descend steps every full-batch GD of
+    numerics/; the step a paper needs is the function it is handed."""
+    found = {str(p.relative_to(ROOT)): lines for p in sorted((ROOT / "numerics").rglob("*.py"))
+             if str(p.relative_to(ROOT)) != "numerics/train.py"
+             and (lines := _weight_loops(p.read_text()))}
+    own = {k: v for k, v in found.items() if k not in OWN_LOOPS}
+    assert not own, f"GD loops of their own (hand the step to numerics.train.descend): {own}"
+    gone = sorted(set(OWN_LOOPS) - set(found))
+    assert not gone, f"no loop of its own left: drop them from OWN_LOOPS: {gone}"
+
+
+def test_the_loop_rule_catches_a_hand_written_descent():
+    assert _weight_loops("def f(W, g, lr, steps):\n    for _ in range(steps):\n"
+                         "        W -= lr * g(W)\n") == [2]
+    assert _weight_loops("def f(Ws, gs, lr):\n    for W, g in zip(Ws, gs):\n"
+                         "        W -= lr * g\n") == []          # one step's update of each layer

@@ -9,22 +9,32 @@ import torch
 
 from numerics.haste_slowly.gated import GatedNet
 from numerics.ode import integrate_flow
+from numerics.train import descend
 from numerics.validation import integer, number
+from theory.conventions import MEAN_HALF, SUM_HALF
+
+
+def _relu_loss(Ws, X, Y):
+    """The 1/2-sum loss of the bias-free ReLU net ``Ws`` (torch.relu between the layers)."""
+    a = X
+    for W in Ws[:-1]:
+        a = torch.relu(W @ a)
+    return 0.5 * ((Ws[-1] @ a - Y) ** 2).sum()
 
 
 def relu_autograd_trajectory(weights, X, Y, lr, steps):
     """Reference: bias-free ReLU net (torch.relu, autograd), ``steps`` GD steps of size ``lr`` on
-    the 1/2-sum loss from ``weights``; the final weights."""
+    the 1/2-sum loss from ``weights`` (the loop of :func:`numerics.train.descend`); the final
+    weights."""
     Ws = [w.clone().requires_grad_(True) for w in weights]
-    for _ in range(steps):
-        a = X
-        for W in Ws[:-1]:
-            a = torch.relu(W @ a)
-        loss = 0.5 * ((Ws[-1] @ a - Y) ** 2).sum()
-        grads = torch.autograd.grad(loss, Ws)
+
+    def step(X, Y, lr, loss):
+        grads = torch.autograd.grad(_relu_loss(Ws, X, Y), Ws)
         with torch.no_grad():
             for W, g in zip(Ws, grads):
                 W -= lr * g
+    descend(step, lambda X, Y, loss: _relu_loss(Ws, X, Y).reshape(1), X, Y, lr=lr, loss=SUM_HALF,
+            steps=steps, record_every=max(steps, 1))
     return [W.detach() for W in Ws]
 
 
@@ -46,12 +56,15 @@ def step_gated_training(weights, X, Y, lr, steps, recompute: bool):
     net = GatedNet([w.clone() for w in weights], [np.ones((w.shape[1], X.shape[1])) for w in weights[:-1]])
     net.gates = [(p > 0).to(X.dtype)[0] for p in gate_preactivations(net, X)]
     flips = 0
-    for _ in range(steps):
+
+    def step(X, Y, lr, loss):
+        nonlocal flips
         if recompute:
             gates = [(p > 0).to(X.dtype)[0] for p in gate_preactivations(net, X)]
             flips += sum(int((g != h).sum()) for g, h in zip(gates, net.gates))
             net.gates = gates
-        net.step(X, Y, lr)
+        net.step(X, Y, lr, loss)
+    descend(step, net.losses, X, Y, lr=lr, loss=SUM_HALF, steps=steps, record_every=max(steps, 1))
     return net.weights, flips
 
 
@@ -69,17 +82,24 @@ def gd_beside_flow(tau_of_lr, lr: float, steps: int, seed: int = 1):
         E = (Y - w2 @ w1 @ X) / N
         return w2.T @ E @ X.T, E @ (w1 @ X).T
 
-    traj, a, b = [], W1.copy(), W2.copy()
-    for _ in range(steps):
-        g1, g2 = neg_grad(a, b)
-        a, b = a + lr * g1, b + lr * g2
-        traj.append(b @ a)
+    W = {"W1": W1.copy(), "W2": W2.copy()}
+
+    def step(X, Y, lr, loss):
+        g1, g2 = neg_grad(W["W1"], W["W2"])
+        W["W1"] += lr * g1
+        W["W2"] += lr * g2
+
+    def losses(X, Y, loss):
+        return np.atleast_1d(loss.factor(N) * ((Y - W["W2"] @ W["W1"] @ X) ** 2).sum())
+    # the product after every step (the record at step 0, the init, dropped), (m, d, steps)
+    products = descend(step, losses, X, Y, lr=lr, loss=MEAN_HALF, steps=steps, record_every=1,
+                       record=lambda: {"W2 W1": W["W2"] @ W["W1"]}).records["W2 W1"][1:]
     tau = float(tau_of_lr(lr, N))
     t_eval = np.arange(1, steps + 1, dtype=float)
     flow = integrate_flow(lambda t, p: dict(zip(("W1", "W2"), (v / tau for v in neg_grad(p["W1"], p["W2"])))),
                           {"W1": W1, "W2": W2}, float(steps), t_eval=t_eval)
     prods = np.einsum("ijT,jkT->ikT", flow.states["W2"], flow.states["W1"])
-    return np.stack(traj, axis=-1), prods
+    return np.moveaxis(products, 0, -1), prods
 
 
 def equivalence_runs(sizes_list=((5, 16, 3), (5, 12, 9, 3)), lr: float = 5e-3, steps: int = 1000,

@@ -31,8 +31,10 @@ from numerics.lazy_rich.init import balance, random_orthogonal, weights_from_pro
 from numerics.lazy_rich.tasks import Task, hierarchy_task, random_task
 from numerics.lazy_rich.training import train_linear
 from numerics.ode import integrate_flow
+from numerics.train import descend
 from numerics.trajectory import Trajectory
 from numerics.validation import InvalidArgument, finite_array
+from theory.conventions import SUM_HALF
 
 
 # ------------------------------------------------------------------------------ gradient flow
@@ -269,9 +271,13 @@ def new_feature_row(W1, task, item: int = 0, y_new: float = 1.0, steps: int = 20
     if not h0 @ h0 > 0:
         raise InvalidArgument(f"W1 maps item {item} to zero hidden activity: no output row can learn it")
     w = np.zeros(W1.shape[0])
-    lr = 0.5 / (h0 @ h0)
-    for _ in range(steps):
-        w -= lr * (w @ h0 - y_new) * h0
+
+    def step(h, y, lr, loss):
+        nonlocal w
+        w -= lr * (w @ h - y) * h
+    # the 1/2-squared error of one item (the loop of numerics.train.descend)
+    descend(step, lambda h, y, loss: np.atleast_1d(loss.factor(1) * (w @ h - y) ** 2), h0, y_new,
+            lr=0.5 / (h0 @ h0), loss=SUM_HALF, steps=steps, record_every=steps)
     return w @ W1 @ task.X
 
 

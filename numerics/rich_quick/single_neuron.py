@@ -21,7 +21,9 @@ from scipy.optimize import minimize
 
 from numerics.metrics import kernel_distance
 from numerics.ode import IntegrationFailed, integrate_flow
+from numerics.train import descend
 from numerics.validation import InvalidArgument, finite_array, integer, number, positive
+from theory.conventions import SUM_HALF
 
 
 def _rates(eta_a, eta_w):
@@ -98,22 +100,26 @@ def integrate_with_a_sq_integral(X, y, a0, w0, t_end, *, eta_a=1.0, eta_w=1.0, t
 
 
 def gradient_descent(X, y, a0, w0, lr, steps):
-    """Plain full-batch GD on the 1/2-sum loss with one step size ``lr`` for both layers;
-    ``steps`` steps approximate the flow at gradient-flow time ``t = lr * steps``.  Returns (a, w);
-    a FloatingPointError when they diverge (lr too large)."""
+    """Plain full-batch GD on the 1/2-sum loss with one step size ``lr`` for both layers (the loop
+    of :func:`numerics.train.descend`); ``steps`` steps approximate the flow at gradient-flow time
+    ``t = lr * steps``.  Returns (a, w); a FloatingPointError when they diverge (lr too large)."""
     X = finite_array(X, "X", ndim=2)
     y = finite_array(y, "y", ndim=1)
     positive(lr, "lr")
-    a, w = number(a0, "a0"), weight_vector(X, w0).copy()
+    p = {"a": number(a0, "a0"), "w": weight_vector(X, w0).copy()}
     steps = integer(steps, "steps", 0)
+
+    def step(X, y, lr, loss):
+        g = X.T @ (X @ (p["a"] * p["w"]) - y)
+        p["a"], p["w"] = p["a"] - lr * p["w"] @ g, p["w"] - lr * p["a"] * g
+
+    def losses(X, y, loss):
+        return np.atleast_1d(loss.factor(len(y)) * np.sum((X @ (p["a"] * p["w"]) - y) ** 2))
     with np.errstate(over="ignore", invalid="ignore"):
-        for _ in range(steps):
-            g = X.T @ (X @ (a * w) - y)
-            a, w = a - lr * w @ g, w - lr * a * g
-    if not (np.isfinite(a) and np.all(np.isfinite(w))):
-        raise FloatingPointError(f"lr={lr!r} is too large: gradient descent diverged within "
-                                 f"{steps} steps (take a smaller step)")
-    return a, w
+        # a diverged run ends in a non-finite loss, which descend reports with the lr
+        descend(step, losses, X, y, lr=lr, loss=SUM_HALF, steps=steps,
+                record_every=max(steps, 1))
+    return p["a"], p["w"]
 
 
 def integrate_coordinates(rate, y0, t_eval, rtol=1e-12, atol=1e-14):
