@@ -115,10 +115,13 @@ def gradient_descent(X, y, a0, w0, lr, steps):
 
     def losses(X, y, loss):
         return np.atleast_1d(loss.factor(len(y)) * np.sum((X @ (p["a"] * p["w"]) - y) ** 2))
-    with np.errstate(over="ignore", invalid="ignore"):
-        # a diverged run ends in a non-finite loss, which descend reports with the lr
-        descend(step, losses, X, y, lr=lr, loss=SUM_HALF, steps=steps,
-                record_every=max(steps, 1))
+    try:
+        with np.errstate(over="ignore", invalid="ignore"):
+            descend(step, losses, X, y, lr=lr, loss=SUM_HALF, steps=steps,
+                    record_every=max(steps, 1))
+    except FloatingPointError:
+        raise FloatingPointError(f"lr={lr!r} is too large: gradient descent diverged within "
+                                 f"{steps} steps (take a smaller step)") from None
     return p["a"], p["w"]
 
 
