@@ -63,9 +63,13 @@ def test_kinks_turn_negative_early(claim, report_figure, hierarchy):
 
 
 @pytest.mark.claim("BL-Mech")
-def test_three_step_mechanism(claim, hierarchy):
+def test_three_step_mechanism(claim, report_figure, hierarchy):
     ms, setups = ev.toy_setup(hierarchy, ev.mechanism)
     claim.reproduced(*ms, setup=setups)
+    report_figure(figures.mechanism_figure(hierarchy.base), "BL Sec 5's mechanism (L181) on the "
+                  "hierarchy (c = 1), drawn as Fig 3A-C: norms of the hidden biases and weights, "
+                  "ReLU bias trajectories of seed 0, and the fractions of always-on / always-off "
+                  "/ gating units.")
 
 
 @pytest.mark.claim("BL-Def-Kink")

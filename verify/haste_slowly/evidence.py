@@ -91,21 +91,31 @@ def second_layer_gates(g2, m2) -> Measurement:
                    details={"patterns found": sorted(found)})
 
 
-def reuse_with_depth(deep_g2, deep_m2, deep_g1, deep_m1, shallow_g, shallow_m) -> list:
-    """MHS-Disc, its depth clause (L177 "the bias towards node reuse increases with the addition
-    of ... greater depth"): node reuse as Sec 5 measures it (the mass-weighted number of contexts
-    a unit serves, :func:`reuse_with_contexts`), in the single-hidden-layer net against each hidden
-    layer of the two-hidden-layer net on the same task (one-sided Welch tests)."""
+def contexts_served(deep_g2, deep_m2, deep_g1, deep_m1, shallow_g, shallow_m) -> dict:
+    """Node reuse as Sec 5 measures it (the mass-weighted number of contexts a unit serves,
+    :func:`reuse_with_contexts`), per seed, of the single-hidden-layer net and of each hidden
+    layer of the two-hidden-layer net: {'1 hidden layer' | '2 hidden layers, layer 2' | ...:
+    (K,)}."""
     def reuse(g, m):
         return np.array([sum(j * s[j] for j in s) for s in
                          A.context_specific_units(np.asarray(g, float), m, 3, majority=0.5)[2]])
+    return {"1 hidden layer": reuse(shallow_g, shallow_m),
+            "2 hidden layers, layer 1": reuse(deep_g1, deep_m1),
+            "2 hidden layers, layer 2": reuse(deep_g2, deep_m2)}
+
+
+def reuse_with_depth(deep_g2, deep_m2, deep_g1, deep_m1, shallow_g, shallow_m) -> list:
+    """MHS-Disc, its depth clause (L177 "the bias towards node reuse increases with the addition
+    of ... greater depth"): :func:`contexts_served` in the single-hidden-layer net against each
+    hidden layer of the two-hidden-layer net on the same task (one-sided Welch tests)."""
+    served = contexts_served(deep_g2, deep_m2, deep_g1, deep_m1, shallow_g, shallow_m)
     words = paper("L177", "we find that the bias towards node reuse increases with the addition "
                           "of more contexts and greater depth")
-    shallow = reuse(shallow_g, shallow_m)
     return [direction(f"mass-weighted number of contexts a unit serves, 1-hidden-layer ReLU below "
-                      f"the 2-hidden-layer ReLU's {name}", shallow, reuse(g, m), source=words,
+                      f"the 2-hidden-layer ReLU's {name}", served["1 hidden layer"],
+                      served[f"2 hidden layers, {name}"], source=words,
                       names=("1 hidden layer", f"2 hidden layers, {name}"))
-            for name, g, m in (("layer 2", deep_g2, deep_m2), ("layer 1", deep_g1, deep_m1))]
+            for name in ("layer 2", "layer 1")]
 
 
 def variance_with_depth(relu_loss, gdln_loss, shallow_loss, L0: float) -> list[Measurement]:

@@ -26,6 +26,66 @@ def depth_losses(relu, gdln, schedule):
     return fig
 
 
+def first_layer_gating(trajectory):
+    """MHS-S6-C1 (L162, "all neurons are active for all datapoints"): per run of the
+    2-hidden-layer ReLU net, the share of its weight-carrying layer-1 units that are off for some
+    datapoint, over training (epochs), against the paper's none."""
+    fig, ax = plt.subplots(figsize=(6, 3.2))
+    t = np.asarray(trajectory.time)
+    ax.plot(t, 1 - np.asarray(trajectory.records["on1"], float), "-", color="tab:blue", lw=0.8,
+            alpha=0.5)
+    ax.axhline(0.0, color="k", ls="--", lw=1, label="L162: all active for all datapoints")
+    ax.set(xlabel="epoch", ylabel="layer-1 units off for some datapoint", ylim=(-0.05, 1.05))
+    ax.legend(fontsize=7)
+    return fig
+
+
+def reuse_by_depth(served):
+    """MHS-Disc's depth clause (L177): the mass-weighted number of contexts a unit serves, per
+    run, in the single-hidden-layer net and in each layer of the two-hidden-layer net
+    (``served``: :func:`verify.haste_slowly.evidence.contexts_served`); the paper states more
+    reuse with depth (higher to the right)."""
+    fig, ax = plt.subplots(figsize=(5, 3.2))
+    for x, (name, values) in enumerate(served.items()):
+        values = np.asarray(values, float)
+        ax.plot(np.full(values.size, x) + np.linspace(-0.15, 0.15, values.size), values, "o",
+                ms=3, alpha=0.6)
+        ax.plot([x - 0.25, x + 0.25], [values.mean()] * 2, "k-", lw=2)
+    ax.set_xticks(range(len(served)), [n.replace(", ", "\n") for n in served], fontsize=7)
+    ax.set(ylabel="contexts a unit serves (mass-weighted)")
+    return fig
+
+
+def context_selectivity(patterns, mass, C: int = 3):
+    """MHS-S4-C3 (L122, "no neurons ... context specific", "mixed selectivity"): per trained ReLU
+    run, the share of its weight mass on units on in 0, 1, 2 or 3 contexts (final ``patterns``
+    (K, H, 8C), ``mass`` (K, H)); the paper's claim is no mass at 1."""
+    shares = A.context_specific_units(np.asarray(patterns, float), mass, C)[2]
+    fig, ax = plt.subplots(figsize=(5, 3.2))
+    j = np.arange(C + 1)
+    for k, s in enumerate(shares):
+        ax.plot(j + 0.08 * (k - (len(shares) - 1) / 2), [s[i] for i in j], "o", ms=4, alpha=0.7)
+    ax.set_xticks(j, [str(i) for i in j])
+    ax.set(xlabel="contexts a unit is on in", ylabel="share of the weight mass", ylim=(0, 1))
+    return fig
+
+
+def six_pathways(trajectory):
+    """MHS-E-Six (App E, L586): the top singular value of each pathway of the 7-module GDLN over
+    training (epochs), every seed: common, the three 2-of-3-context and the three single-context
+    pathways; the paper says the single-context ones stay inactive."""
+    sv = np.asarray(trajectory.records["sv"], float)[..., 0]          # (T, K, 7)
+    fig, ax = plt.subplots(figsize=(6, 3.2))
+    for p, colour, name in ((slice(0, 1), "k", "common"), (slice(1, 4), "tab:blue", "2 contexts"),
+                            (slice(4, 7), "tab:red", "1 context")):
+        lines = sv[:, :, p].reshape(len(sv), -1)
+        ax.plot(trajectory.time, lines, "-", color=colour, lw=0.8, alpha=0.6)
+        ax.plot([], [], "-", color=colour, label=name)
+    ax.set(xlabel="epoch", ylabel="top singular value of the pathway")
+    ax.legend(fontsize=7)
+    return fig
+
+
 def latents(relu, reln, correlations):
     """Fig 4c: MDS of the hidden representations over training (as the released code: stacked
     over time, random_state 42) of the first ReLU run and the ReLN, and the RDM correlations of

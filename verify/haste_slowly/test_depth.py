@@ -17,21 +17,30 @@ L0 = zero_output_loss(task()[1])
 
 
 @pytest.mark.claim("MHS-S6-C1")
-def test_first_layer_ungated_second_gates_by_context(claim, depth, scale):
+def test_first_layer_ungated_second_gates_by_context(claim, report_figure, depth, scale):
     relu = depth(scale, "relu")
     claim.reproduced(*E.first_layer_ungated(relu.trajectory, relu.final["g1"], relu.final["m1"]),
                      E.second_layer_gates(relu.final["g2"], relu.final["m2"]),
                      setup=settings.depth(relu), note="the 2-hidden-layer ReLU net's first layer "
                                                       "over training, its second at the last epoch")
+    report_figure(figures.first_layer_gating(relu.trajectory),
+                  f"Sec 6, L162 ({scale}): share of the weight-carrying layer-1 units of each "
+                  "2-hidden-layer ReLU run that are off for some datapoint, over training; the "
+                  "paper says none (dashed)")
 
 
 @pytest.mark.claim("MHS-Disc")
-def test_node_reuse_with_depth(claim, depth, scale):
+def test_node_reuse_with_depth(claim, report_figure, depth, scale):
     relu, shallow = depth(scale, "relu"), depth(scale, "shallow")
     f, s = relu.final, shallow.final
-    claim.reproduced(*E.reuse_with_depth(f["g2"], f["m2"], f["g1"], f["m1"], s["g1"], s["m1"]),
+    layers = (f["g2"], f["m2"], f["g1"], f["m1"], s["g1"], s["m1"])
+    claim.reproduced(*E.reuse_with_depth(*layers),
                      setup=[settings.depth(relu), settings.depth(shallow)],
                      note="the depth clause of L177 (the contexts clause: Sec 5's runs)")
+    report_figure(figures.reuse_by_depth(E.contexts_served(*layers)),
+                  f"Discussion, L177 ({scale}): contexts a unit serves (mass-weighted) per run, in "
+                  "the single-hidden-layer ReLU net and in each layer of the 2-hidden-layer one "
+                  "(bars: means); the paper states more reuse with depth")
 
 
 @pytest.mark.claim("MHS-S6-C2")

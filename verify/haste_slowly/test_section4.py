@@ -46,13 +46,16 @@ def test_reln_structure_and_training_variants(claim, sec45):
 
 
 @pytest.mark.claim("MHS-S4-C1")
-def test_relu_loss_and_outputs_match_the_reln(claim, sec45, scale):
+def test_relu_loss_and_outputs_match_the_reln(claim, report_figure, sec45, scale):
     relu, rel, single = (sec45(scale, n) for n in ("relu", "reln", "single"))
     t = relu.trajectory
     claim.reproduced(*E.imitation(t.loss, rel.trajectory.loss, single.trajectory.loss, L0),
                      *E.output_agreement(t.records["out"], rel.trajectory.records["out"], Y,
                                          t.time),
                      setup=_setups(relu, rel, single))
+    report_figure(figures.section4(t, rel.trajectory, single.trajectory),
+                  f"Sec 4, L120 / Fig 4a ({scale}): loss of the ReLU nets (lines) vs the ReLN and "
+                  "the single-context GDLN (markers); right: the ReLN's pathway singular values")
 
 
 @pytest.mark.claim("MHS-S4-C2")
@@ -70,12 +73,15 @@ def test_latent_geometry_matches(claim, report_figure, sec45, scale):
 
 
 @pytest.mark.claim("MHS-S4-C3")
-def test_no_context_specific_neurons(claim, sec45, scale):
+def test_no_context_specific_neurons(claim, report_figure, sec45, scale):
     relu = sec45(scale, "relu")
     rec = relu.trajectory.records
     claim.reproduced(*E.no_context_specific_neurons(
         rec["patterns"][-1], rec["mass"][-1], relu.trajectory.loss[-1],
         partial(reln.loss_without, relu.net, X, Y)), setup=_setups(relu))
+    report_figure(figures.context_selectivity(rec["patterns"][-1], rec["mass"][-1]),
+                  f"Sec 4, L122 ({scale}): each ReLU run's weight mass by the number of contexts "
+                  "its units are on in; the paper says no unit is on in exactly one")
 
 
 @pytest.mark.claim("MHS-C3.2")
@@ -191,13 +197,16 @@ def test_no_context_label_correlation_after_common(claim):
 
 
 @pytest.mark.claim("MHS-E-Six")
-def test_single_context_modules_stay_inactive(claim, sec45, scale):
+def test_single_context_modules_stay_inactive(claim, report_figure, sec45, scale):
     six = sec45(scale, "six")
     t = six.trajectory
     claim.reproduced(*E.singles_inactive(t.loss[-1], t.records["without 1"][-1], t.records["sv"],
                                          L0),
                      setup=_setups(six), note="7-module GDLN: common, 3 double, 3 single pathways, "
                                               "equal init scale (released 3_context_diff/gdln.py)")
+    report_figure(figures.six_pathways(t),
+                  f"App E, L586 ({scale}): top singular value of each pathway of the 7-module GDLN "
+                  "over training; the paper says the single-context pathways (red) stay inactive")
 
 
 @pytest.mark.claim("MHS-Fig3")

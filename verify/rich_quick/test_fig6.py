@@ -82,7 +82,7 @@ def test_grokking_time_against_alpha(claim, grq, scale):
 
 
 @pytest.mark.claim("GRQ-Fig6")
-def test_fig6_panels_together(claim, grq, scale):
+def test_fig6_panels_together(claim, grq, scale, report_figure):
     runs = {p: grq.fig6(p, scale) for p in "abcd"}
     missing = [grq.missing(p, scale) for p, r in runs.items() if r is None]
     if missing:
@@ -90,5 +90,6 @@ def test_fig6_panels_together(claim, grq, scale):
         return
     claim.reproduced(*E.fig6_panels(*runs.values()),
                      setup=[E.fig6_setup(r, p) for p, r in runs.items()])
+    report_figure(*F.fig6a(runs["a"]))    # L165's "upstream ... changing activation patterns"
     if E.fig6d_powerless(runs["d"]):
         claim.untested("panel (d): " + E.fig6d_powerless(runs["d"]))

@@ -15,11 +15,12 @@ REGIMES_RANGE = "configs.REGIMES_ALT: other shapes, rates, init scale and target
 
 
 @pytest.mark.claim("GRQ-Claim-PL-regimes")
-def test_downstream_frozen_balanced_two_phase_upstream_fast(claim, grq):
+def test_downstream_frozen_balanced_two_phase_upstream_fast(claim, grq, report_figure):
     ms = E.pl_regimes(grq.xor_numbers())
     same = E.open_settings_unmoved("Sec. 5 open settings", ms,
                                    E.pl_regimes(grq.xor_numbers(alt=True)), XOR_RANGE)
     claim.reproduced(*ms, setup=E.xor_setup(grq.xor(), same))
+    report_figure(*F.fig5_curves(grq.xor()))     # Sec. 5's three regimes are Fig. 5's curves
 
 
 @pytest.mark.claim("GRQ-Fig5")
@@ -51,10 +52,11 @@ def test_square_network_is_lazy_both_ways_and_symmetric(claim, grq):
 
 
 @pytest.mark.claim("GRQ-Concl")
-def test_conclusion_linear_vs_nonlinear_and_discretisation(claim, grq):
+def test_conclusion_linear_vs_nonlinear_and_discretisation(claim, grq, report_figure):
     ms = E.conclusion(grq.regimes(), grq.xor_numbers(), grq.one_step())
     same = E.open_settings_unmoved("open settings", ms, E.conclusion(
         grq.regimes(alt=True), grq.xor_numbers(alt=True), grq.one_step(alt=True)),
         f"{REGIMES_RANGE}; {XOR_RANGE}")
     claim.reproduced(*ms, setup=[E.regimes_setup(grq.regimes(), same),
                                  E.xor_setup(grq.xor(), same)])
+    report_figure(*F.regimes(grq.regimes()))     # the linear half: rich only when balanced
