@@ -172,8 +172,9 @@ def render(reports: Path, doc: dict, progress=print, workers: int | None = None)
         except BaseException:
             pool.shutdown(wait=False, cancel_futures=True)  # Ctrl-C: stop now, publish nothing
             raise
-        # every file is written; the workers' own exit (0.7 s, measured) overlaps the publishing
-        pool.shutdown(wait=False)
+        # waited for (0.7 s, the workers' exit): a pool left to exit by itself is joined at
+        # interpreter exit, where a Ctrl-C prints a traceback instead of the writer's one line
+        pool.shutdown()
     progress(f"reports written in {time.perf_counter() - start:.1f} s")
     order = [("paper", p) for p in papers] + [("summary", ""), ("html", "")]
     return [path for job in order for path in out[job]]
