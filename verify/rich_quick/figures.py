@@ -89,6 +89,26 @@ def fig6c(run):
                  "seeds, each with its own RHM)")
 
 
+def fig6d(run):
+    """Fig. 6(d)/12: per seed, the first step with >= 99% train (open) and test (filled) accuracy
+    against alpha, one colour per tau; a run that never gets there is drawn at the step budget
+    (dotted line)."""
+    budget = run.ran["step budget"]
+    fig, ax = plt.subplots(figsize=(4.5, 3))
+    for t, tau in enumerate(run.taus):
+        for hits, fill, what in ((run.hit_train, "none", "train"), (run.hit_test, f"C{t}", "test")):
+            h = np.asarray(hits, float)[t]                                   # (alphas, seeds)
+            ax.plot(np.repeat(run.alphas, h.shape[1]), np.where(np.isfinite(h), h, budget).ravel(),
+                    "o", color=f"C{t}", mfc=fill, ms=4, alpha=0.7, label=f"tau {tau:g}, {what}")
+    ax.axhline(budget, color="grey", ls=":", lw=1)
+    _alpha_axis(ax, run.alphas)
+    ax.set_ylabel("steps to 99% accuracy")
+    ax.legend(fontsize=6)
+    return fig, (f"Fig. 6(d), {run.ran.scale} run: steps to 99% train (open) and test (filled) "
+                 f"accuracy per seed against alpha; dotted: the {budget}-step budget, where a run "
+                 "that never gets there is drawn")
+
+
 def regimes(run):
     fig, ax = plt.subplots(figsize=(5.5, 3.5))
     for (name, v), mk in zip(run.table.items(), "osd"):

@@ -72,11 +72,12 @@ def test_rhm_from_the_committed_paper_scale_run(claim, grq, report_figure):
 
 
 @pytest.mark.claim("GRQ-Exp-Fig6d")
-def test_grokking_time_against_alpha(claim, grq, scale):
+def test_grokking_time_against_alpha(claim, grq, scale, report_figure):
     run = _panel(claim, grq, "d", scale)
     if run is not None:
         claim.reproduced(*E.fig6d(run, grq.grokking_share()), setup=E.fig6_setup(run, "d"),
                          note=f"steps to 99% test accuracy: {run.hit_test.tolist()}")
+        report_figure(*F.fig6d(run))
         if E.fig6d_powerless(run):
             claim.untested(E.fig6d_powerless(run), E.fig6_setup(run, "d"))
 
