@@ -96,10 +96,7 @@ def test_both_layer_biases_preserve_dynamics_under_a_time_rescale(claim, report_
 
 
 @pytest.mark.claim("BA-C")
-def test_contributions(claim, report_figure, hierarchy, xor, parallel):
+def test_contributions(claim, hierarchy, xor, parallel):
     ms, setups = ev.toy_setup((hierarchy, xor, parallel), ba.contributions,
                               names=("R1", "R3", "R4"))
     claim.reproduced(*ms, setup=setups)
-    report_figure(figures.hierarchy_loss_figure(hierarchy.base), "BA's contribution (i) (L44) on "
-                  "R1: seed-mean losses (markers) of linear and ReLU networks with and without "
-                  "bias; line: Eq. (3) over the (augmented) modes with a fitted a0; time in t/tau.")
