@@ -192,6 +192,23 @@ def test_a_faithful_paper_scale_verdict_is_the_headline_with_a_flag_when_its_cod
     assert R.headline(dict(rec, paper_scale=dict(row, faithful=False)))[0] == "inconclusive"
 
 
+def test_a_claim_with_several_records_is_led_by_its_strongest_verdict_whatever_ran_last(tmp_path):
+    """One record per test: a claim decided by two tests is led as its checks in one run are
+    (the strongest verdict, the newest among equals), never by the order the tests ran in."""
+    folder = tmp_path / "paper_scale"
+    folder.mkdir()
+    for name, verdict, started in (("a", "inconclusive", "2026-01-01T00:00:00"),
+                                   ("b", "holds", "2026-01-02T00:00:00"),
+                                   ("c", "inconclusive", "2026-01-03T00:00:00")):
+        (folder / f"test_{name}_full.json").write_text(json.dumps(
+            {"experiment": f"t::test_{name}[full]", "started": started,
+             "claims": {"BL-Fig2": {"verdict": verdict, "faithful": True}}}))
+    row = P.read(tmp_path, root=tmp_path)["BL-Fig2"]
+    assert (row["verdict"], row["file"]) == ("inconclusive", "paper_scale/test_c_full.json")
+    (folder / "test_c_full.json").unlink()
+    assert P.read(tmp_path, root=tmp_path)["BL-Fig2"]["file"] == "paper_scale/test_a_full.json"
+
+
 def test_the_repositorys_paper_scale_records_are_read_wherever_the_reports_go(tmp_path):
     committed = P.read(tmp_path / "elsewhere")
     assert committed, "the repository's reports/paper_scale/ records"

@@ -23,7 +23,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from theory.verdicts import strongest
+from theory.verdicts import PRECEDENCE, strongest
 from verify.measurement import as_json
 from verify.report import code
 from verify.report.files import write_json
@@ -94,9 +94,12 @@ def _entries(path: Path, doc: dict, root: Path):
 
 
 def read(reports_dir: Path, root: Path = ROOT) -> dict[str, dict]:
-    """claim ID -> its newest paper-scale row (verdict, faithful, device, started, wall_s, commit,
-    file, experiment, code_changed: the project files changed since, None when the record has no
-    hashes of what it imported)."""
+    """claim ID -> the paper-scale row that decides it (verdict, faithful, device, started,
+    wall_s, commit, file, experiment, code_changed: the project files changed since, None when the
+    record has no hashes of what it imported).  A claim decided by several tests has one record
+    per test; as its checks in one run, the strongest verdict leads (``theory.verdicts.PRECEDENCE``),
+    the newest among equals -- not the record written last, which made the headline depend on
+    the order the tests ran in."""
     out: dict[str, dict] = {}
     for folder in folders(reports_dir, root):
         for path in sorted(folder.glob("*.json")) if folder.is_dir() else []:
@@ -106,9 +109,19 @@ def read(reports_dir: Path, root: Path = ROOT) -> dict[str, dict]:
             except (OSError, ValueError, KeyError, AttributeError, TypeError):
                 continue
             for cid, row in rows:
-                if cid not in out or str(row["started"]) >= str(out[cid]["started"]):
+                if cid not in out or _leads(row, out[cid]):
                     out[cid] = row
     return out
+
+
+def _leads(row: dict, other: dict) -> bool:
+    """``row`` decides its claim over ``other``: a stronger verdict, or the same and newer."""
+    def rank(r):
+        v = r.get("verdict")
+        return PRECEDENCE.index(v) if v in PRECEDENCE else len(PRECEDENCE)
+    if rank(row) != rank(other):
+        return rank(row) < rank(other)
+    return str(row["started"]) >= str(other["started"])
 
 
 def attach(doc: dict, reports_dir: Path, root: Path = ROOT) -> dict:
