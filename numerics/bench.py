@@ -61,9 +61,9 @@ import torch
 from scipy.integrate import solve_ivp
 
 from numerics.atomic import write_text
-from numerics.machine import best_time
 from numerics.closed_forms import mode_strength
 from numerics.datasets import hierarchy
+from numerics.machine import best_time
 from torch.utils._python_dispatch import TorchDispatchMode
 
 from numerics.models import TwoLayerEnsemble, configure_threads, torch_threads, trainer_backend

@@ -135,8 +135,7 @@ def _own(paper: str, table: str):
     """``table`` of the paper's own ``theory/<paper>/notation.py`` (None where it has none)."""
     # looked for as a file first: importing a paper's package to learn that it has no table
     # would load all its encodings (2 s for rich_quick in every report process)
-    if not any((Path(folder) / paper / "notation.py").is_file()
-               for folder in importlib.import_module("theory").__path__):
+    if not (Path(__file__).parent / paper / "notation.py").is_file():
         return None
     return getattr(importlib.import_module(f"theory.{paper}.notation"), table, None)
 

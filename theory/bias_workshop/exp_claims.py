@@ -141,8 +141,8 @@ _CLAIMS = [
 ]
 
 #: the paper-scale verdict where a faithful ``pytest verify --scale=full`` decides otherwise than
-#: the ci run (which deviates from 000 App E: lr 25x, reduced data); still the old rule's: the
-#: records were not re-made under the lexicon rule
+#: the ci run (which deviates from 000 App E: lr 25x, reduced data); every record re-made under
+#: the lexicon rule
 _EXPECTED_FULL = {"BA-Fig1D": "inconclusive", "BA-Fig2A": "holds", "BA-Fig2B": "holds",
                   "BA-AppB": "inconclusive"}
 

@@ -109,6 +109,8 @@ def merged_timings(path: Path, run: R.RunRecord) -> dict:
 RENDER_WORKERS = 2
 #: records with fewer claims render in this process
 SMALL = 60
+#: the render jobs of the whole record, after the one PDF per paper
+WHOLE_RECORD = (("summary", ""), ("html", ""))
 
 
 def _render_one(kind: str, reports: Path, doc: dict, paper: str = "") -> list[Path]:
@@ -145,7 +147,7 @@ def render(reports: Path, doc: dict, progress=print, workers: int | None = None)
     # summary.pdf and html/ each took about a sixth of the five paper PDFs together (2.7 s against
     # 13 s, measured); longest first, two processes take the jobs in turn and end together
     cost = {("paper", p): w for p, w in weight.items()}
-    cost.update({("summary", ""): sum(weight.values()) / 6, ("html", ""): sum(weight.values()) / 6})
+    cost.update(dict.fromkeys(WHOLE_RECORD, sum(weight.values()) / 6))
     jobs = sorted(cost, key=cost.get, reverse=True)
     names = {"summary": "summary.pdf", "html": "html/"}
     # a small record renders faster in this process than a second one starts
@@ -176,5 +178,5 @@ def render(reports: Path, doc: dict, progress=print, workers: int | None = None)
         # interpreter exit, where a Ctrl-C prints a traceback instead of the writer's one line
         pool.shutdown()
     progress(f"reports written in {time.perf_counter() - start:.1f} s")
-    order = [("paper", p) for p in papers] + [("summary", ""), ("html", "")]
+    order = [("paper", p) for p in papers] + list(WHOLE_RECORD)
     return [path for job in order for path in out[job]]
