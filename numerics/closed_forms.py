@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 
+import mpmath
 import numpy as np
 import sympy as sp
 
@@ -82,6 +83,32 @@ def hitting_time(rho, s, d, a0, tau=1.0):
     if not np.all(reachable):
         raise InvalidArgument("rho must lie between a0 and the plateau s/d, where the mode reaches it")
     return tau / (2 * s) * np.log(rho * (s - d * a0) / (a0 * (s - d * rho)))
+
+
+def hitting_time_by_quadrature(rho, s, d, a0, tau=1.0, *, digits=30):
+    """The time the mode ODE ``tau da/dt = 2a(s - da)`` takes from a0 to rho by quadrature,
+    ``int_a0^rho tau da / (2a(s - da))`` (separation of variables) at ``digits`` significant
+    digits (mpmath): the reference of the hitting-time closed forms (BL-Eq(13), MHS-A-Time;
+    :func:`hitting_time`), exact even when rho is within 1e-7 of a0 or of the plateau, where an
+    integrator's event is not.  The time is the paper's t, in the units of ``tau``.
+
+    Arguments are scalars in :func:`hitting_time`'s order and domain: rho between a0 and the
+    plateau s/d (either side of a0; rho = a0 gives 0).  Returns an ``mpmath.mpf`` carrying the
+    quadrature's digits (not rounded to float64, so a comparison against it keeps them).
+    """
+    rho = number(rho, "rho", positive=True)
+    s = number(s, "s", positive=True)
+    d = number(d, "d", positive=True)
+    a0 = number(a0, "a0", positive=True)
+    tau = number(tau, "tau", positive=True)
+    digits = integer(digits, "digits", least=15)
+    plateau = s / d
+    if not (a0 <= rho < plateau or plateau < rho <= a0):
+        raise InvalidArgument("rho must lie between a0 and the plateau s/d, where the mode reaches it")
+    with mpmath.workdps(digits):
+        s_, d_, tau_ = mpmath.mpf(s), mpmath.mpf(d), mpmath.mpf(tau)
+        return mpmath.quad(lambda a: tau_ / (2 * a * (s_ - d_ * a)),
+                           [mpmath.mpf(a0), mpmath.mpf(rho)])
 
 
 def loss_from_modes(a, s, d, y_norm2, n_samples):

@@ -6,7 +6,7 @@
 * :class:`Ran` is what a runner returns beside its results: every setting as it was actually
   used (the data actually drawn, sizes, steps or epochs in the paper's clock, dtype, seeds,
   optimiser), built by the runner from what it ran.  The verify layer compares it with the
-  paper's settings (``verify.measurement.Setup``); nothing in numerics decides whether a run is
+  paper's settings (``verify.setup.Setup``); nothing in numerics decides whether a run is
   faithful.
 * :func:`seeds` draws the seeds of a scale: the ``full`` seeds are disjoint from the ``ci`` ones,
   so a paper-scale run is an independent draw, never a replay of the ci run.

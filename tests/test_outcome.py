@@ -7,9 +7,9 @@ import pytest
 from numerics.ran import Config, Ran
 from theory.verdicts import PRECEDENCE, strongest
 from verify import lexicon
-from verify.measurement import (UNKNOWN, Setup, code, exact, lexicon_source, measure, paper,
-                                reading, released, stated)
+from verify.measurement import code, exact, lexicon_source, measure, paper, reading
 from verify.outcome import ClaimRecorder, decide
+from verify.setup import UNKNOWN, Setup, released, stated
 from verify.statements import mean_of
 from verify.properties import search
 from hypothesis import strategies as st

@@ -236,7 +236,8 @@ def test_xdist_gives_the_same_record_as_a_serial_run(pytester):
 BIG = """
 import pytest
 from numerics.ran import Config, Ran
-from verify.measurement import Setup, paper, stated
+from verify.measurement import paper
+from verify.setup import Setup, stated
 from trainer import train
 
 @pytest.mark.full

@@ -40,7 +40,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from theory import verdicts as V
-from verify.measurement import Measurement, Setup, measure
+from verify.measurement import Measurement, measure
+from verify.setup import Setup
 
 
 @dataclass
@@ -148,7 +149,7 @@ def _setups(setup, optional: bool = False) -> tuple[Setup, ...]:
         return ()
     out = tuple(setup) if isinstance(setup, (list, tuple)) else (setup,)
     if not out or not all(isinstance(s, Setup) for s in out):
-        raise TypeError("setup must be a verify.measurement.Setup (or one per run): what ran "
+        raise TypeError("setup must be a verify.setup.Setup (or one per run): what ran "
                         "beside the paper")
     return out
 

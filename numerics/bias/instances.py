@@ -1,6 +1,7 @@
 """Random instances of the bias papers' two-layer network and the reference gradients of its
 1/2-sum loss by torch autograd, for the checks of the printed gradient formulas (BL-Eq(8)-(10),
-BL-Eq(16-18), BL-Def-Aug, BL-Setting)."""
+BL-Eq(16-18), BL-Def-Aug, BL-Setting); the gradient of the linear flow's per-sample loss
+(BL-Eq(19-20)); the harness's loss and one GD step of an instance (BL-Setting, BA-S2)."""
 from __future__ import annotations
 
 import numpy as np
@@ -8,8 +9,8 @@ import torch
 
 from numerics.datasets import augment
 from numerics.models import TwoLayerEnsemble
-from numerics.train import ensemble_loss
-from numerics.validation import InvalidArgument, number
+from numerics.train import ensemble_loss, gd_step
+from numerics.validation import InvalidArgument, finite_array, number
 from theory.conventions import SUM_HALF
 
 
@@ -59,3 +60,61 @@ def autograd_rates(model, X, Y, lr) -> dict:
     return {"W1": g1[:, 1:], "b": g1[:, :1], "W2": g2}
 
 
+
+
+def _one_member(model, X, Y):
+    """``X``, ``Y`` as finite (rows, P) arrays with P shared, checked against a one-member
+    ``model`` (``network_instance``'s)."""
+    X, Y = finite_array(X, "X", ndim=2), finite_array(Y, "Y", ndim=2)
+    if X.shape[1] != Y.shape[1]:
+        raise InvalidArgument(f"X {X.shape} and Y {Y.shape} must have the same number of samples")
+    if model.K != 1:
+        raise InvalidArgument(f"model has {model.K} members; one (a network_instance) expected")
+    return X, Y
+
+
+def flow_loss_rates(W1, W2, Syx, Sx) -> tuple[np.ndarray, np.ndarray]:
+    """``(-dl/dW1, -dl/dW2)`` of the linear flow's per-sample loss
+    ``l(W1, W2) = -tr(W2 W1 Syx^T) + 1/2 tr(W2 W1 Sx W1^T W2^T)`` by torch autograd, as numpy
+    arrays: the right-hand sides ``tau dW1/dt``, ``tau dW2/dt`` of the full flow (BL-Eq(18)),
+    the reference that BL-Eq(19-20)'s reduced flow is checked against.  Time is the paper's t in
+    units of tau (``theory.conventions.tau``): the rates are per unit of t/tau.
+
+    ``W1`` (n_hid, n_in), ``W2`` (n_out, n_hid), ``Syx`` (n_out, n_in), ``Sx`` (n_in, n_in).
+    """
+    W1, W2 = finite_array(W1, "W1", ndim=2), finite_array(W2, "W2", ndim=2)
+    n_hid, n_in = W1.shape
+    if W2.shape[1] != n_hid:
+        raise InvalidArgument(f"W2 {W2.shape} must have {n_hid} columns, the rows of W1 {W1.shape}")
+    Syx = finite_array(Syx, "Syx", shape=(W2.shape[0], n_in))
+    Sx = finite_array(Sx, "Sx", shape=(n_in, n_in))
+    W1 = torch.tensor(W1, requires_grad=True)
+    W2 = torch.tensor(W2, requires_grad=True)
+    Syx, Sx = torch.tensor(Syx), torch.tensor(Sx)
+    flow_loss = -torch.trace(W2 @ W1 @ Syx.T) + 0.5 * torch.trace(W2 @ W1 @ Sx @ W1.T @ W2.T)
+    g1, g2 = torch.autograd.grad(flow_loss, [W1, W2])
+    return -g1.numpy(), -g2.numpy()
+
+
+def instance_loss(model, X, Y) -> float:
+    """The harness's 1/2-sum loss ``1/2 sum_mu ||y_mu - model(x_mu)||^2``
+    (``numerics.train.ensemble_loss`` under ``theory.conventions.SUM_HALF``) of a one-member
+    network (``network_instance``'s model) on data ``X`` (n_in, P), ``Y`` (n_out, P): the loss
+    BL-Setting and BA-S2 print."""
+    X, Y = _one_member(model, X, Y)
+    return float(ensemble_loss(model, torch.tensor(X), torch.tensor(Y), SUM_HALF)[0])
+
+
+def gd_step_weights(model, X, Y, lr) -> tuple[np.ndarray, np.ndarray]:
+    """``(W1, W2)`` of a one-member network (``network_instance``'s model; W1 with its bias
+    column where it has one) after one step of the harness's full-batch GD
+    (``numerics.train.gd_step``) on the 1/2-sum loss at learning rate ``lr``, on data ``X``
+    (n_in, P), ``Y`` (n_out, P); ``model`` itself is left unchanged.  BA-S2: in the paper's
+    time the step lasts ``1 / tau`` units of t (``theory.conventions.tau(lr, P, paper)``), the
+    length of the Euler step it is compared with."""
+    X, Y = _one_member(model, X, Y)
+    lr = number(lr, "lr", positive=True)
+    step = TwoLayerEnsemble(model.W1.clone(), model.W2.clone(), model.activation,
+                            model.bias_strength)
+    gd_step(step, torch.tensor(X), torch.tensor(Y), lr, SUM_HALF)
+    return step.W1[0].numpy(), step.W2[0].numpy()

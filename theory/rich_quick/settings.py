@@ -1,5 +1,5 @@
 """The settings "Get rich quick" gives for each experiment, and where: what a run is compared
-with (``verify.measurement.Setup``).  Each table maps a setting, keyed as the runner reports it
+with (``verify.setup.Setup``).  Each table maps a setting, keyed as the runner reports it
 (``numerics.rich_quick``'s ``Ran``), to ``("stated", value, where)`` (the paper gives it),
 ``("released", value, "owner/repo/file")`` (the authors' released code fixes it, or the code the
 paper says it used) or :data:`UNKNOWN` (neither gives it).  Plain data: the verify layer turns the

@@ -44,8 +44,9 @@ from theory.bias import exp_claims
 from theory.bias import hitting as hit
 from verify import lexicon
 from verify.bias.symbolic import kink_vanishes
-from verify.measurement import UNKNOWN, Setup, exact, measure, paper, reading, stated
+from verify.measurement import exact, measure, paper, reading
 from verify.sensitivity import unmoved
+from verify.setup import UNKNOWN, Setup, stated
 from verify.statements import direction, each, estimate, mean_of
 
 SHIFTS = np.linspace(0, 3, 61)            # t/tau: the grid of time shifts searched

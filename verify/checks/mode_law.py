@@ -2,10 +2,10 @@
 MHS-A-Time).  Every function takes the formula under test as its first argument."""
 from __future__ import annotations
 
-import mpmath
 import numpy as np
 import sympy as sp
 
+from numerics.closed_forms import hitting_time_by_quadrature
 from numerics.metrics import crossing_time
 from numerics.mode_flows import scalar_mode_flow
 from theory import mode_law as ml
@@ -43,16 +43,14 @@ def matrix_flow_error(traj: sp.Expr, flow_times, flow_modes, s, d, a0, tau) -> f
 
 def hitting_time_error(t_hat: sp.Expr, s, d, a0, rho, tau) -> float:
     """Relative error of a hitting-time formula against the time the mode ODE takes from a0 to
-    rho, ``int_a0^rho tau da / (2a(s - da))`` by 30-digit quadrature (separation of variables;
-    unlike an integrator's event, exact even when rho is within 1e-7 of a0 or of the plateau).
+    rho, ``int_a0^rho tau da / (2a(s - da))`` by 30-digit quadrature
+    (:func:`numerics.closed_forms.hitting_time_by_quadrature`; unlike an integrator's event,
+    exact even when rho is within 1e-7 of a0 or of the plateau).
     ``inf`` when the formula is not a finite real number."""
     value = high_precision(t_hat, (ml.s, ml.d, ml.a0, ml.rho, ml.tau))(s, d, a0, rho, tau)
     if not np.isfinite(value):
         return float("inf")
-    with mpmath.workdps(30):
-        s_, d_, tau_ = mpmath.mpf(s), mpmath.mpf(d), mpmath.mpf(tau)
-        reference = mpmath.quad(lambda a: tau_ / (2 * a * (s_ - d_ * a)),
-                                [mpmath.mpf(a0), mpmath.mpf(rho)])
+    reference = hitting_time_by_quadrature(rho, s, d, a0, tau, digits=30)
     if reference == 0:
         return float(abs(value))
     return float(abs(value - reference) / abs(reference))

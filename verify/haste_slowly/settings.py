@@ -1,12 +1,12 @@
 """The Setups of the Make haste slowly runs (MHS-): each run's record (``numerics.ran.Ran``) beside
 the paper's side of every setting it reports, from the tables of ``theory.haste_slowly.settings``
-(stated by the paper, fixed by the released code, or unknown).  ``verify.measurement.Setup``
+(stated by the paper, fixed by the released code, or unknown).  ``verify.setup.Setup``
 refuses an unlisted or missing setting, so a run is faithful only when what it ran matches.
 """
 from __future__ import annotations
 
 from theory.haste_slowly import settings as T
-from verify.measurement import UNKNOWN, Setup, released, stated
+from verify.setup import UNKNOWN, Setup, released, stated
 
 DEPTH_RUNS = T.DEPTH_RUNS
 #: what a faithful depth run needs and costs (measured on this shared 2-core CPU, one thread per

@@ -12,17 +12,14 @@ from theory.lazy_rich import applications as ap
 from theory.lazy_rich import symbols as sy
 from verify.lexicon import decide
 from verify.measurement import (
-    UNKNOWN,
     Measurement,
-    Setup,
     exact,
     measure,
     paper,
     reading,
-    released,
-    stated,
 )
 from verify.sensitivity import unmoved
+from verify.setup import UNKNOWN, Setup, released, stated
 from verify.shared.evidence import enters_lazy_regime, lazy_then_rich, rich_at_balance
 from verify.statements import Estimate, each, mean_of
 from verify.lazy_rich.evidence.sources import NOTEBOOK, REPO, UTILS

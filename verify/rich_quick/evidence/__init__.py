@@ -22,16 +22,13 @@ from theory.rich_quick import single_neuron_implicit_bias as B
 from theory.rich_quick import single_neuron_symbols as S
 from verify.lexicon import decide
 from verify.measurement import (
-    UNKNOWN,
-    Setup,
     exact,
     measure,
     paper,
     reading,
-    released,
-    stated,
 )
 from verify.sensitivity import unmoved
+from verify.setup import UNKNOWN, Setup, released, stated
 from verify.shared.evidence import enters_lazy_regime, lazy_then_rich, rich_at_balance
 from verify.statements import Estimate, direction, each, seed_mean
 
