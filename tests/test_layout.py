@@ -77,7 +77,7 @@ def test_the_rule_catches_a_flow_integrated_in_verify(tmp_path):
 
 
 #: numerics modules whose weight-updating loops are not descend's, and why: the optimisers
-#: descend does not run (it is full-batch GD) and the loops still to move into it
+#: descend does not run (it is full-batch GD)
 OWN_LOOPS = {
     # minibatch SGD with momentum, cosine decay and a per-member stop (the released RHM main.py)
     "numerics/rich_quick/rhm.py": "minibatch SGD with momentum",
@@ -85,10 +85,6 @@ OWN_LOOPS = {
     "numerics/rich_quick/image_nets.py": "minibatch SGD with momentum",
     # AdamW of the Fig. 6(d) grokking transformer
     "numerics/rich_quick/grokking.py": "AdamW",
-    # debt: full-batch GD, but checkpointed inside a chunk (resume mid-run, bit for bit) and
-    # recorded at uneven marks; it moves when descend checkpoints (issue 27), with a re-made
-    # Fig. 1 record
-    "numerics/rich_quick/single_neuron_teacher_student.py": "GD checkpointed inside a chunk",
 }
 
 

@@ -39,6 +39,7 @@ from tqdm.auto import tqdm
 from numerics.models import default_device, torch_threads
 from numerics.ran import Ran
 from numerics.rich_quick import configs as C
+from numerics.train import descend
 from numerics.trajectory import Trajectory
 from numerics.validation import InvalidArgument, finite_array, integer, number, positive, seed_list
 from theory.rich_quick.conventions_rich_quick import EXPERIMENT_LOSS
@@ -266,14 +267,28 @@ def _predict(X, W, a):
     return torch.einsum("gnh,gh->ng", torch.einsum("nd,ghd->gnh", X, W).clamp_min(0), a)
 
 
-#: GD steps between two looks at the checkpoint's clock (a look costs far less than a step)
-CHECK_EVERY = 16
+#: GD steps between two looks at the checkpoint's clock: each look ends a ``descend`` segment,
+#: whose two loss evaluations cost about one step, so a look every 128 steps costs under 1%
+CHECK_EVERY = 128
+
+
+def _outputs(X, W, a, shape):
+    """The hidden activations H (S, n, G h) and outputs f (S, n, G) of the seeds' students side
+    by side; ``shape`` = (S, G, n, h)."""
+    S_, G, n, h = shape
+    H = torch.bmm(X, W.transpose(1, 2)).clamp_min_(0)                     # (S, n, G h)
+    # one (n x h) @ (h x 1) product per student, not a broadcast of a over samples (that
+    # expanded a to H's size and ran n G products of 1 x h x 1): same sums
+    f = torch.bmm(H.view(S_, n, G, h).transpose(1, 2).reshape(S_ * G, n, h),
+                  a.view(S_ * G, h, 1)).view(S_, G, n).transpose(1, 2)    # (S, n, G)
+    return H, f
 
 
 def _train(tasks, taus, deltas, lr, steps, marks, keep_weights, dtype, progress, checkpoint=None):
     S_, G = len(tasks), len(taus)
     h, d = tasks[0].base_w.shape
     n = tasks[0].X.shape[0]
+    shape = (S_, G, n, h)
     dev = default_device()
     alpha = geometry_alpha(taus, deltas)
     def T(v):
@@ -282,14 +297,32 @@ def _train(tasks, taus, deltas, lr, steps, marks, keep_weights, dtype, progress,
     a = T(np.stack([t.base_a for t in tasks])[:, None] * (taus * alpha)[None, :, None])        # (S, G, h)
     diag = _Diagnostics(tasks, taus / alpha, taus * alpha, dev)
     X, y = T(np.stack([t.X for t in tasks])), T(np.stack([t.y for t in tasks]))                # (S, n, d), (S, n)
-    W = W.reshape(S_, G * h, d)            # the seed's students side by side: one wide network
+    net = [W.reshape(S_, G * h, d), a]     # the seed's students side by side: one wide network
     factor = EXPERIMENT_LOSS.factor(n)
     step_r = T(2 * factor * lr)            # dL/df with the learning rate folded in, per grid point
     records = {k: [] for k in ("train", "test", "S", "W", "a")}
     seconds = {"loop": 0.0, "records": 0.0}
 
+    def step(X, y, _lr, _loss):
+        """One GD step of every student, in place (``descend``'s step)."""
+        W, a = net
+        H, f = _outputs(X, W, a, shape)
+        r = (f - y[:, :, None]) * step_r                                     # lr * dL/df
+        # relu'(pre) * r in place of H; then P = (relu' r)^T X gives both gradients:
+        # lr dL/dW = a P and lr dL/da = <w, P> (since relu(pre) = relu'(pre) w.x)
+        P = torch.bmm(H.sign_().view(S_, n, G, h).mul_(r[..., None]).view(S_, n, G * h)
+                      .transpose(1, 2), X)                                   # (S, G h, d)
+        grad_a = (W * P).sum(-1).view(S_, G, h)
+        W -= a.view(S_, G * h, 1) * P
+        a -= grad_a
+
+    def losses(X, y, loss):
+        """Every student's training loss (``descend``'s look for divergence)."""
+        return loss.factor(n) * ((_outputs(X, *net, shape)[1] - y[:, :, None]) ** 2).sum(1).flatten()
+
     def snapshot():
         t0 = time.perf_counter()
+        W, a = net
         for k, v in zip(("train", "test", "S"), diag(W.reshape(S_, G, h, d), a)):
             records[k].append(v)
         if not np.all(np.isfinite(records["train"][-1])):
@@ -302,7 +335,7 @@ def _train(tasks, taus, deltas, lr, steps, marks, keep_weights, dtype, progress,
 
     def save(step):
         kept = [k for k in records if records[k]]
-        checkpoint.save({"done": np.array(step), "W": W.cpu().numpy(), "a": a.cpu().numpy(),
+        checkpoint.save({"done": np.array(step), "W": net[0].cpu().numpy(), "a": net[1].cpu().numpy(),
                          **{f"r.{k}": np.stack(records[k]) for k in kept}})
 
     show = steps * S_ * G * n * h * d >= 1e10 if progress is None else progress
@@ -314,37 +347,32 @@ def _train(tasks, taus, deltas, lr, steps, marks, keep_weights, dtype, progress,
             snapshot()
         else:   # resume: the weights as saved, bit for bit, and the records made before
             done = int(state["done"])
-            W, a = (torch.as_tensor(state[k], device=dev) for k in ("W", "a"))
+            net[:] = (torch.as_tensor(state[k], device=dev) for k in ("W", "a"))
             for k in records:
                 records[k] = list(state[f"r.{k}"]) if f"r.{k}" in state else []
             bar.update(done)
         for mark in marks[1:]:
-            if mark <= done:
-                continue
             t0 = time.perf_counter()
-            for i in range(mark - done):
-                if checkpoint is not None and i and i % CHECK_EVERY == 0 and checkpoint.due():
-                    save(done + i)
-                H = torch.bmm(X, W.transpose(1, 2)).clamp_min_(0)                     # (S, n, G h)
-                # one (n x h) @ (h x 1) product per student, not a broadcast of a over samples
-                # (that expanded a to H's size and ran n G products of 1 x h x 1): same sums
-                f = torch.bmm(H.view(S_, n, G, h).transpose(1, 2).reshape(S_ * G, n, h),
-                              a.view(S_ * G, h, 1)).view(S_, G, n).transpose(1, 2)    # (S, n, G)
-                r = (f - y[:, :, None]) * step_r                                     # lr * dL/df
-                # relu'(pre) * r in place of H; then P = (relu' r)^T X gives both gradients:
-                # lr dL/dW = a P and lr dL/da = <w, P> (since relu(pre) = relu'(pre) w.x)
-                P = torch.bmm(H.sign_().view(S_, n, G, h).mul_(r[..., None]).view(S_, n, G * h)
-                              .transpose(1, 2), X)                                   # (S, G h, d)
-                grad_a = (W * P).sum(-1).view(S_, G, h)
-                W -= a.view(S_, G * h, 1) * P
-                a -= grad_a
-            if dev.type == "cuda":
-                torch.cuda.synchronize()
-            seconds["loop"] += time.perf_counter() - t0
-            bar.update(mark - done)
-            done = mark
-            snapshot()
+            while done < mark:   # descend between marks, in segments that end at the clock's looks
+                seg = min(mark - done, CHECK_EVERY) if checkpoint is not None else mark - done
+                try:
+                    descend(step, losses, X, y, lr=lr, loss=EXPERIMENT_LOSS, steps=seg,
+                            record_every=seg, progress=False)
+                except FloatingPointError as error:
+                    raise FloatingPointError(f"lr up to {lr.max():g}: the training loss is "
+                                             f"non-finite by step {done + seg} (take a smaller "
+                                             "step)") from error
+                done += seg
+                bar.update(seg)
+                if checkpoint is not None and done < mark and checkpoint.due():
+                    save(done)
+                if done == mark:
+                    if dev.type == "cuda":
+                        torch.cuda.synchronize()
+                    seconds["loop"] += time.perf_counter() - t0
+                    snapshot()
     bar.close()
+    W, a = net
     final_W, final_a = W.reshape(S_ * G, h, d).to(F64).cpu().numpy(), a.reshape(S_ * G, h).to(F64).cpu().numpy()
     kept = {"W": np.stack(records["W"]), "a": np.stack(records["a"])} if keep_weights else {}
     trajectory = Trajectory(marks, marks, "steps", np.stack(records["train"]),
