@@ -15,7 +15,17 @@ from theory.papers import PAPERS
 ROOT = Path(__file__).resolve().parents[1]
 #: every paper's rooms: its encodings and settings tables, its runners and configurations, its
 #: evidence (a module, or a package by section when large), its figures
-ROOMS = ("theory/{p}", "numerics/{p}", "verify/{p}/evidence", "verify/{p}/figures.py")
+ROOMS = ("theory/{p}", "theory/{p}/settings.py", "numerics/{p}", "verify/{p}/evidence",
+         "verify/{p}/figures.py", "verify/{p}/validity.py")
+#: rooms a paper does not have, and why: one it shares with another paper, or one still to move
+#: in (a debt, which fails once paid: drop it here)
+ABSENT = {
+    ("bias_workshop", "theory/{p}/settings.py"): "its runs are the long paper's: their settings "
+                                                 "are the long paper's tables",
+    ("bias", "theory/{p}/settings.py"): "debt: its settings tables are still written inside the "
+                                        "setups of verify/bias/evidence.py; they move with the "
+                                        "next re-make of the 20 bias records that hash it",
+}
 #: calls that integrate a flow or take a gradient, and the GD loop's module: numerics' work
 COMPUTE = {"solve_ivp", "odeint", "quad", "quad_vec", "backward"}
 GD_LOOP = "numerics.train"
@@ -35,6 +45,9 @@ def _room(paper: str, room: str) -> Path | None:
 @pytest.mark.parametrize("paper", sorted(PAPERS))
 @pytest.mark.parametrize("room", ROOMS)
 def test_every_paper_has_the_same_rooms(paper, room):
+    if (paper, room) in ABSENT:
+        assert _room(paper, room) is None, f"{paper} has {room} now: drop its ABSENT entry"
+        return
     assert _room(paper, room) is not None, \
         f"{paper} lacks {room.format(p=paper)} (docs/adding-a-paper.md lays out every paper's rooms)"
 

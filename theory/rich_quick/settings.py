@@ -2,10 +2,10 @@
 with (``verify.setup.Setup``).  Each table maps a setting, keyed as the runner reports it
 (``numerics.rich_quick``'s ``Ran``), to ``("stated", value, where)`` (the paper gives it),
 ``("released", value, "owner/repo/file")`` (the authors' released code fixes it, or the code the
-paper says it used) or :data:`UNKNOWN` (neither gives it).  Plain data: the verify layer turns the
-tables into ``stated`` / ``released`` / ``UNKNOWN``."""
+paper says it used) or :data:`UNKNOWN` (None: neither gives it).  Plain data:
+``verify.settings_tables`` turns the tables into ``stated`` / ``released`` / ``UNKNOWN``."""
 
-UNKNOWN = ("unknown", None, "")
+UNKNOWN = None
 RELEASED = "allanraventos/getrichquick/two-layer-relu"
 #: D.1's initialisation (Fig. 1 caption L24, D.1 L950-952), as the runner reports it
 INIT = ("symmetrised base (w ~ Unif(S^{d-1}), a = +-1, mirrored halves), w * tau/alpha, "

@@ -6,7 +6,8 @@ refuses an unlisted or missing setting, so a run is faithful only when what it r
 from __future__ import annotations
 
 from theory.haste_slowly import settings as T
-from verify.setup import UNKNOWN, Setup, released, stated
+from verify.settings_tables import paper_side
+from verify.setup import Setup, released
 
 DEPTH_RUNS = T.DEPTH_RUNS
 #: what a faithful depth run needs and costs (measured on this shared 2-core CPU, one thread per
@@ -19,13 +20,6 @@ SEC45_COST = ("the paper's lr 1e-3 x 8000 epochs in float32: every run is small 
               "700), under a minute per network and seed on 2 CPU cores (pytest verify "
               "--scale=full)")
 OPEN_COST = "a faithful run needs the settings {} leaves open shown harmless; seconds on 2 CPU cores"
-
-
-def _table(table: dict, **more) -> dict:
-    """The entries (kind, value, where) of a table of ``theory.haste_slowly.settings``, None where
-    the paper leaves a setting open, as the paper's side of each setting."""
-    kinds = {"stated": stated, "released": released}
-    return {k: UNKNOWN if v is None else kinds[v[0]](*v[1:]) for k, v in dict(table, **more).items()}
 
 
 def _seeds(ran, where: str, allowed=None):
@@ -41,7 +35,7 @@ def _seeds(ran, where: str, allowed=None):
 def depth(run) -> Setup:
     """The Setup of one network of the Sec 6 experiment (a ``numerics.haste_slowly.depth.DepthRun``)."""
     shallow = run.kind == "shallow"
-    paper = _table(T.DEPTH[run.kind])
+    paper = paper_side(T.DEPTH[run.kind])
     paper["seeds"] = _seeds(run.ran, T.SHALLOW_SEEDS if shallow else T.DEPTH_SEEDS,
                             None if shallow else DEPTH_RUNS)
     return Setup(run.ran, paper, cost=DEPTH_COST, name=run.kind)
@@ -51,7 +45,7 @@ def sec45(run) -> Setup:
     """The Setup of one network of a Sec 4-5 run (a ``numerics.haste_slowly.experiments.Sec45Run``)."""
     script = "3_context_diff/relu.py" if run.C is None else "diff_context_num/relu3.py"
     network, std = T.SEC45_NETS[(run.network, run.C)]
-    paper = _table(T.SEC45_COMMON[script], data=T.SEC45_DATA[run.C], network=network,
+    paper = paper_side(T.SEC45_COMMON[script], data=T.SEC45_DATA[run.C], network=network,
                    **{"init std": std}, **({} if run.network == "relu" else
                                            {"update": T.SEC45_UPDATE}))
     paper["seeds"] = _seeds(run.ran, T.REPO + script + T.ANY_SEED)
@@ -61,23 +55,23 @@ def sec45(run) -> Setup:
 def gates(run, sensitivity: dict) -> Setup:
     """The Setup of Algorithm B.1 and Figs 8-9 (a ``numerics.haste_slowly.gate_finder.GateRun``);
     the settings App B leaves open are shown harmless (or not) by ``sensitivity``."""
-    paper = _table(T.GATES)
+    paper = paper_side(T.GATES)
     paper["seeds"] = _seeds(run.ran, T.REPO + "3_context_diff/relu.py" + T.ANY_SEED)
     return Setup(run.ran, paper, sensitivity=sensitivity, cost=SEC45_COST, name="Algorithm B.1")
 
 
 def xor(run, sensitivity: dict) -> Setup:
     """The Setup of Fig 2's ReLU nets (a ``numerics.haste_slowly.xor.XorRun``)."""
-    return Setup(run.ran, _table(T.XOR), sensitivity=sensitivity, name="Fig 2 ReLU nets",
+    return Setup(run.ran, paper_side(T.XOR), sensitivity=sensitivity, name="Fig 2 ReLU nets",
                  cost=OPEN_COST.format("Fig 2"))
 
 
 def linear(run, sensitivity: dict) -> Setup:
     """The Setup of Fig 7's linear net (a ``numerics.haste_slowly.linear.LinearRun``)."""
-    return Setup(run.ran, _table(T.FIG7), sensitivity=sensitivity, name="Fig 7 linear net",
+    return Setup(run.ran, paper_side(T.FIG7), sensitivity=sensitivity, name="Fig 7 linear net",
                  cost=OPEN_COST.format("Fig 7"))
 
 
 def tasks(ran) -> Setup:
     """The Setup of the task set whose statistics MHS-Asm2.1 checks (no training)."""
-    return Setup(ran, _table(T.TASKS), name="the tasks")
+    return Setup(ran, paper_side(T.TASKS), name="the tasks")

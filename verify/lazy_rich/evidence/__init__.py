@@ -13,14 +13,11 @@ suite chose are readings and decide nothing.
 Sections: :mod:`.errors` and :mod:`.exact` (the errors and exact residuals of the formulas),
 :mod:`.setting` (Sec 3-4, App A.1-A.2, E), :mod:`.exact_solution` (Sec 4, App B; Thm 5.1),
 :mod:`.representations` (Sec 5, App C), :mod:`.random_init` (App A.3), :mod:`.applications`
-(Sec 5-6, App C.3, D), :mod:`.empirical` (the empirical claims); :mod:`.sources` the released
-code they cite.  Every public name is re-exported here, so a check reads ``evidence.name``.
+(Sec 5-6, App C.3, D), :mod:`.empirical` (the empirical claims; the paper's settings tables are
+``theory.lazy_rich.settings``).  Every public name is re-exported here, so a check reads ``evidence.name``.
 """
 from __future__ import annotations
 
-from verify.lazy_rich.evidence.sources import (
-    NOTEBOOK, REPO, UTILS,
-)
 from verify.lazy_rich.evidence.errors import (
     alg1_error, aligned_mode_error, balance_moments, balance_step_error,
     closed_form_riccati_error, converged_gram_error, converged_grams, eigen_error,
@@ -70,7 +67,7 @@ from verify.lazy_rich.evidence.empirical import (
 )
 
 __all__ = [
-    "NOTEBOOK", "REPO", "UTILS", "alg1_error", "aligned_mode_error", "balance_moments",
+    "alg1_error", "aligned_mode_error", "balance_moments",
     "balance_step_error", "closed_form_riccati_error", "converged_gram_error",
     "converged_grams", "eigen_error", "equation_residual", "evaluate", "forgetting_error",
     "gram_limit_distances", "init_variable_error", "kernel_movement", "late_rate",

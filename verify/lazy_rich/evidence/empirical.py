@@ -7,8 +7,8 @@ import dataclasses
 import numpy as np
 import sympy as sp
 
-from numerics.lazy_rich.empirical import ALG1, HIERARCHY, RELEASED_TASK
 from theory.lazy_rich import applications as ap
+from theory.lazy_rich import settings as T
 from theory.lazy_rich import symbols as sy
 from verify.lexicon import decide
 from verify.measurement import (
@@ -19,10 +19,10 @@ from verify.measurement import (
     reading,
 )
 from verify.sensitivity import unmoved
-from verify.setup import UNKNOWN, Setup, released, stated
+from verify.settings_tables import paper_side
+from verify.setup import Setup
 from verify.shared.evidence import enters_lazy_regime, lazy_then_rich, rich_at_balance
 from verify.statements import Estimate, each, mean_of
-from verify.lazy_rich.evidence.sources import NOTEBOOK, REPO, UTILS
 
 
 # ========================================================================= empirical claims
@@ -97,16 +97,7 @@ def framing_setup(run) -> Setup:
                                                                     "1/No (App E.2.1)": _framing_decisions(run, 1)},
                                                plausible="the released N(0, 1) and E.2.1's 'scaled according to "
                                                          "the number of output nodes'")}
-    return Setup(run.ran, {
-        "dims": released((3, 3, 3), NOTEBOOK), "n_samples": released(10, NOTEBOOK),
-        "task": released(RELEASED_TASK, f"{UTILS} get_random_regression_task"),
-        "target_variances": UNKNOWN, "lambdas": released((-50.0, 0.01, 50.0), NOTEBOOK),
-        "init": released(ALG1, f"{UTILS} get_lambda_balanced"),
-        "init_scale": released(1.0, f"{UTILS} get_lambda_balanced (sigma=1)"),
-        "lr": released(2e-4, NOTEBOOK), "steps": released(50_000, NOTEBOOK), "horizon": released(10.0, NOTEBOOK),
-        "optimiser": stated("full-batch GD", "Sec 3 l.28"), "batch_size": released(10, NOTEBOOK),
-        "loss": released("1/2-mean squared error", f"{REPO}/linear_network.py (gradient (1/P) W2^T E X^T)"),
-        "dtype": released("float64", f"{REPO}/linear_network.py (numpy)"), "seeds": UNKNOWN},
+    return Setup(run.ran, paper_side(T.FRAMING),
         cost="16 seeds x 2 target variances x 3 lambdas x 2 draws of (3,3,3) nets, 50,000 GD steps in one batch: "
              "~15 s on 2 CPU cores", sensitivity=sensitivity, name="Fig. 1B")
 
@@ -144,10 +135,7 @@ def fig1c(run, predicted_mean: float) -> list[Measurement]:
 
 
 def fig1c_setup(run) -> Setup:
-    return Setup(run.ran, {"dims": stated((40, 120, 250), "App E.3 l.693 (symbols lost; read in the Ni, Nh, No "
-                                                          "order of every other protocol)"),
-                           "init": stated("LeCun: N(0, 1/fan-in) per layer", "App A.3 l.264"),
-                           "seeds": UNKNOWN, "draws_per_seed": stated(1, "Fig. 1C: one heat map")},
+    return Setup(run.ran, paper_side(T.FIG1C),
                  cost="20 LeCun draws at (40,120,250): a second on 2 CPU cores",
                  sensitivity={"seeds": unmoved("seeds", {
                      "first half of the draws": fig1c(_draws(run, slice(None, len(run.balances) // 2)), 0.0)[:1],
@@ -225,10 +213,7 @@ def architectures_setup(run, alternative=None) -> Setup:
         "Fig. 5 open settings", {"this run": architectures(run), "the alternative run": architectures(alternative)},
         plausible="configs.ARCH_ALT: other shapes of each architecture, task size and draws, lambda range, init "
                   "scale, lr, horizons, early time and seeds")
-    return Setup(run.ran, {
-        "architectures": UNKNOWN, "n_samples": UNKNOWN, "task": UNKNOWN, "lambda_count": stated(11, "App E.7 l.706"),
-        "lambda_max": UNKNOWN, "init": UNKNOWN, "init_scale": UNKNOWN, "lr": UNKNOWN, "horizon": UNKNOWN,
-        "curve_horizon": UNKNOWN, "early": UNKNOWN, "dtype": UNKNOWN, "seeds": UNKNOWN},
+    return Setup(run.ran, paper_side(T.ARCHITECTURES),
         cost="the Fig. 5 sizes, lambda range, P, lr, init scale and horizon are masked in App E.7 and absent from "
              "the released repository; with them the closed form and GD take seconds on 2 CPU cores",
         sensitivity={k: same for k in ARCH_OPEN} if same else {}, name="Fig. 5B/C")
@@ -294,10 +279,7 @@ def scale_map(run) -> list[Measurement]:
 
 
 def scale_map_setup(run) -> Setup:
-    return Setup(run.ran, {
-        "architectures": UNKNOWN, "n_samples": UNKNOWN, "task": UNKNOWN, "absolute_scales": UNKNOWN,
-        "lambdas": UNKNOWN, "init": UNKNOWN, "training": UNKNOWN, "horizon": UNKNOWN, "dtype": UNKNOWN,
-        "seeds": UNKNOWN},
+    return Setup(run.ran, paper_side(T.SCALE_MAP),
         cost="the A.4 grid, sizes, task and schedule are masked in the text and the A.4 script is not in the released "
              "repository; with them a 40 x 40 grid x 3 architectures by GD takes minutes on 2 CPU cores",
         name="Figs. 8-10")
@@ -362,12 +344,7 @@ def transfer(run, ratio) -> list[Measurement]:
 
 
 def transfer_setup(run) -> Setup:
-    return Setup(run.ran, {
-        "task": stated(HIERARCHY, "App E.2.2 l.686-687"), "label_perturbation": UNKNOWN, "lambdas": UNKNOWN,
-        "pretraining": UNKNOWN, "trained_item": stated("fish1", "App D.3 l.662 ('the goldfish')"),
-        "new_row_init": UNKNOWN,
-        "new_row_training": stated("GD on the trained item alone, W1 frozen", "App D.3 l.662"),
-        "dtype": UNKNOWN},
+    return Setup(run.ran, paper_side(T.TRANSFER),
         cost="the lambda grid, the new feature's values, the Eq. 189 perturbation and the pretraining schedule are "
              "masked in App D.3 and absent from the released repository; with them: seconds on 2 CPU cores",
         name="Fig. 13")
@@ -414,11 +391,7 @@ def fine_tuning(run) -> list[Measurement]:
 
 
 def fine_tuning_setup(run) -> Setup:
-    return Setup(run.ran, {
-        "task": stated(HIERARCHY, "App E.2.2 l.686-687"),
-        "fine_tuning_tasks": stated(("T1 feature added", "T2 reversal", "T3 singular values x2"), "App D.4 l.672"),
-        "pretraining": UNKNOWN, "rebalancing": stated("Thm 5.2 maps (function kept)", "App D.4 l.671"),
-        "lam_news": UNKNOWN, "budget": UNKNOWN, "lam_init": UNKNOWN, "training": UNKNOWN, "dtype": UNKNOWN},
+    return Setup(run.ran, paper_side(T.FINE_TUNING),
         cost="the lambda_new values, lambda_init, budget, pretraining schedule and the T1 feature are masked in App D.4 "
              "and absent from the released repository; with them: seconds on 2 CPU cores",
         name="Fig. 14")

@@ -28,15 +28,10 @@ from verify.measurement import (
     reading,
 )
 from verify.sensitivity import unmoved
-from verify.setup import UNKNOWN, Setup, released, stated
+from verify.settings_tables import paper_side
+from verify.setup import UNKNOWN, Setup
 from verify.shared.evidence import enters_lazy_regime, lazy_then_rich, rich_at_balance
 from verify.statements import Estimate, direction, each, seed_mean
-
-
-def paper_side(table) -> dict:
-    """A ``theory.rich_quick.settings`` table as the paper side of a :class:`Setup`."""
-    make = {"stated": stated, "released": released}
-    return {k: UNKNOWN if v == SETTINGS.UNKNOWN else make[v[0]](v[1], v[2]) for k, v in table.items()}
 
 
 def _per_seed(values, what, op, threshold, source):
