@@ -14,17 +14,13 @@ from theory.papers import PAPERS
 
 ROOT = Path(__file__).resolve().parents[1]
 #: every paper's rooms: its encodings and settings tables, its runners and configurations, its
-#: evidence (a module, or a package by section when large), its figures
+#: evidence (a module, or a package by section when large), its figures and its validity maps
 ROOMS = ("theory/{p}", "theory/{p}/settings.py", "numerics/{p}", "verify/{p}/evidence",
          "verify/{p}/figures.py", "verify/{p}/validity.py")
-#: rooms a paper does not have, and why: one it shares with another paper, or one still to move
-#: in (a debt, which fails once paid: drop it here)
+#: rooms a paper does not have because it shares another paper's, and why
 ABSENT = {
     ("bias_workshop", "theory/{p}/settings.py"): "its runs are the long paper's: their settings "
                                                  "are the long paper's tables",
-    ("bias", "theory/{p}/settings.py"): "debt: its settings tables are still written inside the "
-                                        "setups of verify/bias/evidence.py; they move with the "
-                                        "next re-make of the 20 bias records that hash it",
 }
 #: calls that integrate a flow or take a gradient, and the GD loop's module: numerics' work
 COMPUTE = {"solve_ivp", "odeint", "quad", "quad_vec", "backward"}

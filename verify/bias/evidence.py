@@ -42,11 +42,13 @@ from numerics.datasets import correlations, modes
 from numerics.metrics import effective_rank
 from theory.bias import exp_claims
 from theory.bias import hitting as hit
+from theory.bias import settings as T
 from verify import lexicon
 from verify.bias.symbolic import kink_vanishes
 from verify.measurement import exact, measure, paper, reading
 from verify.sensitivity import unmoved
-from verify.setup import UNKNOWN, Setup, stated
+from verify.settings_tables import paper_side
+from verify.setup import UNKNOWN, Setup
 from verify.statements import direction, each, estimate, mean_of
 
 SHIFTS = np.linspace(0, 3, 61)            # t/tau: the grid of time shifts searched
@@ -58,7 +60,6 @@ GLOBAL_SHIFT, GLOBAL_RESCALE, MODEWISE_SHIFT = lexicon.ALTERNATIVES["up to a tim
 # ----------------------------------------------------------------------------------------------
 # what ran: one declaration for every toy run of both papers (000 App E; 001 gives none)
 
-_E = "000 App E L648-L662 (001 gives none; its Figs 1-3, 5 are 000's Figs 2, 6, 9)"
 TOY_COST = ("paper scale (pytest verify --scale=full): lr 2e-4, 25x the ci steps, 10-30 seeds, "
             "and the same run once more per setting the paper does not give (disjoint seeds, "
             "zero bias init, the task's other coding, twice the horizon, float32): measured "
@@ -67,25 +68,14 @@ TOY_COST = ("paper scale (pytest verify --scale=full): lr 2e-4, 25x the ci steps
 
 
 def toy_paper(ran, *, cs=(1.0, 0.0), deltas=None, biases="hidden") -> dict:
-    """The paper's side of every setting of a toy run: what 000 App E states, UNKNOWN for what
-    neither paper gives (the tasks, shown only as figures; bias init; horizon; seeds; dtype).
-    ``cs``: the stated bias strengths (UNKNOWN for a c grid); ``deltas``: the stated margins of a
-    margin task (UNKNOWN for a grid)."""
-    side = {"task": UNKNOWN,
-            "biases": stated(biases, "000 L187, App C.3 L600; 001 L55, App B L137"),
-            "hidden width": stated(64, f"{_E}; 001 L55"),
-            "init": stated("i.i.d. normal", "000 App E L648"),
-            "init variance sigma^2": stated(2e-4, _E),
-            "bias init": UNKNOWN,
-            "bias strengths c": UNKNOWN if cs is UNKNOWN else stated(
-                tuple(cs), "000 L193 (c = 1 unless specified), L168 (bias terms ablated)"),
-            "optimiser": stated("full-batch GD", f"{_E}; 001 L55"),
-            "learning rate": stated(2e-4, _E),
-            "loss": stated("1/2-sum squared error", "000 L189; 001 L55"),
-            "horizon t/tau": UNKNOWN, "GD steps": UNKNOWN, "seeds": UNKNOWN, "dtype": UNKNOWN}
+    """The paper's side of every setting of a toy run (``theory.bias.settings.TOY``).  ``cs``:
+    the stated bias strengths (UNKNOWN for a c grid); ``deltas``: the stated margins of a margin
+    task (UNKNOWN for a grid)."""
+    more = {"biases": ("stated", biases, T.BIASES),
+            "bias strengths c": None if cs is UNKNOWN else ("stated", tuple(cs), T.BIAS_STRENGTHS)}
     if "margins Delta" in ran.settings:
-        side["margins Delta"] = UNKNOWN if deltas is UNKNOWN else stated(tuple(deltas), "000 L277")
-    return side
+        more["margins Delta"] = None if deltas is UNKNOWN else ("stated", tuple(deltas), T.MARGINS)
+    return paper_side(T.TOY, **more)
 
 
 #: where the other value of each open setting comes from (``numerics.bias.configs.variant``)
@@ -960,29 +950,23 @@ def task_definition(pair, *, samples: int, labels_per_class=None, solvable: bool
 
 EARLY = 15.0     # t/tau: "early training" on images (a reading: the papers give no number)
 BIAS_PIXEL = 10.0
-_L650 = "000 App E L650"
 IMAGE_COST = ("the whole MNIST training set (50,000 images, not bundled: $CLAIMS_DATA_DIR) at App "
               "E L650: 2 activations x 10 members x ~20 epochs x 782 SGD steps of batch 64, "
               "hidden 512 (~5e13 FLOP): ~5 min on one H100, ~1 h on 2 CPU cores")
 
 
 def image_paper(ran, *, stopping: bool = True, linear_width=None) -> dict:
-    """The paper's side of an image run (000 App E L650-L652, Sec 3 L86-L88; 001 gives none):
-    ``stopping``: the 0.025 stopping rule (stated for Fig 1 only); ``linear_width``: the linear
-    hidden width the paper names (001 L74: half the ReLU width), else UNKNOWN."""
-    stated_ = {"data": stated("MNIST training set", _L650),
-               "training images": stated(50_000, _L650), "test images": stated(500, _L650),
-               "preprocessing": stated(ran["preprocessing"], "L88 (pixel-wise mean), App C.1 "
-                                       "L582 (standardisation)"),
-               "hidden width": stated(512, _L650), "init variance sigma^2": stated(2e-4, _L650),
-               "optimiser": stated("minibatch SGD", _L650), "batch": stated(64, _L650),
-               "learning rate": stated(5e-4, _L650), "bias pixel c": stated(10.0, "L88"),
-               "stopping": (stated("mean per-sample training loss 0.025", _L650) if stopping
-                            else UNKNOWN)}
+    """The paper's side of an image run (``theory.bias.settings.IMAGE``): ``stopping``: the
+    0.025 stopping rule (stated for Fig 1 only); ``linear_width``: the linear hidden width the
+    paper names (001 L74: half the ReLU width), else UNKNOWN."""
+    more = {"preprocessing": ("stated", ran["preprocessing"], T.PREPROCESSING)}
+    if not stopping:
+        more["stopping"] = None
     if "linear hidden width" in ran.settings:
-        stated_["linear hidden width"] = UNKNOWN if linear_width is None else stated(
-            linear_width, "001 L74")
-    return {k: stated_.get(k, UNKNOWN) for k in ran.settings}
+        more["linear hidden width"] = (None if linear_width is None
+                                       else ("stated", linear_width, T.LINEAR_WIDTH))
+    side = paper_side(T.IMAGE, **more)
+    return {k: side.get(k, UNKNOWN) for k in ran.settings}
 
 
 def image_setup(pair, name="", **declared) -> Setup:
