@@ -97,17 +97,27 @@ OWN_LOOPS = {
 }
 
 
+def _descends(node) -> bool:
+    """An update by subtraction: ``W -= ...``, ``W.sub_(...)`` or ``w = w - ...``."""
+    if isinstance(node, ast.AugAssign):
+        return isinstance(node.op, ast.Sub)
+    if isinstance(node, ast.Call):
+        return isinstance(node.func, ast.Attribute) and node.func.attr == "sub_"
+    return (isinstance(node, ast.Assign) and len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Name) and isinstance(node.value, ast.BinOp)
+            and isinstance(node.value.op, ast.Sub) and isinstance(node.value.left, ast.Name)
+            and node.value.left.id == node.targets[0].id)
+
+
 def _weight_loops(source: str) -> list[int]:
-    """Lines of the step loops (``for ... in range(...)``, ``while``) that update something in
-    place by subtraction (``W -= ...``, ``.sub_(...)``): a hand-written descent."""
+    """Lines of the step loops (``for ... in range(...)``, ``while``) that update something by
+    subtraction (:func:`_descends`): a hand-written descent."""
     lines = []
     for loop in ast.walk(ast.parse(source)):
         if not (isinstance(loop, ast.While) or isinstance(loop, ast.For) and isinstance(
                 loop.iter, ast.Call) and ast.unparse(loop.iter.func) in ("range", "tqdm")):
             continue
-        inner = [n for stmt in loop.body for n in ast.walk(stmt)]
-        if any(isinstance(n, ast.AugAssign) and isinstance(n.op, ast.Sub) or isinstance(n, ast.Call)
-               and isinstance(n.func, ast.Attribute) and n.func.attr == "sub_" for n in inner):
+        if any(_descends(n) for stmt in loop.body for n in ast.walk(stmt)):
             lines.append(loop.lineno)
     return lines
 
@@ -127,5 +137,9 @@ def test_every_gradient_descent_in_numerics_goes_through_descend():
 def test_the_loop_rule_catches_a_hand_written_descent():
     assert _weight_loops("def f(W, g, lr, steps):\n    for _ in range(steps):\n"
                          "        W -= lr * g(W)\n") == [2]
+    assert _weight_loops("def f(w, s, lr, steps):\n    while steps:\n"
+                         "        w = w - lr * (w - s)\n        steps -= 1\n") == [2]
+    assert _weight_loops("def f(w, xs):\n    for _ in range(3):\n"
+                         "        w = xs - w\n") == []           # not an update of w by a step
     assert _weight_loops("def f(Ws, gs, lr):\n    for W, g in zip(Ws, gs):\n"
                          "        W -= lr * g\n") == []          # one step's update of each layer
