@@ -109,3 +109,29 @@ def test_xdist_controller_starts_its_session_from_the_workers_collection(pyteste
     pytester.makepyfile(test_plain="def test_x():\n    pass\n")
     result = pytester.runpytest_subprocess(*args, "-n", "2")
     result.assert_outcomes(passed=1)
+
+
+POOLS = """
+import pytest
+import torch
+from threadpoolctl import threadpool_info
+from theory.registry import REGISTRY
+from verify.measurement import reading
+
+@pytest.mark.claim("BL-Eq(7)")
+def test_law(claim):
+    REGISTRY["BL-Eq(7)"].printed
+    print("pools", sorted({p["num_threads"] for p in threadpool_info()}), "torch", torch.get_num_threads())
+    claim.holds(claim.measure("residual", 0.0, "<=", 1e-12, source=reading("float64 rounding")))
+"""
+
+
+@pytest.mark.parametrize("threads", ["1", "2"])
+def test_a_claims_session_runs_every_thread_pool_on_the_trainers_count(pytester, monkeypatch,
+                                                                       threads):
+    """torch, numpy's and scipy's BLAS and the OpenMP pools all take CLAIMS_TORCH_THREADS (one
+    by default): under -n auto a second BLAS thread per worker spins on the other's core."""
+    monkeypatch.setenv("CLAIMS_TORCH_THREADS", threads)
+    pytester.makepyfile(test_claimed=POOLS)
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "-s", "--no-pdf")
+    result.stdout.fnmatch_lines([f"*pools [[]{threads}[]] torch {threads}*"])

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from numerics import sweep as sw
-from numerics.rich_quick.single_neuron_teacher_student import fig1b_chunk
+from numerics.rich_quick.single_neuron_teacher_student import fig1a_chunk, fig1b_chunk, sweep_or_read
 
 CONFIG = dict(d=5, h=8, k=2, n=30, n_test=40, base_lr=2e-2, steps=30, marks=(3,), dtype="float64")
 CELLS = [(0.3, -0.5), (0.3, 0.5), (1.0, 0.0)]
@@ -61,6 +61,14 @@ def test_seed_blocks_do_not_change_the_result_and_cell_blocks_only_by_rounding(r
     # a wider network of cells takes another BLAS path: float64 rounding, never more
     other = run(chunk_seeds=3, chunk_cells=3).arrays
     assert all(np.allclose(other[k], reference.arrays[k], rtol=0, atol=1e-14) for k in other)
+
+
+def test_an_unkept_run_is_one_chunk_of_every_seed_with_the_kept_runs_numbers(tmp_path):
+    config = dict(d=5, h=8, k=2, n=30, teacher_seed=None, lr=2e-2, steps=40, records=4)
+    one, _ = sweep_or_read(fig1a_chunk, config, CELLS, SEEDS, None, True, None)
+    kept, _ = sweep_or_read(fig1a_chunk, config, CELLS, SEEDS, tmp_path, True, None)
+    assert len(list(tmp_path.glob("*.npz"))) == len(SEEDS)     # kept: one chunk per seed
+    assert same(one, kept)
 
 
 def test_an_interrupted_sweep_resumes_without_recomputing_its_chunks(reference, tmp_path):

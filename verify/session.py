@@ -22,15 +22,21 @@ from verify.verdict_item import ChecksPayload, VerdictItem, VerdictPayload
 def _own_session(config) -> None:
     """What the suite sets in a session of its own, before its first test: hypothesis' ``ci``
     profile unless one was named (deterministic examples, drawn alike in every process), and
-    torch's intra-op threads (:func:`numerics.models.configure_threads`)."""
+    torch's intra-op threads (:func:`numerics.models.configure_threads`), with the BLAS and
+    OpenMP pools of numpy, scipy and scikit-learn on the same count."""
     from hypothesis import settings
+    from threadpoolctl import threadpool_limits
     from verify.profiles import freeze_local_constants, register_profiles
     register_profiles(Path(str(config.rootpath)))
     if (config.getoption("hypothesis_profile", None) or "ci") == "ci":
         settings.load_profile("ci")
         freeze_local_constants()
     from numerics.models import configure_threads
-    configure_threads()
+    # Under -n auto every core runs a worker, and each worker's second BLAS thread spun on the
+    # core the other worker needed: pytest verify -n 2 took 335 s, its tests 583 s of CPU; with
+    # one thread a process, 307 s and 526 s, every measurement the same but one ill-conditioned
+    # least-squares fit (GRQ-Eq(124)-(127), x1^2 at h = 400: equal to 3e-8 relative).
+    threadpool_limits(configure_threads())
 
 
 def _reports_dir(config) -> Path:

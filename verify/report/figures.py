@@ -21,12 +21,15 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
+import numpy as np
 from matplotlib.collections import QuadMesh
 from matplotlib.ticker import LogFormatterSciNotation
 
 from numerics import atomic
 
 PNG_DPI = 150
+#: the margin (inches) kept around what a figure draws
+MARGIN = 0.08
 
 
 def slug(text: str) -> str:
@@ -133,15 +136,43 @@ def save(fig, folder: Path, name: str) -> dict:
     """Save ``fig`` as ``name``.svg and ``name``.png under ``folder``; close it; return the paths."""
     folder.mkdir(parents=True, exist_ok=True)
     tidy(fig)
-    # Lay out and crop once, then write both files from that layout (one draw each).
+    # One Agg drawing at the PNG's resolution lays the figure out, gives the crop and is the
+    # PNG's pixels; only the SVG is drawn again.  A savefig per file drew the figure twice each
+    # (a dry pass for the crop, then the drawing): two fifths of the time of saving a figure.
+    fig.set_dpi(PNG_DPI)
     fig.canvas.draw()
-    bbox = fig.get_tightbbox(fig.canvas.get_renderer()).padded(0.08)
+    drawn = fig.get_tightbbox(fig.canvas.get_renderer())
     fig.set_layout_engine("none")
     paths = {}
-    for ext, kw in (("svg", {}), ("png", {"dpi": PNG_DPI})):
+    for ext in ("svg", "png"):
         path = folder / f"{name}.{ext}"
-        atomic.write_with(path, lambda tmp, ext=ext, kw=kw: fig.savefig(tmp, format=ext, bbox_inches=bbox,
-                                                                 **kw))
+        atomic.write_with(path, lambda tmp, ext=ext: _write(fig, tmp, ext, drawn))
         paths[ext] = f"{folder.name}/{path.name}"
     plt.close(fig)
     return paths
+
+
+def _write(fig, path: Path, ext: str, drawn) -> None:
+    """``fig`` cropped to what was ``drawn`` (a bbox in inches) with a margin, as ``ext``."""
+    pixels = _drawn_pixels(fig, drawn) if ext == "png" else None
+    if pixels is None:
+        fig.savefig(path, format=ext, bbox_inches=drawn.padded(MARGIN),
+                    **({"dpi": PNG_DPI} if ext == "png" else {}))
+    else:
+        plt.imsave(path, pixels, format="png", dpi=PNG_DPI)
+
+
+def _drawn_pixels(fig, drawn):
+    """The canvas's pixels inside ``drawn`` (inches, from the lower left) with a ``MARGIN`` of
+    the figure's face colour, or None where something drawn sticks out of the figure."""
+    height, width = fig.canvas.get_width_height(physical=True)[::-1]
+    x0, x1 = int(np.floor(drawn.x0 * PNG_DPI)), int(np.ceil(drawn.x1 * PNG_DPI))
+    top, bottom = height - int(np.ceil(drawn.y1 * PNG_DPI)), height - int(np.floor(drawn.y0 * PNG_DPI))
+    if x0 < 0 or top < 0 or x1 > width or bottom > height:
+        return None
+    pad = round(MARGIN * PNG_DPI)
+    face = np.asarray(matplotlib.colors.to_rgba(fig.get_facecolor(), alpha=None)) * 255
+    out = np.empty((bottom - top + 2 * pad, x1 - x0 + 2 * pad, 4), dtype=np.uint8)
+    out[...] = np.round(face).astype(np.uint8)
+    out[pad:pad + bottom - top, pad:pad + x1 - x0] = np.asarray(fig.canvas.buffer_rgba())[top:bottom, x0:x1]
+    return out
