@@ -251,7 +251,7 @@ def front(tmp_path_factory):
     paths = save(fig, reports / "figures", "mhs")
     claims = [record(c.id) for c in REGISTRY if c.expected in ("erratum", "holds-if")]
     claims.append(record("MHS-Fig6", "inconclusive", measurements=(lexicon(),)))
-    doc = merged(claims, figures=[R.FigureRecord(paths["svg"], paths["png"], "stereotypical $\\alpha$",
+    doc = merged(claims, figures=[R.FigureRecord(paths["png"], "stereotypical $\\alpha$",
                                                  ("MHS-Fig6",), "verify/t.py::test_a")])
     html.write(reports, doc)
     pdf.write_summary(reports, doc)
@@ -333,7 +333,7 @@ def test_a_part_keyed_by_a_function_is_named_by_the_function():
 def test_a_figure_whose_file_is_gone_gets_no_thumbnail(tmp_path):
     from verify.report import html
     doc = merged([record("MHS-Fig6", "inconclusive", measurements=(lexicon(),))],
-                 figures=[R.FigureRecord("figures/gone.svg", "figures/gone.png", "c", ("MHS-Fig6",),
+                 figures=[R.FigureRecord("figures/gone.png", "c", ("MHS-Fig6",),
                                          "verify/t.py::test_a")])
     html.write(tmp_path, doc)
     page = (tmp_path / "html" / "index.html").read_text()

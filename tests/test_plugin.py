@@ -73,7 +73,7 @@ def test_matching_verdicts_pass_and_write_the_record_pdfs_and_html(pytester):
     assert rank["statement"] and rank["printed"][0]["latex"] and rank["corrected"][0]["srepr"]
     assert doc["papers"]["bias"]["title"].startswith("Bias-mediated") and doc["format"] == 3
     [figure] = doc["figures"]
-    assert figure["claims"] == ["BL-Eq(7)"] and (reports / figure["svg"]).exists()
+    assert figure["claims"] == ["BL-Eq(7)"] and (reports / figure["png"]).exists()
     assert (reports / "bias.pdf").stat().st_size > 5000 and (reports / "summary.pdf").exists()
     assert (reports / "html" / "index.html").exists()
     result.stdout.fnmatch_lines(["*claims: writing bias.pdf*", "*judged in this run: 2 claims*",

@@ -82,7 +82,7 @@ def test_claims_no_longer_registered_are_dropped_and_named():
 
 
 def test_figures_of_tests_that_ran_again_replace_their_old_versions():
-    fig = R.FigureRecord("figures/a.svg", "figures/a.png", "c", ("BL-Eq(7)",), "verify/t.py::test_a")
+    fig = R.FigureRecord("figures/a.png", "c", ("BL-Eq(7)",), "verify/t.py::test_a")
     first = merged([record("BL-Eq(7)")], "1", figures=[fig])
     again = merged([record("BL-Eq(7)")], "2", first, figures=[fig])
     assert len(again["figures"]) == 1 and again["figures"][0]["generated"] == "2"
@@ -239,7 +239,7 @@ def rendered(tmp_path_factory):
     doc = merged([record("BL-Eq(7)"), record("BA-Eq(3)"),
                   record("BL-Def-EffRank", "erratum", counterexample="A = I_4 gives -4"),
                   record("BL-Fig2", "supported", setups=setups, measurements=fig2_ms)],
-                 figures=[R.FigureRecord(paths["svg"], paths["png"], "mode law",
+                 figures=[R.FigureRecord(paths["png"], "mode law",
                                          ("BL-Eq(7)", "BA-Eq(3)"), "verify/t.py::test_a")])
     write_paper_scale(reports / "paper_scale", {})
     P.attach(doc, reports)

@@ -160,6 +160,6 @@ def report_figure(request):
         # staged until the run publishes its reports together (verify.report.generations)
         paths = save(fig, session.stage / "figures",
                      slug(f"{request.node.nodeid}-{len(saved) + 1}"))
-        saved.append(R.FigureRecord(paths["svg"], paths["png"], caption, ids, request.node.nodeid))
+        saved.append(R.FigureRecord(paths["png"], caption, ids, request.node.nodeid))
         return fig
     return add

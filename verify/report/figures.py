@@ -3,7 +3,8 @@
 Each file is written under a temporary name and renamed (:mod:`.files`).  Every report is
 rendered from ``claims.json`` plus these files, so a partial run, an xdist worker
 or a later re-render all see the same figures.  Each figure is saved twice under
-``reports/figures/``: SVG for the HTML report, PNG for the PDFs (placed on A4 pages there).
+``reports/figures/`` as one PNG at :data:`PNG_DPI`, shown by the HTML report at the size of the
+figure and placed on A4 pages in the PDFs.
 
 Before saving, :func:`tidy` fixes what a figure function may have left: images and meshes get a
 colour bar, a curve labelled as simulation but drawn as a line is drawn as markers, two legend
@@ -133,31 +134,27 @@ def _distinct_labels(ax, legend) -> None:
 
 
 def save(fig, folder: Path, name: str) -> dict:
-    """Save ``fig`` as ``name``.svg and ``name``.png under ``folder``; close it; return the paths."""
+    """Save ``fig`` as ``name``.png under ``folder``; close it; return its path (``{"png": ...}``)."""
     folder.mkdir(parents=True, exist_ok=True)
     tidy(fig)
     # One Agg drawing at the PNG's resolution lays the figure out, gives the crop and is the
-    # PNG's pixels; only the SVG is drawn again.  A savefig per file drew the figure twice each
-    # (a dry pass for the crop, then the drawing): two fifths of the time of saving a figure.
+    # PNG's pixels.  An SVG beside it and a savefig per file drew every figure four more times
+    # (a dry pass for the crop, then the drawing, per file): half of ci's time in matplotlib.
     fig.set_dpi(PNG_DPI)
     fig.canvas.draw()
     drawn = fig.get_tightbbox(fig.canvas.get_renderer())
     fig.set_layout_engine("none")
-    paths = {}
-    for ext in ("svg", "png"):
-        path = folder / f"{name}.{ext}"
-        atomic.write_with(path, lambda tmp, ext=ext: _write(fig, tmp, ext, drawn))
-        paths[ext] = f"{folder.name}/{path.name}"
+    path = folder / f"{name}.png"
+    atomic.write_with(path, lambda tmp: _write_png(fig, tmp, drawn))
     plt.close(fig)
-    return paths
+    return {"png": f"{folder.name}/{path.name}"}
 
 
-def _write(fig, path: Path, ext: str, drawn) -> None:
-    """``fig`` cropped to what was ``drawn`` (a bbox in inches) with a margin, as ``ext``."""
-    pixels = _drawn_pixels(fig, drawn) if ext == "png" else None
+def _write_png(fig, path: Path, drawn) -> None:
+    """``fig`` cropped to what was ``drawn`` (a bbox in inches) with a margin."""
+    pixels = _drawn_pixels(fig, drawn)
     if pixels is None:
-        fig.savefig(path, format=ext, bbox_inches=drawn.padded(MARGIN),
-                    **({"dpi": PNG_DPI} if ext == "png" else {}))
+        fig.savefig(path, format="png", bbox_inches=drawn.padded(MARGIN), dpi=PNG_DPI)
     else:
         plt.imsave(path, pixels, format="png", dpi=PNG_DPI)
 

@@ -51,7 +51,7 @@ class Finding:
     pieces: tuple[Piece, ...]
     #: why the paper-scale headline may be out of date ('' when it is current or absent)
     stale: str = ""
-    #: the claim's reproduced figure (its record entry: png, svg, caption), if it has one
+    #: the claim's reproduced figure (its record entry: png, caption), if it has one
     figure: dict | None = None
 
     @property

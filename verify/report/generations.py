@@ -186,16 +186,15 @@ def gather_figures(generation: Path, figures: list[dict], sources: list[Path]) -
     ``sources`` (this run's stage, then the published generation) that holds it: linked, not
     copied, where the file system allows."""
     for figure in figures:
-        for key in ("svg", "png"):
-            relative = figure.get(key)
-            source = next((s / relative for s in sources if relative and (s / relative).is_file()),
-                          None)
-            if source is None:
-                continue
-            target = generation / relative
-            target.parent.mkdir(parents=True, exist_ok=True)
-            if not target.exists():
-                try:
-                    os.link(source, target)
-                except OSError:
-                    shutil.copy2(source, target)
+        relative = figure.get("png")
+        source = next((s / relative for s in sources if relative and (s / relative).is_file()),
+                      None)
+        if source is None:
+            continue
+        target = generation / relative
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if not target.exists():
+            try:
+                os.link(source, target)
+            except OSError:
+                shutil.copy2(source, target)

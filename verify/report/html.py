@@ -7,8 +7,8 @@ claim's full evidence -- statement, printed and corrected forms as MathML (latex
 network is needed to view it), every measurement against its criterion with its source and
 absolute values, every run's setup and its deviations, the paper-scale record -- unfolds in place.
 A link to a claim (``page.html#claim-ID``) unfolds it and lands below the sticky table header.
-Figures are the run's SVG files, captioned with their claim IDs; claims link to their figures and
-figures to their claims.  The record's provenance heads and ends every page.
+Figures are the run's PNG files (shown at the figure's size), captioned with their claim IDs;
+claims link to their figures and figures to their claims.  The record's provenance heads and ends every page.
 """
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ from pathlib import Path
 from theory.verdicts import PRECEDENCE
 from verify.measurement import fmt
 from numerics import atomic
+from verify.report.figures import PNG_DPI
 from verify.report.findings import count_text, counts, findings, verdict_label
 from verify.report.maths import unicode
 from verify.report.sentences import why
@@ -36,7 +37,7 @@ def anchor(claim_id: str) -> str:
 
 
 def fig_anchor(entry: dict) -> str:
-    return "fig-" + re.sub(r"[^A-Za-z0-9_-]", "_", Path(entry.get("svg", entry.get("png", "x"))).stem)
+    return "fig-" + re.sub(r"[^A-Za-z0-9_-]", "_", Path(entry.get("png", "x")).stem)
 
 
 def tex_mathml(tex: str) -> str:
@@ -171,7 +172,9 @@ def _figures(figures: list[dict], claim_pages: dict[str, str], page: str) -> str
     for f in figures:
         links = ", ".join(f'<a href="{_page_of(c, claim_pages, page)}#{anchor(c)}">{E(c)}</a>'
                           for c in f["claims"])
-        out.append(f'<figure id="{fig_anchor(f)}"><img src="../{E(f.get("svg", f.get("png", "")))}" '
+        # the PNG's pixel density against CSS pixels (96 to the inch): shown at the figure's size
+        src = E(f"../{f.get('png', '')}")
+        out.append(f'<figure id="{fig_anchor(f)}"><img src="{src}" srcset="{src} {PNG_DPI / 96:g}x" '
                    f'alt="{E(source_text(f["caption"]))}"><figcaption>Claims {links}. '
                    f'{E(source_text(f["caption"]))}'
                    "</figcaption></figure>")

@@ -131,7 +131,6 @@ class ClaimRecord(JsonRecord):
 
 @dataclass(frozen=True)
 class FigureRecord(JsonRecord):
-    svg: str
     png: str
     caption: str
     claims: tuple[str, ...]

@@ -81,6 +81,6 @@ def show_record(rec: dict, doc: dict, reports_dir: Path) -> str:
                   for w in _wrap(f"[{n}] {source_text(source)}", "  ", "      ")]
     lines += body
     for f in [f for f in doc.get("figures", []) if rec["id"] in f.get("claims", [])]:
-        lines += _block(f"Figure {reports_dir / f.get('svg', '')}", f["caption"])
+        lines += _block(f"Figure {reports_dir / f.get('png', '')}", f["caption"])
     lines.append(f"Run: {run_line(rec.get('run'))}; tests: {', '.join(rec.get('tests', []))}")
     return "\n".join(lines)
