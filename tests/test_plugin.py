@@ -354,3 +354,61 @@ def test_block_scopes_end_at_verdict_items_and_leave_other_tests_alone():
     assert scopes["a.py::t1"] == scopes["b.py::t2"] == scopes["b.py::claim[X]"]
     assert scopes["a.py::t3"] == scopes["a.py::claim[Y]"] == scopes["a.py::claim[Z]"]
     assert len({scopes[i] for i in ids}) == 4
+
+
+def test_files_sharing_a_run_form_one_block_with_their_verdicts_last():
+    """Claims X and Y have no test in common, but their files use one conftest run: one block
+    (a worker trains the run once); Z's file uses another run and stays a block of its own."""
+    from types import SimpleNamespace
+
+    from verify.blocks import block_scopes, order_blocks
+
+    def item(nodeid, claims=(), runs=(), verdict=False):
+        return SimpleNamespace(nodeid=nodeid, claims=claims, runs=runs, verdict=verdict)
+    items = [item("a.py::t1", ("X",), ("hierarchy",)), item("c.py::t3", ("Z",), ("xor",)),
+             item("b.py::t2", ("Y",), ("hierarchy",)), item("a.py::claim[X]", ("X",), verdict=True),
+             item("c.py::claim[Z]", ("Z",), verdict=True), item("b.py::claim[Y]", ("Y",), verdict=True),
+             item("d.py::plain", runs=("hierarchy",))]
+    ordered = order_blocks(items, lambda i: i.claims, lambda i: i.verdict, lambda i: i.runs)
+    ids = [i.nodeid for i in ordered]
+    assert ids == ["a.py::t1", "b.py::t2", "a.py::claim[X]", "b.py::claim[Y]", "c.py::t3",
+                   "c.py::claim[Z]", "d.py::plain"]
+    scopes = block_scopes(ids)
+    assert len({scopes[i] for i in ids[:4]}) == 1 and scopes[ids[4]] == scopes[ids[5]] != scopes[ids[0]]
+    claims_only = [i.nodeid for i in order_blocks(items, lambda i: i.claims, lambda i: i.verdict)]
+    assert claims_only.index("c.py::t3") < claims_only.index("b.py::t2")   # a rejection case
+
+
+RUN_CONFTEST = """
+import os
+import pytest
+
+@pytest.fixture(scope="session")
+def run():
+    with open(os.environ["RUN_LOG"], "a") as log:
+        log.write(f"{os.environ.get('PYTEST_XDIST_WORKER')}\\n")
+    return 0.0
+"""
+
+USES_RUN = """
+import pytest
+from theory.registry import REGISTRY
+from verify.measurement import reading
+
+@pytest.mark.claim({ids})
+def test_{name}(claim, run):
+    REGISTRY["BL-Eq(7)"].printed
+    claim.holds(claim.measure("residual", run, "<=", 1e-12, source=reading("float64 rounding")))
+"""
+
+
+def test_a_run_two_files_share_is_computed_once_under_xdist(pytester, monkeypatch):
+    log = pytester.path / "runs.log"
+    monkeypatch.setenv("RUN_LOG", str(log))
+    pytester.makeconftest(RUN_CONFTEST)
+    pytester.makepyfile(test_one=USES_RUN.format(ids='"BL-Eq(7)"', name="one"),
+                        test_two=USES_RUN.format(ids='"BL-Eq(13)"', name="two"))
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--no-pdf", "-n", "2", "-v")
+    result.stdout.fnmatch_lines(["*PASSED test_one.py::test_one*"])
+    result.stdout.fnmatch_lines(["*PASSED test_two.py::test_two*"])
+    assert len(log.read_text().split()) == 1

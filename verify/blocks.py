@@ -2,13 +2,14 @@
 run in order on one worker, so every verdict item sees every check of its claim.
 
 Workers order their collection block by block (:func:`order_blocks`): files joined by the claims
-their tests share (so a module's fixtures run once), in the order of their first item, each
-block's verdict items last, tests of no claim at the end.  The controller, which collects
-nothing, finds the blocks again in the node IDs the workers report (:func:`block_scopes`: a block
-ends with its verdict items) and sends each block to one worker through xdist's public
-``pytest_xdist_make_scheduler`` hook (:func:`scheduler_class`), longest block first by the last
-run's timings.  xdist's own ``loadgroup`` cannot
-serve: it renames items through a private pytest attribute that pytest 9 no longer reads.
+their tests share and by the runs they share (a fixture of a paper's conftest: the runners cache
+what they train once per process, so two workers would train it twice), in the order of their
+first item, each block's verdict items last, tests of no claim at the end.  The controller,
+which collects nothing, finds the blocks again in the node IDs the workers report
+(:func:`block_scopes`: a block ends with its verdict items) and sends each block to one worker
+through xdist's public ``pytest_xdist_make_scheduler`` hook (:func:`scheduler_class`), longest
+block first by the last run's timings.  xdist's own ``loadgroup`` cannot serve: it renames items
+through a private pytest attribute that pytest 9 no longer reads.
 """
 from __future__ import annotations
 
@@ -20,9 +21,10 @@ VERDICT_ID = re.compile(r"::claim\[.*\]$")
 DISTRIBUTED = ("load", "loadscope", "loadfile", "loadgroup", "worksteal")
 
 
-def order_blocks(items, ids_of, is_verdict) -> list:
+def order_blocks(items, ids_of, is_verdict, runs_of=lambda item: ()) -> list:
     """``items`` block by block; ``ids_of(item)`` are an item's claims, ``is_verdict(item)`` says
-    whether it is a verdict item."""
+    whether it is a verdict item, ``runs_of(item)`` names the runs it shares with other files
+    (:func:`conftest_fixtures`)."""
     parent: dict[str, str] = {}
 
     def find(x):
@@ -32,7 +34,9 @@ def order_blocks(items, ids_of, is_verdict) -> list:
     first_file: dict[str, str] = {}
     for item in items:
         file = item.nodeid.split("::")[0]
-        for cid in ids_of(item):
+        if not ids_of(item):
+            continue
+        for cid in (*ids_of(item), *(("run", r) for r in runs_of(item))):
             a, b = find(file), find(first_file.setdefault(cid, file))
             if a != b:
                 parent[max(a, b)] = min(a, b)
@@ -45,6 +49,15 @@ def order_blocks(items, ids_of, is_verdict) -> list:
         tests, verdicts = blocks.setdefault(find(item.nodeid.split("::")[0]), ([], []))
         (verdicts if is_verdict(item) else tests).append(item)
     return [i for tests, verdicts in blocks.values() for i in tests + verdicts] + plain
+
+
+def conftest_fixtures(item) -> tuple:
+    """The conftest fixtures (a paper's runs) that ``item`` uses, as (module, name) of their
+    definition, so a run another folder's conftest imports is the same run; none where pytest
+    does not tell (the blocks are then joined by claims alone)."""
+    defs = getattr(getattr(item, "_fixtureinfo", None), "name2fixturedefs", {})
+    return tuple((d.func.__module__, name) for name, ds in defs.items() for d in ds
+                 if d.func.__module__.rpartition(".")[2] == "conftest")
 
 
 def block_scopes(nodeids) -> dict[str, str]:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from verify.blocks import DISTRIBUTED, VERDICT_ID, order_blocks, scheduler_class
+from verify.blocks import DISTRIBUTED, VERDICT_ID, conftest_fixtures, order_blocks, scheduler_class
 from verify.report import record as R
 from verify.stash import FIGURES, PLUGIN, SESSION, SETUP_S, SUITE_ROOT, VERDICT, claim_ids, ids_of
 from verify.verdict_item import ChecksPayload, VerdictItem, VerdictPayload
@@ -259,8 +259,8 @@ class ClaimsSession:
         for index, item in enumerate(items):
             out += [item] + [VerdictItem.from_parent(item.parent, name=f"claim[{cid}]", claim_id=cid)
                              for cid in after.get(index, [])]
-        items[:] = order_blocks(out, ids_of, lambda item: isinstance(item, VerdictItem)) \
-            if self.blocks else out
+        items[:] = order_blocks(out, ids_of, lambda item: isinstance(item, VerdictItem),
+                                conftest_fixtures) if self.blocks else out
 
     def pytest_report_collectionfinish(self, config, items):
         if not self.judged:
