@@ -25,6 +25,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.collections import QuadMesh
 from matplotlib.ticker import LogFormatterSciNotation
+from PIL import Image
 
 from numerics import atomic
 
@@ -156,12 +157,13 @@ def _write_png(fig, path: Path, drawn) -> None:
     if pixels is None:
         fig.savefig(path, format="png", bbox_inches=drawn.padded(MARGIN), dpi=PNG_DPI)
     else:
-        plt.imsave(path, pixels, format="png", dpi=PNG_DPI)
+        Image.fromarray(pixels).save(path, format="png", dpi=(PNG_DPI, PNG_DPI))
 
 
 def _drawn_pixels(fig, drawn):
-    """The canvas's pixels inside ``drawn`` (inches, from the lower left) with a ``MARGIN`` of
-    the figure's face colour, or None where something drawn sticks out of the figure."""
+    """The canvas's RGB pixels inside ``drawn`` (inches, from the lower left) with a ``MARGIN``
+    of the figure's face colour, or None where something drawn sticks out of the figure.  RGB,
+    not RGBA: the face is opaque, and an alpha channel cost the PDFs a mask per image."""
     height, width = fig.canvas.get_width_height(physical=True)[::-1]
     x0, x1 = int(np.floor(drawn.x0 * PNG_DPI)), int(np.ceil(drawn.x1 * PNG_DPI))
     top, bottom = height - int(np.ceil(drawn.y1 * PNG_DPI)), height - int(np.floor(drawn.y0 * PNG_DPI))
@@ -169,7 +171,8 @@ def _drawn_pixels(fig, drawn):
         return None
     pad = round(MARGIN * PNG_DPI)
     face = np.asarray(matplotlib.colors.to_rgba(fig.get_facecolor(), alpha=None)) * 255
-    out = np.empty((bottom - top + 2 * pad, x1 - x0 + 2 * pad, 4), dtype=np.uint8)
-    out[...] = np.round(face).astype(np.uint8)
-    out[pad:pad + bottom - top, pad:pad + x1 - x0] = np.asarray(fig.canvas.buffer_rgba())[top:bottom, x0:x1]
+    out = np.empty((bottom - top + 2 * pad, x1 - x0 + 2 * pad, 3), dtype=np.uint8)
+    out[...] = np.round(face[:3]).astype(np.uint8)
+    out[pad:pad + bottom - top, pad:pad + x1 - x0] = \
+        np.asarray(fig.canvas.buffer_rgba())[top:bottom, x0:x1, :3]
     return out
