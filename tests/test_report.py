@@ -88,6 +88,22 @@ def test_figures_of_tests_that_ran_again_replace_their_old_versions():
     assert len(again["figures"]) == 1 and again["figures"][0]["generated"] == "2"
 
 
+def test_figures_of_tests_the_suite_no_longer_has_are_dropped(tmp_path):
+    """An old figure stays while its test does: a test this run collected, or one in a file this
+    run did not collect that still exists; a moved file's or a renamed test's figure goes."""
+    (tmp_path / "kept.py").write_text("def test_k(): pass\n")
+    old = [R.FigureRecord(f"figures/{n}.png", "c", ("BL-Eq(7)",), test)
+           for n, test in (("moved", "gone.py::test_m"), ("renamed", "t.py::test_old"),
+                           ("other", "kept.py::test_k"), ("known", "t.py::test_b"))]
+    first = merged([record("BL-Eq(7)")], "1", figures=old)
+    run = R.RunRecord(provenance("2"), [record("BL-Eq(7)")],
+                      tests_known={"t.py::test_a", "t.py::test_b"})
+    doc, _ = R.merge(first, run, ORDER, REGISTRY_BY_ID, tmp_path)
+    assert sorted(f["png"] for f in doc["figures"]) == ["figures/known.png", "figures/other.png"]
+    everything, _ = R.merge(first, run, ORDER, REGISTRY_BY_ID)   # no root: files unknown, kept
+    assert len(everything["figures"]) == 3
+
+
 def test_records_cross_the_worker_boundary_as_json_and_come_back_typed():
     rec = record("BL-Def-EffRank", "erratum", setups=({"name": "a", "faithful": True},))
     assert R.ClaimRecord.from_json(json.loads(json.dumps(rec.as_json()))) == rec

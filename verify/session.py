@@ -396,7 +396,8 @@ class ClaimsSession:
                                          str(a) for a in self.config.invocation_params.args),
                                      interrupted=interrupted),
             [self.records[c] for c in sorted(self.records)], self.figures, self.tests_ran,
-            self.tests_ran if self.pdf else set(), self.timings, time.time() - self.started)
+            self.tests_ran if self.pdf else set(), self.timings, time.time() - self.started,
+            set().union(*self.claim_tests.values()))
         try:
             self.written = write_run(run, self.reports_dir, render_reports=self.pdf,
                                      progress=progress, root=Path(str(self.config.rootpath)),

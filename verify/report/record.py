@@ -156,6 +156,9 @@ class RunRecord:
     figures_replaced: set[str] = field(default_factory=set)
     timings: dict[str, Timing] = field(default_factory=dict)
     wall_s: float = 0.0
+    #: every claim test this run collected, before any selection (an old figure of a test no
+    #: longer among them is dropped, :func:`merge`)
+    tests_known: set[str] = field(default_factory=set)
 
 
 class RecordDamaged(ValueError):
@@ -207,12 +210,13 @@ def load_current(path: Path) -> tuple[dict | None, str]:
 
 
 def merge(previous: dict | None, run: RunRecord, order: list[str],
-          registered=None) -> tuple[dict, list[str]]:
+          registered=None, root: Path | None = None) -> tuple[dict, list[str]]:
     """The merged record and the IDs of stale claims dropped (no longer registered).
 
     ``order`` is the registered IDs in catalogue order; ``registered`` maps an ID to its registry
     entry (the baseline ``expected`` of a claim not rerun follows the registry; everything the
-    claim's measurements rest on -- statement, forms -- stays as recorded).
+    claim's measurements rest on -- statement, forms -- stays as recorded).  An old figure stays
+    while its test does (:func:`_still_a_test`, test files under ``root``).
     """
     registered = registered or {}
     prov = run.provenance.as_json()
@@ -228,9 +232,11 @@ def merge(previous: dict | None, run: RunRecord, order: list[str],
     for rec in run.claims:
         claims[rec.id] = dict(rec.as_json(), run=stamp)
     position = {cid: k for k, cid in enumerate(order)}
+    collected_files = {t.split("::")[0] for t in run.tests_known}
     old_figures = [f for f in (previous or {}).get("figures", [])
                    if f.get("test") not in run.figures_replaced
-                   and all(c in claims for c in f.get("claims", []))]
+                   and all(c in claims for c in f.get("claims", []))
+                   and _still_a_test(str(f.get("test")), run.tests_known, collected_files, root)]
     runs = list((previous or {}).get("runs", [])) + [dict(stamp, claims=len(run.claims),
                                                           selection=prov["selection"])]
     live = {c["run"]["generated"] for c in claims.values() if isinstance(c.get("run"), dict)}
@@ -241,6 +247,16 @@ def merge(previous: dict | None, run: RunRecord, order: list[str],
                                       for f in run.figures],
                exploration=searches(ordered))
     return doc, dropped
+
+
+def _still_a_test(test: str, known: set, collected_files: set, root: Path | None) -> bool:
+    """Whether an old figure's test is still in the suite: collected by this run, or in a file
+    this run did not collect that still exists under ``root`` (a run of part of the suite can
+    tell no more).  A test renamed, moved or deleted would otherwise keep its figure forever."""
+    file = test.split("::")[0]
+    if test in known or (file not in collected_files and root is None):
+        return True
+    return file not in collected_files and (Path(root) / file).is_file()
 
 
 def _papers(previous: dict | None, claims: list[dict]) -> dict:

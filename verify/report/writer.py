@@ -41,7 +41,8 @@ def write_run(run: R.RunRecord, reports: Path, *, render_reports: bool, progress
     with files.lock(reports):
         generations.remove_orphans(reports)
         previous, note = R.load_current(reports / "claims.json")
-        doc, dropped = R.merge(previous, run, [c.id for c in REGISTRY], {c.id: c for c in REGISTRY})
+        doc, dropped = R.merge(previous, run, [c.id for c in REGISTRY], {c.id: c for c in REGISTRY},
+                               root)
         paper_scale.attach(doc, reports, root)
         timings = merged_timings(reports / "timings.json", run)
         published = generations.current(reports)
