@@ -34,9 +34,10 @@ def order_blocks(items, ids_of, is_verdict, runs_of=lambda item: ()) -> list:
     first_file: dict[str, str] = {}
     for item in items:
         file = item.nodeid.split("::")[0]
-        if not ids_of(item):
+        claims = ids_of(item)
+        if not claims:
             continue
-        for cid in (*ids_of(item), *(("run", r) for r in runs_of(item))):
+        for cid in (*claims, *(("run", r) for r in runs_of(item))):
             a, b = find(file), find(first_file.setdefault(cid, file))
             if a != b:
                 parent[max(a, b)] = min(a, b)

@@ -170,9 +170,8 @@ def _drawn_pixels(fig, drawn):
     if x0 < 0 or top < 0 or x1 > width or bottom > height:
         return None
     pad = round(MARGIN * PNG_DPI)
-    face = np.asarray(matplotlib.colors.to_rgba(fig.get_facecolor(), alpha=None)) * 255
     out = np.empty((bottom - top + 2 * pad, x1 - x0 + 2 * pad, 3), dtype=np.uint8)
-    out[...] = np.round(face[:3]).astype(np.uint8)
+    out[...] = np.round(np.asarray(matplotlib.colors.to_rgb(fig.get_facecolor())) * 255)
     out[pad:pad + bottom - top, pad:pad + x1 - x0] = \
         np.asarray(fig.canvas.buffer_rgba())[top:bottom, x0:x1, :3]
     return out

@@ -8,7 +8,8 @@ network is needed to view it), every measurement against its criterion with its 
 absolute values, every run's setup and its deviations, the paper-scale record -- unfolds in place.
 A link to a claim (``page.html#claim-ID``) unfolds it and lands below the sticky table header.
 Figures are the run's PNG files (shown at the figure's size), captioned with their claim IDs;
-claims link to their figures and figures to their claims.  The record's provenance heads and ends every page.
+claims link to their figures and figures to their claims.  The record's provenance heads and ends
+every page.
 """
 from __future__ import annotations
 

@@ -254,9 +254,9 @@ def _still_a_test(test: str, known: set, collected_files: set, root: Path | None
     this run did not collect that still exists under ``root`` (a run of part of the suite can
     tell no more).  A test renamed, moved or deleted would otherwise keep its figure forever."""
     file = test.split("::")[0]
-    if test in known or (file not in collected_files and root is None):
-        return True
-    return file not in collected_files and (Path(root) / file).is_file()
+    if file in collected_files:
+        return test in known
+    return root is None or (Path(root) / file).is_file()
 
 
 def _papers(previous: dict | None, claims: list[dict]) -> dict:
