@@ -94,18 +94,34 @@ class GatedNet:
         m = self.masks[l]
         return self.weights[l] if m is None else self.weights[l] * m
 
-    def forward(self, X, keep=None):
-        """(activities a_0..a_{L-1}, gates G_1..G_{L-1}, output); ``keep`` zeroes the last hidden
-        layer's units outside it (the common pathway alone)."""
+    def _pass(self, X, keep=None):
+        """(activities a_0..a_{L-1}, gates, output) as the step uses them: a ReLU layer's gate is
+        None (it is on where the layer's activity is positive: :meth:`_on`), so its activity is
+        one ``relu`` and its error one ``threshold_backward`` instead of a 0/1 matrix made and
+        multiplied in each pass.  ``keep`` zeroes the last hidden layer's units outside it (the
+        common pathway alone)."""
         acts, gs = [X if X.ndim == 3 else X.expand(self.K, *X.shape)], []
         for l in range(len(self.weights) - 1):
-            z = self._w(l) @ acts[-1]
-            g = (z > 0).to(z.dtype) if self.gates[l] is None else self.gates[l].expand_as(z)
+            z = torch.bmm(self._w(l), acts[-1])
+            g = None if self.gates[l] is None else self.gates[l].expand_as(z)
             if keep is not None and l == len(self.weights) - 2:
+                g = (z > 0).to(z.dtype) if g is None else g
                 g = g * keep[:, None]
             gs.append(g)
-            acts.append(z * g)
-        return acts, gs, self._w(len(self.weights) - 1) @ acts[-1]
+            acts.append(torch.relu(z) if g is None else z * g)
+        return acts, gs, torch.bmm(self._w(len(self.weights) - 1), acts[-1])
+
+    @staticmethod
+    def _on(a, g):
+        """The 0/1 gate of a hidden layer with activity ``a``: ``g``, or where a ReLU layer's
+        activity is positive (its pre-activation is: step(0) = 0)."""
+        return (a > 0).to(a.dtype) if g is None else g
+
+    def forward(self, X, keep=None):
+        """(activities a_0..a_{L-1}, 0/1 gates G_1..G_{L-1}, output); ``keep`` zeroes the last
+        hidden layer's units outside it (the common pathway alone)."""
+        acts, gs, out = self._pass(X, keep)
+        return acts, [self._on(a, g) for a, g in zip(acts[1:], gs)], out
 
     def __call__(self, X):
         return self.forward(X)[2]
@@ -116,7 +132,7 @@ class GatedNet:
 
     def preactivation(self, X, layer: int = 0):
         acts = self.forward(X)[0]
-        return self._w(layer) @ acts[layer]
+        return torch.bmm(self._w(layer), acts[layer])
 
     def grads(self, X, Y, loss: LossNorm = SUM_HALF, keep=None):
         """(losses (K,), dL/dW per layer) of ``loss`` on the network (or its ``keep`` part)."""
@@ -128,18 +144,32 @@ class GatedNet:
         err = self(X) - Y
         return loss.factor(X.shape[-1]) * (err ** 2).sum(dim=(1, 2))
 
-    def _backward(self, X, Y, loss: LossNorm, keep=None):
-        """:meth:`grads` and the forward pass's (activities, gates) it used."""
-        acts, gs, out = self.forward(X, keep)
+    def _backward(self, X, Y, loss: LossNorm, keep=None, lr: float | None = None, hold=()):
+        """:meth:`grads` and the forward pass's (activities, gates) it used.  With ``lr``, every
+        layer whose gradient is used as it is (no input mask, not in ``hold``) takes its GD step
+        in the product that forms the gradient, ``W <- W - lr delta a^T`` as one GEMM (its
+        gradient entry is then None): the weight is read and written once instead of a gradient
+        the size of the weight being made, scaled and subtracted (1.45x faster for the depth ReLU
+        net's float32 step; the product is rounded once into ``W``, so the last bits differ from
+        the two-pass update).  A layer steps only after the error below it has been taken through
+        its weights."""
+        acts, gs, out = self._pass(X, keep)
         err = out - Y
         f = loss.factor(X.shape[-1])
         delta = 2 * f * err
         grads = [None] * len(self.weights)
         for l in range(len(self.weights) - 1, -1, -1):
-            g = delta @ acts[l].transpose(1, 2)
-            grads[l] = g if self.masks[l] is None else g * self.masks[l]
             if l:
-                delta = (self._w(l).transpose(1, 2) @ delta) * gs[l - 1]
+                below = torch.bmm(self._w(l).transpose(1, 2), delta)
+                below = (below.mul_(gs[l - 1]) if gs[l - 1] is not None
+                         else torch.ops.aten.threshold_backward(below, acts[l], 0))
+            if lr is not None and self.masks[l] is None and l not in hold:
+                self.weights[l].baddbmm_(delta, acts[l].transpose(1, 2), alpha=-lr)
+            else:
+                g = torch.bmm(delta, acts[l].transpose(1, 2))
+                grads[l] = g if self.masks[l] is None else g * self.masks[l]
+            if l:
+                delta = below
         return f * (err ** 2).sum(dim=(1, 2)), grads, (acts, gs)
 
     def _common_units(self):
@@ -166,23 +196,30 @@ class GatedNet:
         delta = 2 * f * (W @ a - Y)
         last, below = self.masks[-1], self.masks[-2]
         top = (delta @ acts[-1].transpose(1, 2))[:, :, c]
-        inner = ((W.transpose(1, 2) @ delta) * gs[-1][:, c]) @ acts[-2].transpose(1, 2)
+        on = self._on(acts[-1], gs[-1])[:, c]
+        inner = ((W.transpose(1, 2) @ delta) * on) @ acts[-2].transpose(1, 2)
         return (top if last is None else top * last[:, c],
                 inner if below is None else inner * below[c])
 
     def step(self, X, Y, lr, loss: LossNorm = SUM_HALF, split: bool = False):
-        """One GD step on every member (``lr`` scalar or (K,)); returns the (K,) joint losses."""
-        losses, grads, (acts, gs) = self._backward(X, Y, loss)
+        """One GD step on every member (``lr`` scalar or (K,)); returns the (K,) joint losses.
+        A scalar rate steps the layers inside their gradient products (:meth:`_backward`);
+        the split rule's two top layers and a per-member rate take the gradient first."""
+        if split and self.common is None:
+            raise InvalidArgument("split=True needs the common units named (common=...)")
+        top = len(self.weights) - 1
+        one_rate = not torch.is_tensor(lr) and np.ndim(lr) == 0
+        losses, grads, (acts, gs) = self._backward(X, Y, loss, lr=float(lr) if one_rate else None,
+                                                   hold=(top, top - 1) if split else ())
         if split:
-            if self.common is None:
-                raise InvalidArgument("split=True needs the common units named (common=...)")
             c = self._common_units()
             grads[-1][:, :, c], grads[-2][:, c, :] = self._common_grads(acts, gs, Y, loss)
-        lr = torch.as_tensor(lr, dtype=X.dtype, device=X.device).reshape(-1, 1, 1)
-        for W, g in zip(self.weights, grads):
-            # as numerics.train.gd_step: lr * g in the fresh gradient's storage, the same two
-            # roundings without a temporary the size of the weights (a quarter of the depth
-            # net's step went to allocating and filling it)
+        taken = [(W, g) for W, g in zip(self.weights, grads) if g is not None]
+        if taken:
+            lr = torch.as_tensor(lr, dtype=X.dtype, device=X.device).reshape(-1, 1, 1)
+        for W, g in taken:
+            # lr * g in the fresh gradient's storage: the same two roundings without a
+            # temporary the size of the weights
             W -= g.mul_(lr)
         return losses
 

@@ -44,6 +44,27 @@ def test_hand_gradients_match_autograd(gated):
             assert torch.allclose(a, b, atol=1e-12)
 
 
+@pytest.mark.parametrize("gated", [False, True])
+def test_one_rate_steps_inside_the_gradient_products(gated):
+    """GatedNet.step with one rate takes an unmasked layer's step in the GEMM that forms its
+    gradient (W <- W - lr delta a^T): the autograd gradient times the rate, to rounding, and the
+    per-member-rate (two-pass) update to the last bits; a masked layer keeps its masked weights."""
+    rng = np.random.default_rng(1)
+    X, Y = torch.tensor(rng.standard_normal((5, 7))), torch.tensor(rng.standard_normal((3, 7)))
+    W = init_weights([0, 1], [(6, 5), (4, 6), (3, 4)], [0.7, 0.7, 0.7])
+    gates = [torch.tensor((rng.random((6, 7)) > .3) * 1.0), None] if gated else [None, None]
+    mask = torch.tensor((rng.random((6, 5)) > .2) * 1.0)
+    net = GatedNet([w.clone() for w in W], gates, [mask, None, None])
+    twin = GatedNet([w.clone() for w in W], gates, [mask, None, None])
+    grads = _autograd(net, X, Y, SUM_HALF)
+    net.step(X, Y, 0.05)
+    twin.step(X, Y, torch.full((2,), 0.05, dtype=torch.float64))
+    for before, one, two, g in zip(W, net.weights, twin.weights, grads):
+        assert torch.allclose(before - one, 0.05 * g, rtol=1e-10, atol=1e-15)
+        assert torch.allclose(one, two, rtol=1e-14, atol=1e-16)
+    assert torch.equal(net.weights[0][:, mask == 0], W[0][:, mask == 0])
+
+
 def test_split_gradient_steps_common_units_on_their_own_loss():
     X, Y = ds.section4()
     net, _ = reln.build(3, reln.pathways(3, 2, 3, 0.3, 0.3), [0], 60)
