@@ -29,8 +29,9 @@ Writes ``reports/bench.json`` with the keys
 * ``released``: the authors' released loops themselves, unchanged, from a checkout
   (:mod:`numerics.released`, ``--released DIR``): Fig. 1(b)'s numpy ``fit_nn_gd``, the depth
   net's jitted jax step (alone, and per epoch of the released loop with its loss) and From lazy
-  to rich's numpy ``LinearNetwork.train``; per network-step on one thread, with the ratio to the
-  suite's trainer (``released_over_suite`` >= 1: the suite is at least as fast).
+  to rich's numpy ``LinearNetwork.train``; per network-step on one thread, timed in rounds
+  alternating with the suite's trainer for the same shapes, with the median of the rounds' ratios
+  (``released_over_suite`` >= 1: the suite is at least as fast).
 * ``device_peak``: the measured GEMM peak of this device (float64 and float32, 1 and 2 threads).
 * ``ceilings``: one line per trainer, its FLOP/s beside those ceilings (the bench page's summary).
 * ``faithful_costs``: the measured wall time of every paper-scale test that wrote a record in
@@ -283,7 +284,7 @@ def grq_fig1b(steps: int = 10, seeds: int = 1, dask: bool = True, records=Path("
 
 
 # ------------------------------------------------------------ trainers against their GEMM ceiling
-GEMMS = ("mm", "bmm", "addmm", "baddbmm")
+GEMMS = ("mm", "bmm", "addmm", "baddbmm", "addmm_", "baddbmm_")
 
 
 class _GemmShapes(TorchDispatchMode):
@@ -452,14 +453,13 @@ def _grq_plain():
     return plain, len(full["deltas"])
 
 
-def trainers(calls: int = 5, threads=(1, 2)) -> dict:
-    """Every batched trainer a paper-scale configuration runs, at its paper-scale shapes: the step
-    against ``torch.matmul`` of its GEMMs (:func:`step_against_matmul`) and per network against
-    a plain torch loop of one network (autograd, as the released loops step) on one thread."""
+def trainer_cases() -> dict:
+    """name -> (what, make): every batched trainer a paper-scale configuration runs, at its
+    paper-scale shapes; ``make()`` gives (batched step, one network's plain step, members)."""
     from numerics.bias.configs import HIERARCHY, MNIST
     from numerics.lazy_rich.configs import GRADIENT_DESCENT
     toy, mnist, lr_gd = HIERARCHY.full, MNIST.full, GRADIENT_DESCENT.full
-    cases = {
+    return {
         "bias_toy": ("BL/BA 4-item hierarchy, 4(+1)-64-7 ReLU, full batch, seeds x cs members",
                      lambda: _two_layer(range(len(toy.seeds) * len(toy.cs)), 4, 64, 7, 4,
                                         paper="bias", lr=toy.lr)),
@@ -479,8 +479,14 @@ def trainers(calls: int = 5, threads=(1, 2)) -> dict:
                                             10, paper="lazy_rich", activation="linear",
                                             bias=False, lr=lr_gd.lrs[0])),
     }
+
+
+def trainers(calls: int = 5, threads=(1, 2)) -> dict:
+    """Every batched trainer a paper-scale configuration runs, at its paper-scale shapes: the step
+    against ``torch.matmul`` of its GEMMs (:func:`step_against_matmul`) and per network against
+    a plain torch loop of one network (autograd, as the released loops step) on one thread."""
     out = {}
-    for name, (what, make) in cases.items():
+    for name, (what, make) in trainer_cases().items():
         step, plain, members = make()
         entry = {"what": what, "members": members, **step_against_matmul(step, calls, threads)}
         with torch_threads(1):
@@ -555,29 +561,88 @@ def _against_released(released: dict) -> str:
     :func:`released_against_trainers` measured them."""
     if "released_over_suite" not in released:
         return f"released code not measured ({released.get('not measured', 'no suite trainer')})"
+    low, high = released["released_over_suite_range"]
     text = (f"released code {released['step_s'] * 1e3:.3g} ms a step "
-            f"({released['released_over_suite']:.2f}x")
+            f"({released['released_over_suite']:.2f}x, median of {released['rounds']} paired "
+            f"rounds, {low:.2f}-{high:.2f}")
     if "epoch_s" in released:
         text += (f"; {released['epoch_s'] * 1e3:.3g} ms an epoch of its loop with the loss, "
                  f"{released['released_epoch_over_suite']:.2f}x")
     return text + ")"
 
 
-def released_against_trainers(bench: dict, folder=None) -> dict:
-    """The authors' released loops (:mod:`numerics.released`), each with the ratio of its time per
-    network-step to the suite's trainer (>= 1: the suite's trainer is at least as fast)."""
+#: GD steps of one round of each comparison, (released loop, suite trainer): a second or less a
+#: side, so that the two sides of a round see the same machine
+ROUND_STEPS = {"grq_fig1b_chunk": (100, 20), "mhs_depth_relu": (300, 300),
+               "lazy_rich_gd": (2000, 300)}
+
+
+def suite_trainers() -> dict:
+    """The suite's trainer for the shapes of each released loop (``numerics.released.LOOPS``):
+    name -> ``seconds(steps)``, the wall seconds per network-step of a run of ``steps`` steps on
+    one thread (the Fig. 1(b) chunk trainer's GD loop for one tau row's students; the batched
+    step of :func:`trainer_cases` for the others)."""
+    full = _full(None)
+
+    def fig1b(steps):
+        with torch_threads(1):
+            run = _fig1b_chunk(full, full["seeds"][0], steps)
+        return run.seconds["loop"] / (len(full["deltas"]) * steps)
+
+    def batched(name):
+        step, _, members = trainer_cases()[name][1]()
+
+        def seconds(steps):
+            with torch_threads(1):
+                start = time.perf_counter()
+                for _ in range(steps):
+                    step()
+                return (time.perf_counter() - start) / (steps * members)
+        return seconds
+    return {"grq_fig1b_chunk": fig1b, "mhs_depth_relu": batched("mhs_depth_relu"),
+            "lazy_rich_gd": batched("lazy_rich_gd")}
+
+
+def released_against_trainers(folder=None, rounds: int = 9, suites=None) -> dict:
+    """The authors' released loops (:mod:`numerics.released`), each timed against the suite's
+    trainer for the same shapes in ``rounds`` alternating rounds (:data:`ROUND_STEPS`), so that a
+    drift of a shared machine's speed moves both sides of a round: per network-step the best round
+    of each side (``step_s``, ``suite_trainer_s``), and ``released_over_suite`` the median over the
+    rounds of the released time over the suite's (>= 1: the suite's trainer is at least as fast)
+    with the range of the round ratios.  ``suites``: name -> seconds per network-step of a run of
+    ``steps`` steps (default :func:`suite_trainers`)."""
     from numerics import released
-    out = released.timings(folder)
-    trainers_ = dict(bench.get("trainers", {}))
-    if isinstance(bench.get("grq_fig1b"), dict):
-        trainers_["grq_fig1b_chunk"] = bench["grq_fig1b"]
-    for name, entry in out.items():
-        net = trainers_.get(name, {}).get("per_network_step_1_thread")
-        if "step_s" in entry and net:
-            entry["suite_trainer_s"] = net["batched_s"]
-            entry["released_over_suite"] = entry["step_s"] / net["batched_s"]
-            if "epoch_s" in entry:
-                entry["released_epoch_over_suite"] = entry["epoch_s"] / net["batched_s"]
+    loops = released.loops(folder)
+    if suites is None and any(not isinstance(v, dict) for v in loops.values()):
+        suites = suite_trainers()
+    out = {}
+    for name, loop in loops.items():
+        if isinstance(loop, dict):
+            out[name] = loop
+            continue
+        n_released, n_suite = ROUND_STEPS.get(name, (100, 100))
+        sides = {"step": loop.run, **({"epoch": loop.epochs} if loop.epochs else {})}
+        for run in sides.values():
+            run(2)                                       # compiled and warm before timing
+        suites[name](2)
+        times = {side: [] for side in (*sides, "suite")}
+        for _ in range(rounds):
+            for side, run in sides.items():
+                start = time.perf_counter()
+                run(n_released)
+                times[side].append((time.perf_counter() - start) / n_released)
+            times["suite"].append(suites[name](n_suite))
+        suite = np.array(times["suite"])
+        entry = {"what": loop.what, "shapes": loop.shapes, "dtype": loop.dtype, **loop.about,
+                 "rounds": rounds, "steps_a_round": {"released": n_released, "suite": n_suite},
+                 "suite_trainer_s": float(suite.min())}
+        for side in sides:
+            ratio = np.array(times[side]) / suite
+            key = "released" if side == "step" else "released_epoch"
+            entry[f"{side}_s"] = float(min(times[side]))
+            entry[f"{key}_over_suite"] = float(np.median(ratio))
+            entry[f"{key}_over_suite_range"] = [float(ratio.min()), float(ratio.max())]
+        out[name] = entry
     return out
 
 
@@ -654,7 +719,7 @@ def main(argv=None) -> int:
         bench["grq_fig1b"] = grq_fig1b(dask=not args.no_dask,
                                        records=args.reports_dir / "paper_scale")
     print("the authors' released loops ...", flush=True)
-    bench["released"] = released_against_trainers(bench, args.released)
+    bench["released"] = released_against_trainers(args.released)
     bench["faithful_costs"] = faithful_costs(args.reports_dir / "paper_scale")
     if not args.skip_suite:
         print("pytest verify (ci profile) ...", flush=True)

@@ -2,38 +2,42 @@
 (``numerics.bench``, issue "honest speed").
 
 Nothing of the released code is copied here: :func:`load` imports a file of a checkout of the
-authors' repository as it is, and the timings call its functions.  A checkout is looked for in
+authors' repository as it is, and each loop calls its functions.  A checkout is looked for in
 ``CLAIMS_RELEASED_CODE`` (a folder holding one folder per repository, named as the repository:
-``getrichquick/``, ``make-haste-slowly/``, ``LinearNetworkDynamics/``; ``python -m numerics.bench --released DIR``).  Where a
-checkout or an optional package (jax, for the depth code) is missing, the timing says so and
-measures nothing.
+``getrichquick/``, ``make-haste-slowly/``, ``LinearNetworkDynamics/``;
+``python -m numerics.bench --released DIR``).  Where a checkout or an optional package (jax, for
+the depth code) is missing, :func:`loops` says so and nothing is timed.
+
+Each function returns a :class:`Loop` that runs a given number of steps; ``numerics.bench``
+times it in rounds alternating with the suite's trainer for the same shapes.
 
 * :func:`grq_fit_nn_gd`: Get rich quick Fig. 1(b)'s student (``two-layer-relu/utils.py``
   ``fit_nn_gd``, numpy float64, as ``run_grid.py`` calls it: n = 1000, d = 100, h = 50,
-  ``checkpoint_frequency`` 100), seconds per GD step of one network.
+  ``checkpoint_frequency`` 100), GD steps of one network.
 * :func:`mhs_depth_relu`: Make haste slowly Sec 6's 11-420-420-60 ReLU net (``depth/relu.py``:
   its jitted ``loss_relu`` and init; the three-line ``update_relu`` is written under the file's
   ``__main__`` guard, so it is rebuilt here from the imported ``loss_relu`` exactly as written
-  there), float32 as jax runs it: seconds per step alone, and per epoch of the released loop
-  (the step, then ``losses[epoch] = statistics_relu(...)``).
+  there), float32 as jax runs it: steps alone, and epochs of the released loop (the step, then
+  ``losses[epoch] = statistics_relu(...)``).
 * :func:`lr_linear_network`: From lazy to rich's GD (``LinearNetworkDynamics``
   ``linear_network.py`` ``LinearNetwork.train``, numpy float64) at the Thm 4.3 sweep's shapes
-  (5-3-3, 10 samples, lambda-balanced init from its ``utils.get_lambda_balanced``): seconds per
-  epoch (one GD step, with the loss and weight copies ``train`` keeps).
+  (5-3-3, 10 samples, lambda-balanced init from its ``utils.get_lambda_balanced``): epochs (one
+  GD step each, with the loss and weight copies ``train`` keeps).
 
-Time units: wall seconds per GD step of one network, one thread (XLA's CPU thread pool off).
+Time units: GD steps of one network, on one thread (XLA's CPU thread pool off).
 """
 from __future__ import annotations
 
 import importlib.util
 import os
 import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 from threadpoolctl import threadpool_limits
 
-from numerics.machine import best_time
 from numerics.validation import InvalidArgument
 
 #: the folder of the authors' checkouts, one per repository, named as the repository
@@ -82,9 +86,23 @@ def load(path: Path, name: str):
     return module
 
 
-def grq_fit_nn_gd(steps: int = 200, repeat: int = 3, folder=None) -> dict:
-    """Seconds per GD step of one Fig. 1(b) student in the released ``fit_nn_gd`` (its first tau
-    row's first cell: the student's init, data and lr at the released grid's shapes)."""
+@dataclass(frozen=True)
+class Loop:
+    """One released loop, loaded and ready: ``run(steps)`` takes ``steps`` GD steps of one
+    network; ``epochs(steps)``, where the released script has one, runs that many epochs of its
+    loop as written (the step and the per-epoch statistics it keeps)."""
+
+    what: str
+    shapes: str
+    dtype: str
+    run: Callable[[int], object]
+    epochs: Callable[[int], object] | None = None
+    about: dict = field(default_factory=dict)
+
+
+def grq_fit_nn_gd(folder=None) -> Loop:
+    """Get rich quick Fig. 1(b)'s student in the released ``fit_nn_gd`` (its first tau row's first
+    cell: the student's init, data and lr at the released grid's shapes)."""
     from numerics.rich_quick import single_neuron_teacher_student as ts
     utils = load(root(folder) / "getrichquick" / "two-layer-relu" / "utils.py", "released_grq")
     full = ts.FIG1B_FULL
@@ -93,19 +111,18 @@ def grq_fit_nn_gd(steps: int = 200, repeat: int = 3, folder=None) -> dict:
     W0, a0 = np.float64(task.base_w), np.float64(task.base_a)[None]
     X, y = np.float64(task.X), np.float64(task.y).reshape(-1, 1)
     lr = full["base_lr"] / full["taus"][0] ** 2
-    # fit_nn_gd takes n_iter + 1 steps (range(n_iter + 1)), each one gradient step; numpy's BLAS
-    # on one thread, as every trainer is compared
-    with threadpool_limits(1):
-        seconds = best_time(lambda: utils.fit_nn_gd(W0, a0, X, y, lr=lr, n_iter=steps - 1),
-                            repeat)[1]
-    return {"what": "getrichquick two-layer-relu/utils.py fit_nn_gd, unchanged (numpy, float64)",
-            "shapes": f"n={full['n']}, d={full['d']}, h={full['h']}", "dtype": "float64",
-            "step_s": seconds / steps, "steps_timed": steps}
+
+    def run(steps):
+        # fit_nn_gd takes n_iter + 1 steps (range(n_iter + 1)), each one gradient step; numpy's
+        # BLAS on one thread, as every trainer is compared
+        with threadpool_limits(1):
+            return utils.fit_nn_gd(W0, a0, X, y, lr=lr, n_iter=steps - 1)
+    return Loop("getrichquick two-layer-relu/utils.py fit_nn_gd, unchanged (numpy, float64)",
+                f"n={full['n']}, d={full['d']}, h={full['h']}", "float64", run)
 
 
-def mhs_depth_relu(steps: int = 300, repeat: int = 3, folder=None) -> dict:
-    """Seconds per step (and per epoch of the released loop) of the Sec 6 ReLU net in the released
-    jax code, run index 1, on one XLA thread."""
+def mhs_depth_relu(folder=None) -> Loop:
+    """The Sec 6 ReLU net in the released jax code, run index 1, on one XLA thread."""
     # the checkout is looked for first, so a machine with neither says what to set before what
     # to install
     depth = root(folder) / "make-haste-slowly" / "depth"
@@ -126,33 +143,28 @@ def mhs_depth_relu(steps: int = 300, repeat: int = 3, folder=None) -> dict:
     params = [jax.numpy.asarray(p) for p in
               relu.init_random_params_relu(0.0006, [X.shape[0], 420, 420, Y.shape[0]], 1)]
     state = {"params": update_relu(params, (X, Y))}    # compiled before timing
-    losses = np.zeros(steps)
 
-    def steps_alone():
+    def run(steps):
         p = state["params"]
         for _ in range(steps):
             p = update_relu(p, (X, Y))
         state["params"] = jax.block_until_ready(p)
 
-    def epochs():
-        p = state["params"]
+    def epochs(steps):
+        p, losses = state["params"], np.zeros(steps)
         for epoch in range(steps):
             p = update_relu(p, (X, Y))
             losses[epoch] = relu.statistics_relu(p, (X, Y))
         state["params"] = p
-
-    return {"what": "make-haste-slowly depth/relu.py: jitted loss_relu and update_relu, unchanged "
-                    "(jax)", "shapes": f"11-420-420-60, {X.shape[1]} datapoints",
-            "dtype": str(state["params"][0].dtype), "jax": jax.__version__,
-            "xla_flags": os.environ.get("XLA_FLAGS", ""),
-            "step_s": best_time(steps_alone, repeat)[1] / steps,
-            "epoch_s": best_time(epochs, repeat)[1] / steps, "steps_timed": steps}
+    return Loop("make-haste-slowly depth/relu.py: jitted loss_relu and update_relu, unchanged (jax)",
+                f"11-420-420-60, {X.shape[1]} datapoints", str(state["params"][0].dtype), run,
+                epochs, {"jax": jax.__version__, "xla_flags": os.environ.get("XLA_FLAGS", "")})
 
 
-def lr_linear_network(epochs: int = 2000, repeat: int = 3, folder=None) -> dict:
-    """Seconds per epoch (GD step) of one network of the Thm 4.3 sweep in the released
-    ``LinearNetwork.train``, lambda = -2 (the released init takes lambda <= 0 when the input is
-    wider than the output), learning rate 4e-3."""
+def lr_linear_network(folder=None) -> Loop:
+    """One network of the Thm 4.3 sweep in the released ``LinearNetwork.train`` (one epoch is one GD
+    step), lambda = -2 (the released init takes lambda <= 0 when the input is wider than the
+    output), learning rate 4e-3."""
     from numerics.lazy_rich.configs import GRADIENT_DESCENT
     net_code = load(root(folder) / "LinearNetworkDynamics" / "linear_network.py",
                     "released_lr_linear_network")
@@ -162,25 +174,26 @@ def lr_linear_network(epochs: int = 2000, repeat: int = 3, folder=None) -> dict:
     with threadpool_limits(1):
         np.random.seed(0)                               # the released init draws from it
         w1, w2 = net_code.get_lambda_balanced(cfg.lams[0], 5, 3, 3)
-        seconds = best_time(lambda: net_code.LinearNetwork(5, 3, 3, w1, w2).train(X, Y, epochs,
-                                                                             cfg.lrs[0]),
-                            repeat)[1]
-    return {"what": "LinearNetworkDynamics linear_network.py LinearNetwork.train, unchanged "
-                    "(numpy, float64)", "shapes": "5-3-3, 10 samples", "dtype": "float64",
-            "step_s": seconds / epochs, "steps_timed": epochs}
+
+    def run(steps):
+        with threadpool_limits(1):
+            return net_code.LinearNetwork(5, 3, 3, w1, w2).train(X, Y, steps, cfg.lrs[0])
+    return Loop("LinearNetworkDynamics linear_network.py LinearNetwork.train, unchanged "
+                "(numpy, float64)", "5-3-3, 10 samples", "float64", run)
 
 
 #: the released loop of each trainer of numerics.bench.trainers / grq_fig1b, by trainer name
-TIMINGS = {"grq_fig1b_chunk": grq_fit_nn_gd, "mhs_depth_relu": mhs_depth_relu,
-           "lazy_rich_gd": lr_linear_network}
+LOOPS = {"grq_fig1b_chunk": grq_fit_nn_gd, "mhs_depth_relu": mhs_depth_relu,
+         "lazy_rich_gd": lr_linear_network}
 
 
-def timings(folder=None) -> dict:
-    """Every released loop's timing by trainer name, or why it was not measured."""
+def loops(folder=None) -> dict:
+    """Every released loop by trainer name, loaded (a :class:`Loop`), or why it is not here
+    (``{"not measured": reason}``)."""
     out = {}
-    for name, timing in TIMINGS.items():
+    for name, make in LOOPS.items():
         try:
-            out[name] = timing(folder=folder)
+            out[name] = make(folder=folder)
         except NotAvailable as exc:
             out[name] = {"not measured": str(exc)}
     return out

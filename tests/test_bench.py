@@ -68,6 +68,10 @@ def test_gemm_shapes_are_read_at_the_dispatcher_and_replayed_as_plain_matmuls():
     shapes = bench.gemm_shapes(lambda: (A @ B, torch.einsum("kij,jl->kil", A, B)))
     assert len(shapes) == 2 and bench.gemm_flop(shapes) == 2 * (2 * 12 * 5 * 2)
     assert [tuple(p.shape) for p in bench.plain_matmuls(shapes)()] == [(12, 2), (1, 12, 2)]
+    # a step taken inside its gradient product (GatedNet.step's W.baddbmm_) is a GEMM too
+    W, d, a = torch.zeros(1, 4, 3), torch.ones(1, 4, 2), torch.ones(1, 3, 2)
+    inplace = bench.gemm_shapes(lambda: W.baddbmm_(d, a.transpose(1, 2), alpha=-0.1))
+    assert [(tuple(x), tuple(y)) for x, y, _ in inplace] == [((1, 4, 2), (1, 2, 3))]
 
 
 def test_a_trainer_step_is_set_beside_its_matmul_ceiling_and_a_plain_loop():
@@ -131,12 +135,17 @@ def test_the_released_loops_are_timed_from_a_checkout_or_said_missing(tmp_path, 
         "    for _ in range(n_iter + 1):\n"
         "        W -= lr * (W @ X.T @ X)\n"
         "    return [], [], []\n")
-    trainer = {"per_network_step_1_thread": {"batched_s": 1e-6}}
-    out = bench.released_against_trainers({"grq_fig1b": trainer}, tmp_path)
+    suite = iter([1e-3] + [1e-6, 2e-6, 4e-6])        # the warm-up, then three rounds
+    out = bench.released_against_trainers(tmp_path, rounds=3,
+                                          suites={"grq_fig1b_chunk": lambda steps: next(suite)})
     entry = out["grq_fig1b_chunk"]
-    assert entry["step_s"] > 0 and entry["released_over_suite"] == entry["step_s"] / 1e-6
+    assert entry["rounds"] == 3 and entry["suite_trainer_s"] == 1e-6 and entry["step_s"] > 0
+    # the median of the paired rounds' ratios, not a ratio of two separately taken bests
+    low, high = entry["released_over_suite_range"]
+    assert low < entry["released_over_suite"] < high and high / low > 1.5
     assert "not measured" in out["mhs_depth_relu"] and "not measured" in out["lazy_rich_gd"]
     line = bench._against_released(entry)
     assert line.startswith("released code") and f"{entry['released_over_suite']:.2f}x" in line
+    assert "median of 3 paired rounds" in line
     with pytest.raises(ValueError, match="is not a directory"):
         released.root(tmp_path / "nowhere")
