@@ -333,18 +333,20 @@ def _per_call(fn, calls: int, repeat: int = 3) -> float:
 def step_against_matmul(step, calls: int, threads=(1, 2), repeat: int = 3) -> dict:
     """Achieved FLOP/s of one trainer step (the GEMM FLOP it does over its wall time) against a
     plain ``torch.matmul`` of the same shapes, at each intra-op thread count; with a profile of
-    the step (its ten costliest torch ops at 1 thread) as the reason where the ratio is short."""
+    the step (its ten costliest torch ops at 1 thread) as the reason where the ratio is short.
+    Both run in the trainers' backend (``numerics.models.trainer_backend``: MKL, oneDNN off),
+    entered once around the calls as a training loop enters it."""
     shapes = gemm_shapes(step)
     flop, ceiling = gemm_flop(shapes), plain_matmuls(shapes)
     out = {"dtype": str(shapes[0][2]).removeprefix("torch."), "gemms_per_step": len(shapes),
            "gemm_flop_per_step": flop,
            "shapes": sorted({f"{a}x{b}" for a, b, _ in shapes})[:12]}
     for n in threads:
-        with torch_threads(n):
+        with trainer_backend(n):
             t_step, t_mm = _per_call(step, calls, repeat), _per_call(ceiling, calls, repeat)
         out[f"threads_{n}"] = {"step_s": t_step, "matmul_s": t_mm, "step_flop_per_s": flop / t_step,
                                "matmul_flop_per_s": flop / t_mm, "step_over_matmul": t_mm / t_step}
-    with torch_threads(1):
+    with trainer_backend(1):
         out["profile_1_thread"] = profile_per_step(lambda: [step() for _ in range(calls)], calls)
     return out
 
@@ -391,7 +393,8 @@ def _plain_layers(weights, gates, X, Y, factor: float, lr: float):
 
 def _two_layer(seeds, n_in, n_hid, n_out, P, *, paper, activation="relu", bias=True, lr=1e-3,
                dtype=torch.float64):
-    """(batched step, one network's plain step, K) of ``numerics.train``'s two-layer trainer."""
+    """(batched step, one network's plain step, K) of ``numerics.train``'s two-layer trainer; the
+    batched step is timed inside ``trainer_backend``, as training runs it."""
     from numerics.train import gd_step
     from theory.conventions import convention
     gen = torch.Generator().manual_seed(0)
@@ -405,8 +408,7 @@ def _two_layer(seeds, n_in, n_hid, n_out, P, *, paper, activation="relu", bias=T
     plain = _plain_layers([one.W1[0], one.W2[0]], [activation], one.augment(X)[0], Y,
                           norm.factor(P), lr)
     def step():
-        with trainer_backend():
-            return gd_step(net, X, Y, lr, norm)
+        return gd_step(net, X, Y, lr, norm)
     return step, plain, net.K
 
 
@@ -414,7 +416,8 @@ def _depth(kind: str):
     """(batched step, one network's plain step, K) of the MHS depth trainer at paper scale (the
     ReLU net's ``GatedNet.step``; the GDLN's split-gradient update after the switch), on the
     program ``depth.depth_run`` trains: one :func:`~numerics.haste_slowly.depth.seed_blocks`
-    block (one seed on a CPU)."""
+    block (one seed on a CPU); the batched step is timed inside ``trainer_backend``, as training
+    runs it."""
     from numerics.haste_slowly import depth
     from numerics.haste_slowly.configs import DEPTH
     from theory.conventions import SUM_HALF
@@ -424,11 +427,10 @@ def _depth(kind: str):
     dt = net.weights[0].dtype
     X, Y = (torch.as_tensor(v, dtype=dt) for v in (X, Y))
     def step():
-        with trainer_backend():
-            if kind == "relu":
-                return net.step(X, Y, cfg.lr)
-            for W, g in zip(net.weights, depth.split_grads(net, X, Y, contextual=True)[1]):
-                W -= g.mul_(cfg.lr)     # as depth.train_scheduled
+        if kind == "relu":
+            return net.step(X, Y, cfg.lr)
+        for W, g in zip(net.weights, depth.split_grads(net, X, Y, contextual=True)[1]):
+            W -= g.mul_(cfg.lr)     # as depth.train_scheduled
     gates = ["relu", "relu"] if kind == "relu" else [
         torch.ones(net.weights[0].shape[1], X.shape[1], dtype=dt),
         torch.as_tensor(depth.gdln_gates(cfg.module), dtype=dt)]
@@ -593,7 +595,7 @@ def suite_trainers() -> dict:
         step, _, members = trainer_cases()[name][1]()
 
         def seconds(steps):
-            with torch_threads(1):
+            with trainer_backend(1):
                 start = time.perf_counter()
                 for _ in range(steps):
                     step()
