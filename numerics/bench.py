@@ -69,6 +69,7 @@ from torch.utils._python_dispatch import TorchDispatchMode
 
 from numerics.models import TwoLayerEnsemble, configure_threads, torch_threads, trainer_backend
 from numerics.train import train
+from numerics.validation import integer
 from theory.registry import catalogue_ids
 
 K, N_HID, LR, INIT_STD = 64, 64, 2e-4, 2e-4 ** 0.5
@@ -614,6 +615,7 @@ def released_against_trainers(folder=None, rounds: int = 9, suites=None) -> dict
     with the range of the round ratios.  ``suites``: name -> seconds per network-step of a run of
     ``steps`` steps (default :func:`suite_trainers`)."""
     from numerics import released
+    rounds = integer(rounds, "rounds", 1)
     loops = released.loops(folder)
     if suites is None and any(not isinstance(v, dict) for v in loops.values()):
         suites = suite_trainers()
@@ -622,7 +624,7 @@ def released_against_trainers(folder=None, rounds: int = 9, suites=None) -> dict
         if isinstance(loop, dict):
             out[name] = loop
             continue
-        n_released, n_suite = ROUND_STEPS.get(name, (100, 100))
+        n_released, n_suite = ROUND_STEPS[name]
         sides = {"step": loop.run, **({"epoch": loop.epochs} if loop.epochs else {})}
         for run in sides.values():
             run(2)                                       # compiled and warm before timing

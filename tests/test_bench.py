@@ -149,3 +149,5 @@ def test_the_released_loops_are_timed_from_a_checkout_or_said_missing(tmp_path, 
     assert "median of 3 paired rounds" in line
     with pytest.raises(ValueError, match="is not a directory"):
         released.root(tmp_path / "nowhere")
+    with pytest.raises(ValueError, match="rounds"):
+        bench.released_against_trainers(tmp_path, rounds=0, suites={})
