@@ -105,8 +105,7 @@ class GatedNet:
             z = torch.bmm(self._w(l), acts[-1])
             g = None if self.gates[l] is None else self.gates[l].expand_as(z)
             if keep is not None and l == len(self.weights) - 2:
-                g = (z > 0).to(z.dtype) if g is None else g
-                g = g * keep[:, None]
+                g = self._on(z, g) * keep[:, None]
             gs.append(g)
             acts.append(torch.relu(z) if g is None else z * g)
         return acts, gs, torch.bmm(self._w(len(self.weights) - 1), acts[-1])
