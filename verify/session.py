@@ -12,9 +12,10 @@ from pathlib import Path
 
 import pytest
 
+from verify import ahead
 from verify.blocks import DISTRIBUTED, VERDICT_ID, conftest_fixtures, order_blocks, scheduler_class
 from verify.report import record as R
-from verify.stash import FIGURES, PLUGIN, SESSION, SETUP_S, SUITE_ROOT, VERDICT, claim_ids, ids_of
+from verify.stash import FIGURES, GATE, PLUGIN, SESSION, SETUP_S, SUITE_ROOT, VERDICT, claim_ids, ids_of
 from verify.verdict_item import ChecksPayload, VerdictItem, VerdictPayload
 
 
@@ -53,6 +54,23 @@ class ClaimsGate:
         #: claim ID -> node IDs of every test tied to it, before any deselection
         self.claim_tests: dict[str, set] = {}
         self.owned = Path(str(config.rootpath)).resolve() == SUITE_ROOT
+        #: the run store and helper of a serial session on two cores (:mod:`verify.ahead`)
+        self.helper = None
+
+    def pytest_sessionstart(self, session):
+        """A serial session of the suite's checks shares its heavy runners with a helper on a
+        second core, set up before the conftests that call them are imported."""
+        if self.owned:
+            self.helper = ahead.for_session(self.config)
+
+    def stop_helper(self) -> None:
+        """Stop the helper (before the reports are written: its core is theirs)."""
+        if self.helper is not None:
+            self.helper.stop()
+            self.helper = None
+
+    def pytest_unconfigure(self, config):
+        self.stop_helper()
 
     def start(self, *, controller: bool = False) -> ClaimsSession:
         """The claims session of this config, started once."""
@@ -195,9 +213,18 @@ class ClaimsSession:
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_collection_finish(self, session):
-        """After --lf / --ff filtered or reordered the items: place the verdict items again."""
+        """After --lf / --ff filtered or reordered the items: place the verdict items again.  A
+        serial session of the suite's own claims hands the runs its tests need to a second core
+        (:mod:`verify.ahead`)."""
+        gate = self.config.pluginmanager.get_plugin(GATE)
+        runs = []
         if any(isinstance(i, VerdictItem) for i in session.items) or self.judged:
+            runs = ahead.order(session.items, conftest_fixtures, gate.helper.plan) if gate.helper else []
             self._place_verdict_items(session.items)
+        if runs:
+            gate.helper.start(runs)
+        else:
+            gate.stop_helper()
 
     def _select(self, items):
         """Apply --claim / --paper / --stale: keep the tests tied to those claims, deselect the
@@ -364,6 +391,7 @@ class ClaimsSession:
         """Write the run's record and reports; a run stopped before its first verdict records
         that it ran and stopped.  Ctrl-C while writing publishes nothing and says so in one
         line (the reports stay as they were)."""
+        self.config.pluginmanager.get_plugin(GATE).stop_helper()
         interrupted = (exitstatus == pytest.ExitCode.INTERRUPTED or bool(session.shouldstop)
                        or bool(session.shouldfail))
         if not self.recorder or not (self.records or interrupted):

@@ -1,0 +1,105 @@
+"""Runs computed once and shared between the processes of one session.
+
+:func:`shared` is ``functools.cache`` for a runner (a function of hashable, ``repr``-stable
+arguments: configurations, names, numbers), and more where the environment variable
+:data:`STORE` names a folder: the run is then computed by the first process that asks for it,
+under a lock (``filelock``), and written to that folder (``numerics.atomic``); every other process
+that asks waits for the lock and reads it back.  Pickling stores arrays and tensors exactly, so a
+run read back is bit-identical to the run computed.
+
+``pytest verify`` without ``-n`` sets the folder for its session and hands a second process the
+runs its tests will need (``verify.ahead``); nothing else sets it, so a runner called anywhere
+else is plain ``functools.cache``.  A folder is one session's: it is keyed by arguments, not by
+the source of the code, and removed when the session ends.
+"""
+from __future__ import annotations
+
+import functools
+import hashlib
+import inspect
+import os
+import pickle
+from pathlib import Path
+
+from numerics.atomic import write_with
+from numerics.validation import InvalidArgument
+
+#: the environment variable that names the session's folder of shared runs
+STORE = "CLAIMS_RUN_STORE"
+
+
+def _name(fn, args, kwargs) -> str:
+    text = repr((fn.__module__, fn.__qualname__, args, sorted(kwargs.items())))
+    if " at 0x" in text:
+        # an object without a value repr (a function, a lock) names nothing another process can find
+        raise InvalidArgument(f"{fn.__qualname__}: arguments {text} have no repr another process "
+                              "can share")
+    return f"{fn.__qualname__}-{hashlib.sha256(text.encode()).hexdigest()[:20]}"
+
+
+def _lock(path: Path, timeout: float):
+    from filelock import FileLock
+    return FileLock(f"{path}.lock", timeout=timeout)
+
+
+def _read(path: Path):
+    return pickle.loads(path.read_bytes())
+
+
+def _compute(fn, path: Path, args, kwargs):
+    result = fn(*args, **kwargs)
+    data = pickle.dumps(result, protocol=pickle.HIGHEST_PROTOCOL)
+    write_with(path, lambda tmp: tmp.write_bytes(data))
+    return result
+
+
+def shared(fn):
+    """``fn`` cached per process by its arguments and, where :data:`STORE` names a folder, shared
+    through it.  ``fn.ahead(*args)`` computes and stores a run unless it is stored or another
+    process holds it (the helper of ``verify.ahead``: it never waits on a run it was only asked to
+    compute ahead)."""
+    memo: dict = {}
+    signature = inspect.signature(fn)
+
+    def bound(args, kwargs):
+        """The arguments as the call binds them, defaults filled in: ``f(cfg)`` and
+        ``f(cfg, None)`` are one run."""
+        call = signature.bind(*args, **kwargs)
+        call.apply_defaults()
+        return call.args, call.kwargs
+
+    def key(args, kwargs):
+        return functools._make_key(args, kwargs, False)
+
+    @functools.wraps(fn)
+    def run(*args, **kwargs):
+        args, kwargs = bound(args, kwargs)
+        k = key(args, kwargs)
+        if k not in memo:
+            folder = os.environ.get(STORE)
+            if not folder:
+                memo[k] = fn(*args, **kwargs)
+            else:
+                path = Path(folder) / f"{_name(fn, args, kwargs)}.pkl"
+                with _lock(path, -1):
+                    memo[k] = _read(path) if path.exists() else _compute(fn, path, args, kwargs)
+        return memo[k]
+
+    def ahead(*args, **kwargs) -> bool:
+        """Compute the run into the store unless it is there or being computed; True if this
+        call computed it."""
+        from filelock import Timeout
+        args, kwargs = bound(args, kwargs)
+        path = Path(os.environ[STORE]) / f"{_name(fn, args, kwargs)}.pkl"
+        try:
+            with _lock(path, 0):
+                if path.exists():
+                    return False
+                memo[key(args, kwargs)] = _compute(fn, path, args, kwargs)
+                return True
+        except Timeout:
+            return False
+
+    run.ahead = ahead
+    run.cache_clear = memo.clear
+    return run

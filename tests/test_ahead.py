@@ -1,0 +1,104 @@
+"""A serial session's second core (verify.ahead) and the run store it shares runs through
+(numerics.run_store): a run is computed once across processes and read back bit-identical, the
+helper never waits on a run another process holds, and the tests that need runs move last."""
+import pickle
+import time
+from types import SimpleNamespace
+
+import pytest
+from filelock import FileLock
+
+from numerics import run_store
+from numerics.haste_slowly import configs, linear
+from numerics.validation import InvalidArgument
+from verify import ahead
+
+
+def _counted():
+    calls = []
+
+    def runner(cfg, scale=1.0):
+        calls.append((cfg, scale))
+        return {"cfg": cfg, "value": cfg * scale}
+    return run_store.shared(runner), calls
+
+
+def test_without_a_store_a_run_is_cached_once_however_its_arguments_are_spelled(monkeypatch):
+    monkeypatch.delenv(run_store.STORE, raising=False)
+    run, calls = _counted()
+    assert run(2) is run(2, 1.0) is run(cfg=2)
+    assert calls == [(2, 1.0)]
+
+
+def test_a_stored_run_is_read_by_another_process_not_recomputed(monkeypatch, tmp_path):
+    monkeypatch.setenv(run_store.STORE, str(tmp_path))
+    first, calls = _counted()
+    first(3, scale=2.0)
+    assert len(list(tmp_path.glob("*.pkl"))) == 1
+    # a second process: its own wrapper and memo of the same runner, the same folder
+    second, other_calls = _counted()
+    assert second(3, 2.0) == {"cfg": 3, "value": 6.0}
+    assert other_calls == []
+
+
+def test_ahead_skips_a_run_another_process_holds_and_one_already_stored(monkeypatch, tmp_path):
+    monkeypatch.setenv(run_store.STORE, str(tmp_path))
+    run, calls = _counted()
+    name = run_store._name(run.__wrapped__, (5, 1.0), {})
+    with FileLock(f"{tmp_path / name}.pkl.lock"):
+        assert run.ahead(5) is False
+    assert calls == []
+    assert run.ahead(5) is True and run.ahead(5) is False
+    assert calls == [(5, 1.0)]
+
+
+def test_an_argument_without_a_value_repr_is_refused_by_name(monkeypatch, tmp_path):
+    monkeypatch.setenv(run_store.STORE, str(tmp_path))
+    run, _ = _counted()
+    with pytest.raises(InvalidArgument, match="no repr another process can share"):
+        run(lambda: 1)
+
+
+def _item(path, name, scale=None, fixtures=(), module=None):
+    callspec = None if scale is None else SimpleNamespace(params={"scale": scale})
+    return SimpleNamespace(nodeid=f"{path}::{name}", callspec=callspec, fixtures=fixtures,
+                           module=SimpleNamespace(__name__=module) if module else None)
+
+
+def test_files_with_tests_needing_runs_move_last_whole_and_each_run_is_listed_once():
+    plan = {("c", "heavy"): [("r.a", (1,)), ("r.b", (2,))], ("m.fig", ""): [("r.c", (3,))]}
+    items = [_item("a.py", "t1", "ci", [("c", "heavy")]), _item("b.py", "t2"),
+             _item("a.py", "t3"), _item("a.py", "t4", "full", [("c", "heavy")]),
+             _item("c.py", "t5", module="m.fig"), _item("d.py", "t6", "ci", [("c", "heavy")]),
+             _item("e.py", "t7")]
+    runs = ahead.order(items, lambda item: item.fixtures, plan)
+    assert [i.nodeid.split("::")[1] for i in items] == ["t2", "t7", "t1", "t3", "t4", "t5", "t6"]
+    assert runs == [("r.a", (1,)), ("r.b", (2,)), ("r.c", (3,))]
+
+
+def test_the_switch_takes_zero_or_one(monkeypatch):
+    monkeypatch.setenv(ahead.SWITCH, "0")
+    assert ahead.wanted() is False
+    monkeypatch.setenv(ahead.SWITCH, "yes")
+    with pytest.raises(InvalidArgument, match="CLAIMS_AHEAD='yes' must be 0"):
+        ahead.wanted()
+
+
+def test_the_helper_computes_a_run_that_reads_back_bit_identical_to_one_process(monkeypatch):
+    monkeypatch.delenv(run_store.STORE, raising=False)
+    cfg = configs.FIG7.replace(steps=400, seeds=(3, 4))
+    original = linear.linear_run
+    alone = pickle.dumps(original.__wrapped__(cfg))
+    helper = ahead.Ahead({("c", "f"): [("numerics.haste_slowly.linear.linear_run", (cfg,))]})
+    try:
+        assert linear.linear_run is not original
+        helper.start([("numerics.haste_slowly.linear.linear_run", (cfg,))])
+        deadline = time.time() + 120
+        while not list(helper.folder.glob("linear_run-*.pkl")) and time.time() < deadline:
+            time.sleep(0.1)
+        assert list(helper.folder.glob("linear_run-*.pkl")), "the helper stored no run"
+        assert pickle.dumps(linear.linear_run(cfg)) == alone
+    finally:
+        helper.stop()
+    assert linear.linear_run is original and not helper.folder.exists()
+    assert helper.process.returncode is not None
