@@ -58,6 +58,8 @@ def shared(fn):
     through it.  ``fn.ahead(*args)`` computes and stores a run unless it is stored or another
     process holds it (the helper of ``verify.ahead``: it never waits on a run it was only asked to
     compute ahead)."""
+    if not callable(fn):
+        raise InvalidArgument(f"fn must be a runner (callable), got {type(fn).__name__}")
     memo: dict = {}
     signature = inspect.signature(fn)
 
@@ -69,7 +71,7 @@ def shared(fn):
         return call.args, call.kwargs
 
     def key(args, kwargs):
-        return functools._make_key(args, kwargs, False)
+        return args, tuple(sorted(kwargs.items()))
 
     @functools.wraps(fn)
     def run(*args, **kwargs):
@@ -89,6 +91,8 @@ def shared(fn):
         """Compute the run into the store unless it is there or being computed; True if this
         call computed it."""
         from filelock import Timeout
+        if not os.environ.get(STORE):
+            raise InvalidArgument(f"{fn.__qualname__}.ahead needs a run store: set {STORE} to a folder")
         args, kwargs = bound(args, kwargs)
         path = Path(os.environ[STORE]) / f"{_name(fn, args, kwargs)}.pkl"
         try:

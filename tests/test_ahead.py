@@ -57,6 +57,11 @@ def test_an_argument_without_a_value_repr_is_refused_by_name(monkeypatch, tmp_pa
     run, _ = _counted()
     with pytest.raises(InvalidArgument, match="no repr another process can share"):
         run(lambda: 1)
+    monkeypatch.delenv(run_store.STORE)
+    with pytest.raises(InvalidArgument, match="needs a run store: set CLAIMS_RUN_STORE"):
+        run.ahead(1)
+    with pytest.raises(InvalidArgument, match="fn must be a runner"):
+        run_store.shared("relu_run")
 
 
 def _item(path, name, scale=None, fixtures=(), module=None):
