@@ -37,6 +37,10 @@ def _name(fn, args, kwargs) -> str:
     return f"{fn.__qualname__}-{hashlib.sha256(text.encode()).hexdigest()[:20]}"
 
 
+def _path(folder: str, fn, args, kwargs) -> Path:
+    return Path(folder) / f"{_name(fn, args, kwargs)}.pkl"
+
+
 def _lock(path: Path, timeout: float):
     from filelock import FileLock
     return FileLock(f"{path}.lock", timeout=timeout)
@@ -82,7 +86,7 @@ def shared(fn):
             if not folder:
                 memo[k] = fn(*args, **kwargs)
             else:
-                path = Path(folder) / f"{_name(fn, args, kwargs)}.pkl"
+                path = _path(folder, fn, args, kwargs)
                 with _lock(path, -1):
                     memo[k] = _read(path) if path.exists() else _compute(fn, path, args, kwargs)
         return memo[k]
@@ -94,7 +98,7 @@ def shared(fn):
         if not os.environ.get(STORE):
             raise InvalidArgument(f"{fn.__qualname__}.ahead needs a run store: set {STORE} to a folder")
         args, kwargs = bound(args, kwargs)
-        path = Path(os.environ[STORE]) / f"{_name(fn, args, kwargs)}.pkl"
+        path = _path(os.environ[STORE], fn, args, kwargs)
         try:
             with _lock(path, 0):
                 if path.exists():
@@ -105,5 +109,4 @@ def shared(fn):
             return False
 
     run.ahead = ahead
-    run.cache_clear = memo.clear
     return run

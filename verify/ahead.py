@@ -100,8 +100,9 @@ def order(items, fixtures, plan: dict) -> list:
     moved = {item.nodeid.split("::")[0] for item, n in zip(items, needs) if n}
     late = [item.nodeid.split("::")[0] in moved for item in items]
     items[:] = [i for i, m in zip(items, late) if not m] + [i for i, m in zip(items, late) if m]
+    # every test that needs a run moved, keeping its order: the runs are listed in that order
     out, seen = [], set()
-    for run in (r for n, m in zip(needs, late) if m for r in n):
+    for run in (r for n in needs for r in n):
         if repr(run) not in seen:
             seen.add(repr(run))
             out.append(run)

@@ -1,11 +1,11 @@
 """What a serial session computes ahead on its second core (:mod:`verify.ahead`): for each conftest
-fixture behind the heavy ci tests, the runs it makes, as (runner, positional arguments[, keyword
-arguments]) with the runner's dotted name (a run is one run however its call spells the arguments: they are bound to
-the runner's signature, defaults filled in).  A runner named here is shared between the session's two processes
-(``numerics.run_store.shared``) for the whole session.
+fixture behind the heavy ci tests, the runs it makes, as (runner's dotted name, positional
+arguments[, keyword arguments]).  A run is one run however a call spells its arguments: they are
+bound to the runner's signature, defaults filled in.  A runner named here is shared between the
+session's two processes (``numerics.run_store.shared``) for the whole session.
 
-Only the ci runs are listed (a full-scale run keeps its own stores), about 200 s of the serial
-suite's 455 s on one core, the longest first within each paper.
+Only the ci runs are listed (a full-scale run keeps its own stores): about 200 s of the serial
+suite's 455 s on one core.
 """
 from __future__ import annotations
 
