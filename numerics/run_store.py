@@ -61,7 +61,7 @@ def shared(fn):
     """``fn`` cached per process by its arguments and, where :data:`STORE` names a folder, shared
     through it.  ``fn.ahead(*args)`` computes and stores a run unless it is stored or another
     process holds it (the helper of ``verify.ahead``: it never waits on a run it was only asked to
-    compute ahead)."""
+    compute ahead); ``fn.ready(*args)`` says whether a call would find the run made."""
     if not callable(fn):
         raise InvalidArgument(f"fn must be a runner (callable), got {type(fn).__name__}")
     memo: dict = {}
@@ -108,5 +108,11 @@ def shared(fn):
         except Timeout:
             return False
 
-    run.ahead = ahead
+    def ready(*args, **kwargs) -> bool:
+        """Whether the run is at hand: made in this process, or stored by any."""
+        args, kwargs = bound(args, kwargs)
+        folder = os.environ.get(STORE)
+        return key(args, kwargs) in memo or bool(folder) and _path(folder, fn, args, kwargs).exists()
+
+    run.ahead, run.ready = ahead, ready
     return run

@@ -1,6 +1,7 @@
 """A serial session's second core (verify.ahead) and the run store it shares runs through
 (numerics.run_store): a run is computed once across processes and read back bit-identical, the
-helper never waits on a run another process holds, and the tests that need runs move last."""
+helper never waits on a run another process holds, and the session runs a test as soon as its
+runs are made (the verdict items after every test)."""
 import pickle
 import time
 from types import SimpleNamespace
@@ -70,15 +71,39 @@ def _item(path, name, scale=None, fixtures=(), module=None):
                            module=SimpleNamespace(__name__=module) if module else None)
 
 
-def test_files_with_tests_needing_runs_move_last_whole_and_each_run_is_listed_once():
+def test_the_runs_tests_need_are_listed_once_in_the_order_they_need_them():
     plan = {("c", "heavy"): [("r.a", (1,)), ("r.b", (2,))], ("m.fig", ""): [("r.c", (3,))]}
     items = [_item("a.py", "t1", "ci", [("c", "heavy")]), _item("b.py", "t2"),
              _item("a.py", "t3"), _item("a.py", "t4", "full", [("c", "heavy")]),
              _item("c.py", "t5", module="m.fig"), _item("d.py", "t6", "ci", [("c", "heavy")]),
              _item("e.py", "t7")]
-    runs = ahead.order(items, lambda item: item.fixtures, plan)
-    assert [i.nodeid.split("::")[1] for i in items] == ["t2", "t7", "t1", "t3", "t4", "t5", "t6"]
-    assert runs == [("r.a", (1,)), ("r.b", (2,)), ("r.c", (3,))]
+    assert ahead.needed(items, lambda item: item.fixtures, plan) == [
+        ("r.a", (1,)), ("r.b", (2,)), ("r.c", (3,))]
+    assert ahead.needed(items[1:4], lambda item: item.fixtures, plan) == []  # a full-scale test needs none
+
+
+def test_the_schedule_runs_a_moved_test_once_its_runs_are_made_and_the_rest_from_the_last(monkeypatch):
+    made = set()
+    monkeypatch.setattr(ahead, "_made", lambda run: run[0] in made)
+    plan = {("c", "one"): [("r1", ())], ("c", "two"): [("r2", ())], ("c", "three"): [("r3", ())]}
+    items = [_item("a.py", "light1"), _item("b.py", "heavy1", "ci", [("c", "one")]),
+             _item("a.py", "light2"), _item("b.py", "heavy2", "ci", [("c", "two")]),
+             _item("c.py", "heavy3", "ci", [("c", "three")]), _item("a.py", "claim[X]")]
+    ran = []
+
+    def protocol(item, nextitem):
+        ran.append((item.nodeid.split("::")[1], nextitem and nextitem.nodeid.split("::")[1]))
+        if item.nodeid.endswith("light1"):
+            made.add("r2")  # the helper stored r2 while light1 ran
+    hook = SimpleNamespace(pytest_runtest_protocol=protocol)
+    for item in items:
+        item.config = SimpleNamespace(hook=hook)
+    schedule = ahead.Schedule(items, [ahead.runs_of(i, lambda item: item.fixtures, plan) for i in items],
+                              lambda item: "claim[" in item.nodeid)
+    assert ahead.run_loop(SimpleNamespace(shouldfail=False, shouldstop=False), schedule) is True
+    # light2 was already picked as light1's next item when r2 was made: heavy2 follows it
+    assert ran == [("light1", "light2"), ("light2", "heavy2"), ("heavy2", "heavy3"),
+                   ("heavy3", "heavy1"), ("heavy1", "claim[X]"), ("claim[X]", None)]
 
 
 def test_the_switch_takes_zero_or_one(monkeypatch):
@@ -94,8 +119,9 @@ def test_the_helper_computes_a_run_that_reads_back_bit_identical_to_one_process(
     cfg = configs.FIG7.replace(steps=400, seeds=(3, 4))
     original = linear.linear_run
     alone = pickle.dumps(original.__wrapped__(cfg))
-    helper = ahead.Ahead({("c", "f"): [("numerics.haste_slowly.linear.linear_run", (cfg,))]})
+    helper = ahead.Ahead()
     try:
+        helper.share({("c", "f"): [("numerics.haste_slowly.linear.linear_run", (cfg,))]})
         assert linear.linear_run is not original
         helper.start([("numerics.haste_slowly.linear.linear_run", (cfg,))])
         deadline = time.time() + 120

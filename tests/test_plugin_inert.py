@@ -135,3 +135,31 @@ def test_a_claims_session_runs_every_thread_pool_on_the_trainers_count(pytester,
     pytester.makepyfile(test_claimed=POOLS)
     result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "-s", "--no-pdf")
     result.stdout.fnmatch_lines([f"*pools [[]{threads}[]] torch {threads}*"])
+
+
+def test_only_the_last_open_session_of_the_suite_freezes_the_heap_and_the_next_unfreezes(
+        monkeypatch, tmp_path):
+    """The heap is frozen (``gc.freeze``: the collections at exit skip it) only when the last
+    session of the suite's own folder in the process ends: not by a nested one, nor by a
+    session of another folder."""
+    import gc
+    from types import SimpleNamespace
+
+    from verify import heap, plugin, session
+    monkeypatch.setattr(heap, "_OPEN", [0])
+
+    def ends(root):
+        gate = session.ClaimsGate(SimpleNamespace(rootpath=root))
+        plugin.pytest_unconfigure(SimpleNamespace(pluginmanager=SimpleNamespace(get_plugin=lambda name: gate)))
+    try:
+        heap.opened()
+        heap.opened()
+        ends(session.SUITE_ROOT)  # the nested session
+        ends(tmp_path)  # a session of another folder
+        assert gc.get_freeze_count() == 0
+        ends(session.SUITE_ROOT)
+        assert gc.get_freeze_count() > 0
+        heap.opened()
+        assert gc.get_freeze_count() == 0
+    finally:
+        gc.unfreeze()

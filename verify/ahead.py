@@ -5,17 +5,18 @@ ci runs they will need.
 a serial session of the suite's claims on a machine with a second core (not under xdist, whose
 workers already use every core; not with ``CLAIMS_AHEAD=0``):
 
-* :func:`share`, before the conftests are imported, replaces each runner the plan names by
-  ``numerics.run_store.shared`` of it (in its module, for the session), and points
-  ``numerics.run_store.STORE`` at a temporary folder;
-* :func:`order` moves the tests that use those fixtures after the others (stably; the verdict
-  items are placed after it), so the light tests run while the runs are computed;
-* :class:`Ahead` starts one helper process (``python -m verify.ahead FOLDER``), which imports
-  while the tests are collected, shares the same runners and then computes the runs the collected
-  tests need, from the last to the first;
-* a test that needs a run reads it from the folder, or computes it itself if the helper has not
-  started it (the helper then skips it): the two meet once, where at most one waits for the
-  other.
+* :class:`Ahead` starts one helper process first (``python -m verify.ahead FOLDER``), so that its
+  imports overlap the plan's and the collection; then, before the conftests are imported, the
+  session replaces each runner the plan names by ``numerics.run_store.shared`` of it (in its
+  module, for the session; the helper does the same), and points ``numerics.run_store.STORE`` at
+  the folder;
+* the helper computes the runs the collected tests need (:func:`needed`) in the order they need
+  them;
+* the tests run in the order a :class:`Schedule` picks as they go: a test that needs runs as soon
+  as they are made, the light tests meanwhile, and the tests left at the end from the last, so the
+  session computes those runs itself while the helper works from the first (the two meet once,
+  where at most one waits for the other); every verdict item is placed after the last test, as a
+  test may read another claim's encodings.
 
 The helper runs the same code on the same thread settings, and a stored run is read back exactly,
 so every measurement is the one a single process makes (``tests/test_ahead.py``).  The helper is
@@ -23,6 +24,7 @@ stopped, the runners restored and the folder removed when the session ends.
 """
 from __future__ import annotations
 
+import collections
 import importlib
 import os
 import pickle
@@ -32,6 +34,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+import pytest
 
 #: ``CLAIMS_AHEAD=0`` keeps a serial session on one core
 SWITCH = "CLAIMS_AHEAD"
@@ -89,24 +93,56 @@ def runs_of(item, fixtures, plan: dict) -> list:
     return [run for key in (*fixtures(item), (module, "")) for run in plan.get(key, [])]
 
 
-def order(items, fixtures, plan: dict) -> list:
-    """The runs to compute ahead, each once, in the order the tests need them; ``items``
-    reordered in place so that the files with tests needing them come last.  Whole files move,
-    each keeping the order of its items: a test may read another claim's encodings in the same
-    file before that claim's verdict item.  (Ordering the moved files by tests per run instead
-    left the helper's longest run, App B's GDLNs, as the one the two processes meet on: the
-    tests waited 19 s for it.)"""
-    needs = [runs_of(item, fixtures, plan) for item in items]
-    moved = {item.nodeid.split("::")[0] for item, n in zip(items, needs) if n}
-    late = [item.nodeid.split("::")[0] in moved for item in items]
-    items[:] = [i for i, m in zip(items, late) if not m] + [i for i, m in zip(items, late) if m]
-    # every test that needs a run moved, keeping its order: the runs are listed in that order
+def needed(items, fixtures, plan: dict) -> list:
+    """The runs the tests among ``items`` need ahead, each once, in the order they need them."""
     out, seen = [], set()
-    for run in (r for n in needs for r in n):
+    for run in (r for item in items for r in runs_of(item, fixtures, plan)):
         if repr(run) not in seen:
             seen.add(repr(run))
             out.append(run)
     return out
+
+
+def _made(run) -> bool:
+    name, args, *kwargs = run
+    module, attr = _split(name)
+    return getattr(module, attr).ready(*args, **(kwargs[0] if kwargs else {}))
+
+
+class Schedule:
+    """The order of a serial session with a helper, picked as the tests run: first a test whose
+    runs are all made (its evidence runs while the helper computes the next runs), else the next
+    light test, else the tests left that need runs, from the last (the helper computes from the
+    first, so the two meet once); the verdict items last.  Running the tests that need runs
+    after the others, in their order, left about 27 s of their evidence after the helper's last
+    run, on one core; moving whole files (so that a test read another claim's encodings before
+    that claim's verdict) left 13 s more."""
+
+    def __init__(self, items, needs: list, is_verdict):
+        self.light = collections.deque(i for i, n in zip(items, needs) if not n and not is_verdict(i))
+        self.heavy = [(i, n) for i, n in zip(items, needs) if n]
+        self.verdicts = collections.deque(i for i in items if is_verdict(i))
+        self.made: set[str] = set()
+
+    def _ready(self, runs) -> bool:
+        for run in runs:
+            if repr(run) not in self.made:
+                if not _made(run):
+                    return False
+                self.made.add(repr(run))
+        return True
+
+    def next(self):
+        """The item to run next, or None when every item has run."""
+        for k, (item, runs) in enumerate(self.heavy):
+            if self._ready(runs):
+                del self.heavy[k]
+                return item
+        for queue, take in ((self.light, self.light.popleft), (self.heavy, lambda: self.heavy.pop()[0]),
+                            (self.verdicts, self.verdicts.popleft)):
+            if queue:
+                return take()
+        return None
 
 
 def serial_checks(config) -> bool:
@@ -126,34 +162,50 @@ def for_session(config):
     """The :class:`Ahead` of a serial session of the suite's checks with a second core, or None:
     also where a conftest the plan names is already imported (``pytest verify/bias`` imports its
     conftest before the session starts): its fixtures hold the runners as they were, and the
-    helper's runs would go unread.  A bad :data:`SWITCH` is a usage error."""
-    import pytest
+    helper's runs would go unread.  It is registered as a plugin for its test loop.  A bad
+    :data:`SWITCH` is a usage error."""
     from numerics.validation import InvalidArgument
     try:
         if not (serial_checks(config) and wanted()):
             return None
     except InvalidArgument as exc:
         raise pytest.UsageError(str(exc)) from None
-    from verify.ahead_plan import plan
-    runs = plan()
-    return None if any(module in sys.modules for module, _ in runs) else Ahead(runs)
+    helper = Ahead()
+    try:
+        from verify.ahead_plan import plan
+        runs = plan()
+        if any(module in sys.modules for module, _ in runs):
+            helper.stop()
+            return None
+        helper.share(runs)
+    except BaseException:
+        helper.stop()
+        raise
+    helper.manager = config.pluginmanager
+    helper.manager.register(helper)  # its test loop (pytest_runtestloop)
+    return helper
 
 
 class Ahead:
-    """The run store of one serial session and its helper process, started before the
-    collection so that its imports overlap it."""
+    """The run store of one serial session and its helper process, started first, so that its
+    imports overlap the plan's and the collection."""
 
-    def __init__(self, plan: dict):
+    def __init__(self):
         from numerics.run_store import STORE
-        self.plan = plan
-        self.saved = share(self.plan)
+        self.plan, self.saved, self.manager = {}, [], None
         self.folder = Path(tempfile.mkdtemp(prefix="claims-runs-"))
-        (self.folder / PLAN).write_bytes(pickle.dumps(plan))
         self.previous = os.environ.get(STORE)
         os.environ[STORE] = str(self.folder)
         self.process = subprocess.Popen([sys.executable, "-m", "verify.ahead", str(self.folder)],
                                         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                         stderr=subprocess.DEVNULL, env=dict(os.environ))
+
+    def share(self, plan: dict) -> None:
+        """Share the runners ``plan`` names, here and in the helper."""
+        from numerics.atomic import write_with
+        data = pickle.dumps(plan)
+        write_with(self.folder / PLAN, lambda tmp: tmp.write_bytes(data))
+        self.plan, self.saved = plan, share(plan)
 
     def start(self, runs: list) -> None:
         """Hand the helper ``runs`` ((runner, args[, kwargs]) in the order the tests need them)."""
@@ -161,8 +213,22 @@ class Ahead:
         data = pickle.dumps(runs)
         write_with(self.folder / RUNS, lambda tmp: tmp.write_bytes(data))
 
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_runtestloop(self, session):
+        """The session's tests in the order a :class:`Schedule` picks as they run (after a
+        collection error, pytest's own loop stops the session)."""
+        if session.testsfailed:
+            return None
+        from verify.blocks import conftest_fixtures
+        from verify.verdict_item import VerdictItem
+        needs = [runs_of(item, conftest_fixtures, self.plan) for item in session.items]
+        return run_loop(session, Schedule(session.items, needs,
+                                          lambda item: isinstance(item, VerdictItem)))
+
     def stop(self) -> None:
         from numerics.run_store import STORE
+        if self.manager is not None and self.manager.is_registered(self):
+            self.manager.unregister(self)
         if self.process.poll() is None:
             self.process.kill()
         self.process.wait()
@@ -174,17 +240,41 @@ class Ahead:
         shutil.rmtree(self.folder, ignore_errors=True)
 
 
+def run_loop(session, schedule: Schedule) -> bool:
+    """pytest's test loop (``_pytest.main.pytest_runtestloop``) over the items as ``schedule``
+    picks them; each test is handed pytest the item that truly runs after it, so fixtures are
+    torn down as in any order."""
+    item = schedule.next()
+    while item is not None:
+        nextitem = schedule.next()
+        item.config.hook.pytest_runtest_protocol(item=item, nextitem=nextitem)
+        if session.shouldfail:
+            raise session.Failed(session.shouldfail)
+        if session.shouldstop:
+            raise session.Interrupted(session.shouldstop)
+        item = nextitem
+    return True
+
+
+def _handed(path: Path, parent: int):
+    """What the session wrote to ``path``, once it is there; the helper ends if the session
+    has gone (it kills the helper when it ends, but a killed session cannot)."""
+    while not path.exists():
+        if os.getppid() != parent:
+            sys.exit(0)
+        time.sleep(0.05)
+    return pickle.loads(path.read_bytes())
+
+
 def main(folder: str) -> None:
-    """The helper, on the session's thread settings: its imports while the tests are collected,
-    then the runs it is handed, last first."""
+    """The helper, on the session's thread settings: its imports while the session plans and
+    collects, then the runs it is handed, in their order."""
+    parent = os.getppid()
     from threadpoolctl import threadpool_limits
     from numerics.models import configure_threads
     threadpool_limits(configure_threads())
-    share(pickle.loads((Path(folder) / PLAN).read_bytes()))
-    path = Path(folder) / RUNS
-    while not path.exists():  # the session kills the helper when it ends
-        time.sleep(0.05)
-    for name, args, *kwargs in reversed(pickle.loads(path.read_bytes())):
+    share(_handed(Path(folder) / PLAN, parent))
+    for name, args, *kwargs in _handed(Path(folder) / RUNS, parent):
         module, attr = _split(name)
         try:
             getattr(module, attr).ahead(*args, **(kwargs[0] if kwargs else {}))

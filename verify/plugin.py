@@ -41,6 +41,7 @@ from pathlib import Path
 
 import pytest
 
+from verify import heap
 from verify.report import record as R
 from verify.session import ClaimsGate
 from verify.stash import FIGURES, GATE, SESSION, claim_ids
@@ -76,7 +77,17 @@ def pytest_configure(config):
     _check_selection(config)
     if config.getoption("--dask"):
         os.environ["DASK_SCHEDULER_ADDRESS"] = config.getoption("--dask")
-    config.pluginmanager.register(ClaimsGate(config), GATE)
+    gate = ClaimsGate(config)
+    config.pluginmanager.register(gate, GATE)
+    if gate.owned:
+        heap.opened()
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_unconfigure(config):
+    gate = config.pluginmanager.get_plugin(GATE)
+    if gate is not None and gate.owned:
+        heap.closed()
 
 
 def _check_selection(config):

@@ -219,7 +219,7 @@ class ClaimsSession:
         gate = self.config.pluginmanager.get_plugin(GATE)
         runs = []
         if any(isinstance(i, VerdictItem) for i in session.items) or self.judged:
-            runs = ahead.order(session.items, conftest_fixtures, gate.helper.plan) if gate.helper else []
+            runs = ahead.needed(session.items, conftest_fixtures, gate.helper.plan) if gate.helper else []
             self._place_verdict_items(session.items)
         if runs:
             gate.helper.start(runs)
