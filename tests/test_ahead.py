@@ -3,7 +3,10 @@
 helper never waits on a run another process holds, and the session runs a test as soon as its
 runs are made (the verdict items after every test)."""
 import pickle
+import subprocess
+import sys
 import time
+from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
@@ -133,3 +136,24 @@ def test_the_helper_computes_a_run_that_reads_back_bit_identical_to_one_process(
         helper.stop()
     assert linear.linear_run is original and not helper.folder.exists()
     assert helper.process.returncode is not None
+
+
+def _ended(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] in "ZX"
+    except FileNotFoundError:
+        return True
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads process states from /proc")
+def test_a_helper_whose_session_was_killed_ends_by_itself(tmp_path):
+    """A session killed before it hands its helper anything cannot kill the helper: the helper
+    sees that its parent is gone and ends."""
+    session = ("import os, subprocess, sys; print(subprocess.Popen([sys.executable, '-m', "
+               f"'verify.ahead', {str(tmp_path)!r}, str(os.getpid())], stdout=subprocess.DEVNULL).pid)")
+    pid = int(subprocess.run([sys.executable, "-c", session], capture_output=True, text=True,
+                             check=True).stdout)
+    deadline = time.time() + 120
+    while not _ended(pid) and time.time() < deadline:
+        time.sleep(0.2)
+    assert _ended(pid), "the orphaned helper kept running"

@@ -5,7 +5,7 @@ ci runs they will need.
 a serial session of the suite's claims on a machine with a second core (not under xdist, whose
 workers already use every core; not with ``CLAIMS_AHEAD=0``):
 
-* :class:`Ahead` starts one helper process first (``python -m verify.ahead FOLDER``), so that its
+* :class:`Ahead` starts one helper process first (``python -m verify.ahead FOLDER PID``), so that its
   imports overlap the plan's and the collection; then, before the conftests are imported, the
   session replaces each runner the plan names by ``numerics.run_store.shared`` of it (in its
   module, for the session; the helper does the same), and points ``numerics.run_store.STORE`` at
@@ -15,8 +15,8 @@ workers already use every core; not with ``CLAIMS_AHEAD=0``):
 * the tests run in the order a :class:`Schedule` picks as they go: a test that needs runs as soon
   as they are made, the light tests meanwhile, and the tests left at the end from the last, so the
   session computes those runs itself while the helper works from the first (the two meet once,
-  where at most one waits for the other); every verdict item is placed after the last test, as a
-  test may read another claim's encodings.
+  where at most one waits for the other); the verdict items run after every test, as a test may
+  read another claim's encodings.
 
 The helper runs the same code on the same thread settings, and a stored run is read back exactly,
 so every measurement is the one a single process makes (``tests/test_ahead.py``).  The helper is
@@ -196,7 +196,8 @@ class Ahead:
         self.folder = Path(tempfile.mkdtemp(prefix="claims-runs-"))
         self.previous = os.environ.get(STORE)
         os.environ[STORE] = str(self.folder)
-        self.process = subprocess.Popen([sys.executable, "-m", "verify.ahead", str(self.folder)],
+        self.process = subprocess.Popen([sys.executable, "-m", "verify.ahead", str(self.folder),
+                                         str(os.getpid())],
                                         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                         stderr=subprocess.DEVNULL, env=dict(os.environ))
 
@@ -256,25 +257,30 @@ def run_loop(session, schedule: Schedule) -> bool:
     return True
 
 
+def _orphaned(parent: int) -> None:
+    """End the helper if the session that started it has gone (the session kills the helper
+    when it ends, but a killed session cannot)."""
+    if os.getppid() != parent:
+        sys.exit(0)
+
+
 def _handed(path: Path, parent: int):
-    """What the session wrote to ``path``, once it is there; the helper ends if the session
-    has gone (it kills the helper when it ends, but a killed session cannot)."""
+    """What the session wrote to ``path``, once it is there."""
     while not path.exists():
-        if os.getppid() != parent:
-            sys.exit(0)
+        _orphaned(parent)
         time.sleep(0.05)
     return pickle.loads(path.read_bytes())
 
 
-def main(folder: str) -> None:
-    """The helper, on the session's thread settings: its imports while the session plans and
-    collects, then the runs it is handed, in their order."""
-    parent = os.getppid()
+def main(folder: str, parent: int) -> None:
+    """The helper of the session with process ID ``parent``, on its thread settings: its imports
+    while the session plans and collects, then the runs it is handed, in their order."""
     from threadpoolctl import threadpool_limits
     from numerics.models import configure_threads
     threadpool_limits(configure_threads())
     share(_handed(Path(folder) / PLAN, parent))
     for name, args, *kwargs in _handed(Path(folder) / RUNS, parent):
+        _orphaned(parent)
         module, attr = _split(name)
         try:
             getattr(module, attr).ahead(*args, **(kwargs[0] if kwargs else {}))
@@ -283,4 +289,4 @@ def main(folder: str) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    main(sys.argv[1], int(sys.argv[2]))
