@@ -103,10 +103,11 @@ def needed(items, fixtures, plan: dict) -> list:
     return out
 
 
-def _made(run) -> bool:
+def _call(run, method: str):
+    """``method`` (``ahead``, ``ready``) of the shared runner ``run`` names, on its arguments."""
     name, args, *kwargs = run
     module, attr = _split(name)
-    return getattr(module, attr).ready(*args, **(kwargs[0] if kwargs else {}))
+    return getattr(getattr(module, attr), method)(*args, **(kwargs[0] if kwargs else {}))
 
 
 class Schedule:
@@ -127,7 +128,7 @@ class Schedule:
     def _ready(self, runs) -> bool:
         for run in runs:
             if repr(run) not in self.made:
-                if not _made(run):
+                if not _call(run, "ready"):
                     return False
                 self.made.add(repr(run))
         return True
@@ -138,11 +139,11 @@ class Schedule:
             if self._ready(runs):
                 del self.heavy[k]
                 return item
-        for queue, take in ((self.light, self.light.popleft), (self.heavy, lambda: self.heavy.pop()[0]),
-                            (self.verdicts, self.verdicts.popleft)):
-            if queue:
-                return take()
-        return None
+        if self.light:
+            return self.light.popleft()
+        if self.heavy:
+            return self.heavy.pop()[0]
+        return self.verdicts.popleft() if self.verdicts else None
 
 
 def serial_checks(config) -> bool:
@@ -279,11 +280,10 @@ def main(folder: str, parent: int) -> None:
     from numerics.models import configure_threads
     threadpool_limits(configure_threads())
     share(_handed(Path(folder) / PLAN, parent))
-    for name, args, *kwargs in _handed(Path(folder) / RUNS, parent):
+    for run in _handed(Path(folder) / RUNS, parent):
         _orphaned(parent)
-        module, attr = _split(name)
         try:
-            getattr(module, attr).ahead(*args, **(kwargs[0] if kwargs else {}))
+            _call(run, "ahead")
         except Exception:  # noqa: BLE001 - the test that needs the run computes it and reports
             continue
 
